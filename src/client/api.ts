@@ -1,0 +1,93 @@
+/** Typed operations of the interface over one Transport, with a chosen credential. */
+import { TokenSource, TOKEN_PATH } from './auth.ts';
+import { encodeBody, type ContentType } from './encode.ts';
+import type { CredentialKind, ReceivedResponse, Transport } from './transport.ts';
+
+/**
+ * How a request authenticates: the OAuth token (default when client credentials are set), the
+ * API key in either scheme, nothing, or a literal Authorization header (for negative tests).
+ */
+export type AuthMode = 'token' | 'api-key-bearer' | 'api-key-token' | 'none' | { header: string };
+
+export interface RequestOptions {
+  body?: unknown;
+  contentType?: ContentType;
+  auth?: AuthMode;
+  headers?: Record<string, string>;
+}
+
+export const PATHS = {
+  token: TOKEN_PATH,
+  case: (id: number | string) => `/api/cases/${id}/`,
+  bulkUpdateCases: '/api/cases/bulk-update/',
+  bulkUpdateCustomers: '/api/customers/bulk-update/',
+  bulkDeleteChecks: '/api/checks/bulk-delete/',
+} as const;
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly transport: Transport,
+    private readonly tokens: TokenSource | undefined,
+    private readonly apiKey: string | undefined,
+  ) {}
+
+  get hasApiKey(): boolean {
+    return this.apiKey !== undefined;
+  }
+
+  async #authorization(mode: AuthMode): Promise<[string | undefined, CredentialKind]> {
+    if (typeof mode === 'object') return [mode.header, 'other'];
+    switch (mode) {
+      case 'none':
+        return [undefined, 'none'];
+      case 'api-key-bearer':
+      case 'api-key-token':
+        if (!this.apiKey) throw new Error('no API key is configured');
+        return [`${mode === 'api-key-bearer' ? 'Bearer' : 'Token'} ${this.apiKey}`, 'api-key'];
+      case 'token':
+        if (this.tokens) return [`Bearer ${await this.tokens.get()}`, 'access-token'];
+        if (this.apiKey) return [`Bearer ${this.apiKey}`, 'api-key'];
+        throw new Error('no credentials are configured');
+    }
+  }
+
+  /** Sends a request to a path of the target. */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ReceivedResponse> {
+    const [authorization, credential] = await this.#authorization(options.auth ?? 'token');
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (authorization !== undefined) headers.authorization = authorization;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      const encoded = encodeBody(options.body, options.contentType ?? 'json');
+      headers['content-type'] = encoded.contentType;
+      body = encoded.text;
+    }
+    return this.transport.send({ method, url: new URL(path, this.baseUrl).toString(), headers, body, credential });
+  }
+
+  /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
+  requestToken(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('POST', PATHS.token, { auth: 'none', ...options, body });
+  }
+
+  patchCase(id: number | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('PATCH', PATHS.case(id), { ...options, body: patch });
+  }
+
+  deleteCase(id: number | string, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('DELETE', PATHS.case(id), options);
+  }
+
+  bulkUpdateCases(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('POST', PATHS.bulkUpdateCases, { ...options, body });
+  }
+
+  bulkUpdateCustomers(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('POST', PATHS.bulkUpdateCustomers, { ...options, body });
+  }
+
+  bulkDeleteChecks(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    return this.request('POST', PATHS.bulkDeleteChecks, { ...options, body });
+  }
+}

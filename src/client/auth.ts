@@ -1,0 +1,78 @@
+/** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
+import { HarnessError } from '../errors.ts';
+import { encodeBody } from './encode.ts';
+import { Transport, TransportError } from './transport.ts';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export const TOKEN_PATH = '/api/oauth/token/';
+
+/**
+ * Gets access tokens with the client-credentials grant and keeps one until shortly before it
+ * expires. Lenient in what it consumes (a harness must keep going to judge); the token suite
+ * is where the response is judged.
+ */
+export class TokenSource {
+  #token?: { value: string; refreshAt: number };
+  #pending?: Promise<string>;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly credentials: ClientCredentials,
+    private readonly transport: Transport,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A valid access token, from the cache or freshly issued. */
+  async get(): Promise<string> {
+    if (this.#token && this.now() < this.#token.refreshAt) return this.#token.value;
+    this.#pending ??= this.#issue().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  /** Forgets the cached token, so the next get() asks for a new one. */
+  invalidate(): void {
+    this.#token = undefined;
+  }
+
+  async #issue(): Promise<string> {
+    const { contentType, text } = encodeBody(
+      { client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret, grant_type: 'client_credentials' },
+      'json',
+    );
+    let res;
+    try {
+      res = await this.transport.send({
+        method: 'POST',
+        url: new URL(TOKEN_PATH, this.baseUrl).toString(),
+        headers: { 'content-type': contentType, accept: 'application/json' },
+        body: text,
+        credential: 'none',
+      });
+    } catch (err) {
+      if (err instanceof TransportError && err.kind === 'unreachable') {
+        throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
+      }
+      throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint gave no usable answer: ${(err as Error).message}`, { cause: err });
+    }
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      throw new HarnessError('SC_CREDENTIALS_REJECTED', `the token endpoint refused the client credentials (HTTP ${res.status}); check --client-id and --client-secret`);
+    }
+    const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
+    if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
+      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint answered HTTP ${res.status} without an access_token; cannot authenticate`);
+    }
+    this.transport.redactor.add(body.access_token);
+    const seconds = Number(body.expires_in);
+    const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 300_000;
+    // Refresh a tenth of the lifetime early, at most a minute early.
+    const margin = Math.min(60_000, ttlMs / 10);
+    this.#token = { value: body.access_token, refreshAt: this.now() + ttlMs - margin };
+    return body.access_token;
+  }
+}

@@ -1,0 +1,52 @@
+/** Request body encodings the interface allows: JSON, form-urlencoded and multipart. */
+export type ContentType = 'json' | 'form' | 'multipart';
+
+export const MEDIA_TYPES: Record<ContentType, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+};
+
+const MULTIPART_BOUNDARY = 'screenconf-boundary-7MA4YWxkTrZu0gW';
+
+/** How one JSON value travels as a flat form field: null as empty, objects as JSON text. */
+export function flatFormValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Flat form entries for an object; an array of integers under `ids` repeats the field. */
+function formEntries(body: Record<string, unknown>): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+      for (const v of value) entries.push([key, String(v)]);
+    } else {
+      entries.push([key, flatFormValue(value)]);
+    }
+  }
+  return entries;
+}
+
+export interface EncodedBody {
+  contentType: string;
+  text: string;
+}
+
+export function encodeBody(body: unknown, type: ContentType): EncodedBody {
+  if (type === 'json') return { contentType: MEDIA_TYPES.json, text: JSON.stringify(body) };
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new TypeError(`a ${type} body must be an object`);
+  }
+  const entries = formEntries(body as Record<string, unknown>);
+  if (type === 'form') return { contentType: MEDIA_TYPES.form, text: new URLSearchParams(entries).toString() };
+  const parts = entries.map(
+    ([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '%22')}"\r\n\r\n${v}\r\n`,
+  );
+  return {
+    contentType: `${MEDIA_TYPES.multipart}; boundary=${MULTIPART_BOUNDARY}`,
+    text: `${parts.join('')}--${MULTIPART_BOUNDARY}--\r\n`,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Harness faults, kept apart from conformance failures: a HarnessError means screenconf could
+ * not judge (bad config, target unreachable), never that the server broke a requirement.
+ * Each code is stable and documented in the README; each maps to one exit status.
+ */
+export const HARNESS_ERROR_CODES = {
+  SC_USAGE: { exit: 2, summary: 'unknown command, unknown flag or missing argument' },
+  SC_CONFIG: { exit: 2, summary: 'a configuration value breaks its rule' },
+  SC_CONFIG_FILE: { exit: 2, summary: 'the configuration file cannot be read or parsed' },
+  SC_CREDENTIALS_REJECTED: { exit: 2, summary: 'the target refused the configured client credentials' },
+  SC_TARGET_UNREACHABLE: { exit: 3, summary: 'no HTTP answer from the target (refused, reset, timed out, DNS)' },
+  SC_TARGET_BROKEN: { exit: 3, summary: 'the target answered in a way the run cannot go on from' },
+  SC_HARNESS: { exit: 3, summary: 'a fault inside screenconf itself' },
+} as const;
+
+export type HarnessErrorCode = keyof typeof HARNESS_ERROR_CODES;
+
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  get exitCode(): number {
+    return HARNESS_ERROR_CODES[this.code].exit;
+  }
+}

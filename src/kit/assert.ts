@@ -1,0 +1,69 @@
+/**
+ * Assertions that read as verdicts: each failure says what was checked, what was expected and
+ * what the server sent ("Expected / Received").
+ */
+import type { z } from 'zod';
+import type { ReceivedResponse } from '../client/transport.ts';
+
+/** A broken requirement, as opposed to a harness fault. */
+export class ConformanceFailure extends Error {
+  override readonly name = 'ConformanceFailure';
+}
+
+const EXCERPT = 600;
+
+export function excerpt(res: ReceivedResponse): string {
+  const body = res.text.length > EXCERPT ? `${res.text.slice(0, EXCERPT)}… (${res.text.length} chars)` : res.text;
+  return `HTTP ${res.status}${body ? ` ${body}` : ''}`;
+}
+
+export function fail(what: string, expected: string, received: string): never {
+  throw new ConformanceFailure(`${what}\nExpected: ${expected}\nReceived: ${received}`);
+}
+
+export function expectStatus(res: ReceivedResponse, expected: number | readonly number[], what: string): void {
+  const list = typeof expected === 'number' ? [expected] : expected;
+  if (!list.includes(res.status)) fail(what, `HTTP ${list.join(' or ')}`, excerpt(res));
+}
+
+export function expectSuccess(res: ReceivedResponse, what: string): void {
+  if (res.status < 200 || res.status > 299) fail(what, 'a 2xx status', excerpt(res));
+}
+
+/**
+ * A rejection, where the interface says "rejected" without saying how: any 4xx conforms, a 5xx
+ * never does (nor does a 2xx or 3xx).
+ */
+export function expectRejected(res: ReceivedResponse, what: string): void {
+  if (res.status >= 400 && res.status <= 499) return;
+  const why = res.status >= 500 ? ' (a 5xx never conforms: a rejection is a 4xx)' : '';
+  fail(what, `a 4xx rejection${why}`, excerpt(res));
+}
+
+/** Parses with a schema; a mismatch lists every issue with its path. */
+export function expectSchema<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .slice(0, 8)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+  return fail(what, 'a body matching the schema', `${issues}\nbody: ${JSON.stringify(value)?.slice(0, EXCERPT)}`);
+}
+
+export function expectEqual(actual: unknown, expected: unknown, what: string): void {
+  if (!deepEqual(actual, expected)) fail(what, JSON.stringify(expected), JSON.stringify(actual));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,63 @@
+/**
+ * check(): one conformance test, tied to the requirement ids it verifies. The ids go into task
+ * metadata (not the name); observations and, on failure, the redacted transcript with curl
+ * reproductions go there too, for the reporter.
+ */
+import { test } from 'vitest';
+import { toCurl } from '../client/curl.ts';
+import { TransportError } from '../client/transport.ts';
+import { HarnessError } from '../errors.ts';
+import { requirement, type RequirementId } from '../spec/index.ts';
+import { getHarness, type Harness } from './context.ts';
+import type { ScreenconfMeta } from './meta.ts';
+
+export interface CheckApi extends Harness {
+  /** Records what the server did, for an OBSERVE requirement this check names. */
+  observe(id: RequirementId, text: string): void;
+  /** Skips the check with a reason shown in the report (capability not configured, …). */
+  skip(reason: string): never;
+}
+
+export interface CheckOptions {
+  timeout?: number;
+}
+
+const EVIDENCE_EXCHANGES = 4;
+
+export function check(title: string, ids: readonly RequirementId[], fn: (t: CheckApi) => Promise<void>, options: CheckOptions = {}) {
+  if (ids.length === 0) throw new Error(`check "${title}" names no requirement`);
+  for (const id of ids) requirement(id); // an unknown id is a defect in the suite: fail at collection
+
+  test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
+    const meta: ScreenconfMeta = { requirements: [...ids] };
+    ctx.task.meta.screenconf = meta;
+    const h = getHarness();
+    h.exchanges.length = 0;
+    let skipping = false;
+    const api: CheckApi = {
+      ...h,
+      observe(id, text) {
+        if (!ids.includes(id)) throw new Error(`check "${title}" observes ${id}, which it does not name`);
+        (meta.observations ??= []).push({ requirement: id, text: h.redactor.redact(text) });
+      },
+      skip(reason) {
+        meta.skipReason = reason;
+        skipping = true;
+        ctx.skip(reason);
+        throw new Error('unreachable');
+      },
+    };
+    try {
+      await fn(api);
+    } catch (err) {
+      if (skipping) throw err;
+      const exchanges = h.exchanges.slice(-EVIDENCE_EXCHANGES);
+      meta.evidence = { exchanges, curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)) };
+      if (err instanceof HarnessError || (err instanceof TransportError && err.kind === 'unreachable')) {
+        meta.harnessFault = h.redactor.redact(err.message);
+      }
+      if (err instanceof Error) err.message = h.redactor.redact(err.message);
+      throw err;
+    }
+  });
+}

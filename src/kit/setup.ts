@@ -1,0 +1,13 @@
+/**
+ * Loaded by the runner before every suite file: after the file's checks, delete what it
+ * created on the target, and record what could not be removed.
+ */
+import { afterAll } from 'vitest';
+import { getHarness } from './context.ts';
+
+// eslint-disable-next-line no-empty-pattern -- vitest reads the fixture pattern
+afterAll(async ({}, suite) => {
+  const h = getHarness();
+  const left = [...(await h.primary.provision.cleanup()), ...((await h.peer?.provision.cleanup()) ?? [])];
+  if (left.length) suite.meta.screenconfLeftovers = left;
+});

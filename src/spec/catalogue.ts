@@ -1,0 +1,33 @@
+/**
+ * The requirement catalogue: one entry per normative statement of the interface, plus the
+ * HTTP and OAuth norms (RFC 6749/6750/9110) screenconf adds as SHOULD.
+ */
+import { AUTH_REQUIREMENTS } from './requirements/auth.ts';
+import { CASE_REQUIREMENTS } from './requirements/case.ts';
+import { TOKEN_REQUIREMENTS } from './requirements/token.ts';
+import type { Requirement } from './requirement.ts';
+
+/** Bumped whenever an entry is added, removed or changes meaning. */
+export const CATALOGUE_VERSION = '1.0.0';
+
+export const CATALOGUE = [...TOKEN_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...CASE_REQUIREMENTS] as const;
+
+export type RequirementId = (typeof CATALOGUE)[number]['id'];
+
+const byId = new Map<string, Requirement>();
+for (const r of CATALOGUE as readonly Requirement[]) {
+  if (byId.has(r.id)) throw new Error(`catalogue: duplicate requirement id ${r.id}`);
+  byId.set(r.id, r);
+}
+
+/** The catalogue entry for an id, or undefined. */
+export function findRequirement(id: string): Requirement | undefined {
+  return byId.get(id);
+}
+
+/** The catalogue entry for an id; throws on an unknown id (a defect in a suite). */
+export function requirement(id: string): Requirement {
+  const r = byId.get(id);
+  if (!r) throw new Error(`unknown requirement id: ${id}`);
+  return r;
+}

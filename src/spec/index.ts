@@ -1,0 +1,5 @@
+export * from './limits.ts';
+export * from './enums.ts';
+export * from './schemas.ts';
+export * from './requirement.ts';
+export * from './catalogue.ts';

@@ -1,0 +1,29 @@
+/** The shape of one catalogue entry: one normative statement, traced to its source. */
+export type Level = 'MUST' | 'SHOULD' | 'OBSERVE';
+
+export const AREAS = {
+  token: 'Token endpoint',
+  auth: 'Authentication of protected endpoints',
+  'case-patch': 'Update Case (PATCH)',
+  'case-delete': 'Delete Case',
+  read: 'Case read representation',
+} as const;
+export type Area = keyof typeof AREAS;
+
+export interface Requirement {
+  /** Stable, readable id used in tests, reports, config and on the CLI. */
+  readonly id: string;
+  readonly level: Level;
+  readonly area: Area;
+  /** One line: what a conforming server does. */
+  readonly statement: string;
+  /** Section of the interface (`interface § …`) or an RFC section. */
+  readonly source: string;
+  /** Where the interface is ambiguous: the reading this catalogue takes, and why, in one line. */
+  readonly decision?: string;
+}
+
+/** Identity function that keeps literal ids for the RequirementId type. */
+export function requirements<const T extends readonly Requirement[]>(list: T): T {
+  return list;
+}
