@@ -26,7 +26,10 @@ const EVIDENCE_EXCHANGES = 4;
 
 export function check(title: string, ids: readonly RequirementId[], fn: (t: CheckApi) => Promise<void>, options: CheckOptions = {}) {
   if (ids.length === 0) throw new Error(`check "${title}" names no requirement`);
-  for (const id of ids) requirement(id); // an unknown id is a defect in the suite: fail at collection
+  // An unknown id is a defect in the suite: fail at collection. A failing check fails every
+  // MUST or SHOULD it names, so it names at most one; OBSERVE ids only record.
+  const judged = ids.map(requirement).filter((r) => r.level !== 'OBSERVE');
+  if (judged.length > 1) throw new Error(`check "${title}" judges ${judged.map((r) => r.id).join(' and ')}; a check judges one requirement`);
 
   test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
     const meta: ScreenconfMeta = { requirements: [...ids] };

@@ -2,3 +2,4 @@ export { check, type CheckApi } from './check.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';
 export type { ScreenconfMeta, Observation, Evidence } from './meta.ts';
+export { expectCaseBody, readCase, stableFields, type CaseBody } from './cases.ts';

@@ -2,7 +2,8 @@
  * From test outcomes to one verdict per requirement of the catalogue.
  *   MUST:    any failed test → fail; all passed → pass
  *   SHOULD:  any failed test → warn; all passed → pass
- *   OBSERVE: passed → observed (with what was seen); failed → warn (could not observe)
+ *   OBSERVE: something recorded → observed (with what was seen); nothing recorded and a test
+ *            failed → warn (could not observe)
  *   every level: no test ran (skipped or filtered out) → skip, with the reason
  */
 import { AREAS, CATALOGUE, type Area, type Level, type Requirement } from '../spec/index.ts';
@@ -51,6 +52,8 @@ function verdictFor(r: Requirement, tests: TestOutcome[]): Pick<RequirementResul
   if (tests.length === 0) return { verdict: 'skip', reason: 'no check ran for it in this run (suite not selected)' };
   if (ran.length === 0) return { verdict: 'skip', reason: tests.map((t) => t.skipReason).find(Boolean) ?? 'skipped' };
   const failed = ran.filter((t) => t.state === 'failed');
+  const observed = tests.some((t) => t.observations.some((o) => o.requirement === r.id));
+  if (r.level === 'OBSERVE' && observed) return { verdict: 'observed' };
   if (failed.length > 0) {
     const reason = failed[0]!.errors[0]?.split('\n')[0];
     return { verdict: r.level === 'MUST' ? 'fail' : 'warn', ...(reason ? { reason } : {}) };

@@ -1,0 +1,151 @@
+/** PATCH /api/cases/{id}/ (interface § Endpoints › Update Case; § Resources › Case). */
+import { randomBytes, randomInt } from 'node:crypto';
+import { describe } from 'vitest';
+import { check, excerpt, expectCaseBody, expectEqual, expectRejected, expectSchema, expectStatus, fail, readCase, stableFields, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import { Case, CASE_PATCH_FIELDS, type CasePatchField } from '../src/spec/index.ts';
+
+/** A fresh valid value for each updatable field (distinct on every call). */
+function freshValue(t: CheckApi, field: CasePatchField): unknown {
+  const tag = randomBytes(4).toString('hex');
+  switch (field) {
+    case 'webhook_url':
+      return `https://hooks.example.com/screenconf/${tag}`;
+    case 'delete_after':
+      return randomInt(1, 3650);
+    case 'metadata':
+      return { screenconf: { tag, nested: [1, 'two', null, true, { deep: 'ü' }] } };
+    case 'sync_platforms':
+      return [{ domain: 'crm.example.com', id: `CRM-${tag}` }];
+    case 'external_id':
+      return t.primary.provision.externalId('patched');
+  }
+}
+
+/** Fields the interface marks optional in the read representation: absent means "not shown". */
+const OPTIONAL_IN_READ = new Set<string>(['webhook_url', 'delete_after', 'metadata', 'sync_platforms']);
+
+async function patchOk(t: CheckApi, id: number, patch: Record<string, unknown>, what: string): Promise<CaseBody> {
+  const res = await t.primary.api.patchCase(id, patch);
+  expectStatus(res, 200, what);
+  return expectCaseBody(res.json, id, `${what}: response body`);
+}
+
+/** The field shows the value, or (optional fields only) is left out; returns false when left out. */
+function expectShows(t: CheckApi, body: CaseBody, field: string, value: unknown, what: string): boolean {
+  if (!(field in body)) {
+    if (OPTIONAL_IN_READ.has(field)) return false;
+    fail(what, `${field} present`, 'field missing');
+  }
+  expectEqual(body[field], value, `${what}: ${field}`);
+  return true;
+}
+
+describe('PATCH /api/cases/{id}/', () => {
+  check('each updatable field set by PATCH is shown in the answer and in a later read', ['CASE-PATCH-ROUNDTRIP'], async (t) => {
+    for (const field of CASE_PATCH_FIELDS) {
+      const c = await t.primary.provision.createCase();
+      const value = freshValue(t, field);
+      const what = `PATCH {${field}} on case ${c.id}`;
+      const answered = await patchOk(t, c.id, { [field]: value }, what);
+      const shown = expectShows(t, answered, field, value, what);
+      const read = await readCase(t.primary, c.id);
+      expectShows(t, read, field, value, `case ${c.id} read after ${what}`);
+      if (!shown) t.observe('CASE-PATCH-ROUNDTRIP', `${field} is not shown in the read representation; its round trip cannot be seen`);
+    }
+  });
+
+  check('a PATCH changes only the fields it provides', ['CASE-PATCH-PARTIAL'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const initial = Object.fromEntries(CASE_PATCH_FIELDS.map((f) => [f, freshValue(t, f)]));
+    let state = await patchOk(t, c.id, initial, `PATCH of every updatable field on case ${c.id}`);
+    for (const field of CASE_PATCH_FIELDS) {
+      const value = freshValue(t, field);
+      const answered = await patchOk(t, c.id, { [field]: value }, `PATCH {${field}} on case ${c.id}`);
+      const expected = { ...stableFields(state) };
+      if (field in expected || field in answered) expected[field] = value;
+      // origin_url is external_id's alias: it moves with it (CASE-ORIGIN-URL-ALIAS judges how).
+      const comparable = (body: CaseBody) => {
+        const rest = stableFields(body);
+        if (field === 'external_id') delete rest.origin_url;
+        return rest;
+      };
+      if (field === 'external_id') delete expected.origin_url;
+      expectEqual(comparable(answered), expected, `case ${c.id} after PATCH {${field}} (every other field unchanged)`);
+      const read = await readCase(t.primary, c.id);
+      expectEqual(comparable(read), expected, `case ${c.id} read after PATCH {${field}}`);
+      state = answered;
+    }
+  });
+
+  check('every PATCH answers 200 with the Case read representation', ['CASE-PATCH-RESPONSE-SCHEMA'], async (t) => {
+    const c = await t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } }] });
+    const patches: Record<string, unknown>[] = [
+      {},
+      ...CASE_PATCH_FIELDS.map((f) => ({ [f]: freshValue(t, f) })),
+      Object.fromEntries(CASE_PATCH_FIELDS.map((f) => [f, freshValue(t, f)])),
+      { webhook_url: null, metadata: null, sync_platforms: null },
+    ];
+    for (const patch of patches) {
+      const what = `PATCH ${JSON.stringify(patch)} on case ${c.id}`;
+      expectSchema(Case, (await patchOk(t, c.id, patch, what)), `${what}: response body`);
+    }
+  });
+
+  check('webhook_url, metadata and sync_platforms accept null', ['CASE-PATCH-NULLABLE'], async (t) => {
+    for (const field of ['webhook_url', 'metadata', 'sync_platforms'] as const) {
+      const c = await t.primary.provision.createCase();
+      await patchOk(t, c.id, { [field]: freshValue(t, field) }, `PATCH {${field}} on case ${c.id}`);
+      const answered = await patchOk(t, c.id, { [field]: null }, `PATCH {${field}: null} on case ${c.id}`);
+      expectShows(t, answered, field, null, `PATCH {${field}: null}`);
+      expectShows(t, await readCase(t.primary, c.id), field, null, `case ${c.id} read after PATCH {${field}: null}`);
+    }
+  });
+
+  check('external_id set to null', ['CASE-PATCH-EXTERNAL-ID-NULL', 'CASE-EXTERNAL-ID-STRING'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const res = await t.primary.api.patchCase(c.id, { external_id: null });
+    if (res.status >= 500) fail(`PATCH {external_id: null} on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
+    const read = await readCase(t.primary, c.id);
+    if (typeof read.external_id !== 'string') fail(`external_id of case ${c.id} after PATCH {external_id: null}`, 'a string', JSON.stringify(read.external_id));
+    const changed = read.external_id !== c.external_id;
+    t.observe('CASE-PATCH-EXTERNAL-ID-NULL', `HTTP ${res.status}; external_id ${changed ? `became ${JSON.stringify(read.external_id)}` : 'kept its value'}`);
+  });
+
+  check('a PATCH of a case that does not exist is rejected', ['CASE-PATCH-UNKNOWN-ID'], async (t) => {
+    const id = 2_147_480_000 + randomInt(0, 3000);
+    expectRejected(await t.primary.api.patchCase(id, { delete_after: 5 }), `PATCH of case ${id}, which does not exist`);
+  });
+
+  check('read-only fields sent in a PATCH', ['CASE-PATCH-READ-ONLY-FIELDS'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const res = await t.primary.api.patchCase(c.id, { note: 'screenconf read-only probe', risk_score: 0.5, outcome: 'ACCEPTED' });
+    if (res.status >= 500) fail(`PATCH of read-only fields on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
+    const read = await readCase(t.primary, c.id);
+    const changed = ['note', 'risk_score', 'outcome'].filter((f) => JSON.stringify(read[f]) !== JSON.stringify(c[f]));
+    t.observe('CASE-PATCH-READ-ONLY-FIELDS', `HTTP ${res.status}; ${changed.length ? `changed: ${changed.join(', ')}` : 'no read-only field changed'}`);
+  });
+
+  /** The case as created, as PATCHed to a new external_id, and as read afterwards. */
+  async function threeReads(t: CheckApi): Promise<[string, CaseBody][]> {
+    const c = await t.primary.provision.createCase();
+    return [
+      ['created case', c],
+      ['PATCH answer', await patchOk(t, c.id, { external_id: freshValue(t, 'external_id') }, `PATCH {external_id} on case ${c.id}`)],
+      ['read after PATCH', await readCase(t.primary, c.id)],
+    ];
+  }
+
+  check('external_id is a string in every case read', ['CASE-EXTERNAL-ID-STRING'], async (t) => {
+    for (const [label, body] of await threeReads(t)) {
+      if (typeof body.external_id !== 'string') fail(`external_id in the ${label}`, 'a string', JSON.stringify(body.external_id));
+    }
+  });
+
+  check('origin_url mirrors external_id in every case read', ['CASE-ORIGIN-URL-ALIAS'], async (t) => {
+    for (const [label, body] of await threeReads(t)) {
+      if (body.origin_url !== null && body.origin_url !== body.external_id) {
+        fail(`origin_url in the ${label} (deprecated alias of external_id)`, JSON.stringify(body.external_id), JSON.stringify(body.origin_url));
+      }
+    }
+  });
+});
