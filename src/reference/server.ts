@@ -54,7 +54,7 @@ function newOrganisation(name: string): Organisation {
   return {
     name,
     clientId: randomUUID(),
-    clientSecret: randomBytes(24).toString('base64url'),
+    clientSecret: `cs_${randomBytes(24).toString('base64url')}`,
     apiKey: `sk_${randomBytes(24).toString('base64url')}`,
   };
 }

@@ -1,0 +1,161 @@
+/** The client against real local listeners: timeouts, body cap, redirects, redaction, tokens. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../src/client/api.ts';
+import { TokenSource } from '../src/client/auth.ts';
+import { toCurl } from '../src/client/curl.ts';
+import { encodeBody } from '../src/client/encode.ts';
+import { REDACTED, Redactor } from '../src/client/redact.ts';
+import { Transport, TransportError, type Exchange } from '../src/client/transport.ts';
+import { HarnessError } from '../src/errors.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+});
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => handler(req, res, body));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function transport(options: Partial<{ timeoutMs: number; maxResponseBytes: number }> = {}, redactor = new Redactor(), log: Exchange[] = []) {
+  return new Transport({ timeoutMs: 2000, maxResponseBytes: 1024, ...options }, redactor, (e) => log.push(e));
+}
+
+describe('Transport', () => {
+  it('times out a server that never answers, with a TransportError', async () => {
+    const url = await listen(() => {});
+    const started = Date.now();
+    const err = await transport({ timeoutMs: 200 }).send({ method: 'GET', url, headers: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('stops reading a body over the cap', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('x'.repeat(10_000));
+    });
+    const err = await transport({ maxResponseBytes: 1000 }).send({ method: 'GET', url, headers: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('too-large');
+  });
+
+  it('does not follow redirects (and so never carries Authorization elsewhere)', async () => {
+    let followed = false;
+    const other = await listen((_req, res) => {
+      followed = true;
+      res.end();
+    });
+    const url = await listen((_req, res) => {
+      res.writeHead(302, { location: `${other}/steal` });
+      res.end();
+    });
+    const res = await transport().send({ method: 'GET', url, headers: { authorization: 'Bearer abcdef' } });
+    expect(res.status).toBe(302);
+    expect(followed).toBe(false);
+  });
+
+  it('reports a refused connection as unreachable', async () => {
+    const err = await transport().send({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('unreachable');
+    expect(err.message).toContain('ECONNREFUSED');
+  });
+
+  it('records each exchange with secrets redacted', async () => {
+    const url = await listen((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ echo: body, access_token: 'issued-token-123456' }));
+    });
+    const log: Exchange[] = [];
+    const t = transport({}, new Redactor(['my-client-secret']), log);
+    await t.send({ method: 'POST', url, headers: { authorization: 'Bearer my-client-secret' }, body: JSON.stringify({ client_secret: 'my-client-secret' }) });
+    const text = JSON.stringify(log);
+    expect(text).not.toContain('my-client-secret');
+    expect(text).not.toContain('issued-token-123456');
+    expect(log[0]!.request.headers.authorization).toBe(`Bearer ${REDACTED}`);
+  });
+});
+
+describe('TokenSource', () => {
+  const creds = { clientId: '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c', clientSecret: 'secret-1' };
+
+  it('caches a token and asks again shortly before it expires', async () => {
+    let issued = 0;
+    const url = await listen((_req, res) => {
+      issued += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: `token-${issued}-abcdef`, token_type: 'Bearer', expires_in: 100 }));
+    });
+    let now = 1_000_000;
+    const source = new TokenSource(url, creds, transport(), () => now);
+    expect(await source.get()).toBe('token-1-abcdef');
+    now += 80_000;
+    expect(await source.get()).toBe('token-1-abcdef');
+    now += 15_000; // within the last tenth of the lifetime
+    expect(await source.get()).toBe('token-2-abcdef');
+    expect(issued).toBe(2);
+  });
+
+  it('shares one request between concurrent callers', async () => {
+    let issued = 0;
+    const url = await listen((_req, res) => {
+      issued += 1;
+      setTimeout(() => res.end(JSON.stringify({ access_token: 'shared-token', token_type: 'Bearer', expires_in: 3600 })), 50);
+    });
+    const source = new TokenSource(url, creds, transport());
+    await Promise.all([source.get(), source.get(), source.get()]);
+    expect(issued).toBe(1);
+  });
+
+  it('turns refused credentials, garbage and silence into HarnessErrors with stable codes', async () => {
+    const refused = await listen((_req, res) => { res.writeHead(401); res.end('{"error":"invalid_client"}'); });
+    expect((await new TokenSource(refused, creds, transport()).get().catch((e) => e)).code).toBe('SC_CREDENTIALS_REJECTED');
+    const garbage = await listen((_req, res) => { res.writeHead(200); res.end('<html>oops</html>'); });
+    const err = await new TokenSource(garbage, creds, transport()).get().catch((e) => e);
+    expect(err).toBeInstanceOf(HarnessError);
+    expect(err.code).toBe('SC_TARGET_BROKEN');
+    expect((await new TokenSource('http://127.0.0.1:1', creds, transport()).get().catch((e) => e)).code).toBe('SC_TARGET_UNREACHABLE');
+  });
+});
+
+describe('ApiClient and encodings', () => {
+  it('sends the API key in both schemes and nothing when asked for none', async () => {
+    const seen: (string | undefined)[] = [];
+    const url = await listen((req, res) => { seen.push(req.headers.authorization); res.end('{}'); });
+    const api = new ApiClient(url, transport(), undefined, 'key-abcdef');
+    await api.patchCase(1, {}, { auth: 'api-key-bearer' });
+    await api.patchCase(1, {}, { auth: 'api-key-token' });
+    await api.patchCase(1, {}, { auth: 'none' });
+    expect(seen).toEqual(['Bearer key-abcdef', 'Token key-abcdef', undefined]);
+  });
+
+  it('encodes flat forms and multipart with null as empty and objects as JSON text', () => {
+    expect(encodeBody({ a: 'x y', n: 5, z: null, o: { k: 1 }, ids: [1, 2] }, 'form').text).toBe('a=x+y&n=5&z=&o=%7B%22k%22%3A1%7D&ids=1&ids=2');
+    const multipart = encodeBody({ webhook_url: 'https://h.example/a' }, 'multipart');
+    expect(multipart.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(multipart.text).toContain('name="webhook_url"\r\n\r\nhttps://h.example/a\r\n');
+  });
+
+  it('builds a curl reproduction that names secrets by environment variable', () => {
+    const curl = toCurl(
+      {
+        at: '', durationMs: 0, credential: undefined as never,
+        request: { method: 'POST', url: 'http://127.0.0.1:9/api/oauth/token/', headers: { authorization: `Bearer ${REDACTED}` }, body: `{"client_secret":"${REDACTED}"}`, credential: 'api-key' },
+      } as Exchange,
+      'http://127.0.0.1:9',
+    );
+    expect(curl).toBe(`curl -sS -i -X POST "$SCREENCONF_BASE_URL"'/api/oauth/token/' -H 'authorization: Bearer '"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`);
+    expect(new Redactor().redact(curl)).toBe(curl);
+  });
+});

@@ -1,0 +1,44 @@
+/** Every suite against the embedded reference server, through the real CLI: all MUST pass. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../src/spec/index.ts';
+import { readReport, screenconf, tempDir, type CliResult } from './support/cli.ts';
+
+describe('screenconf run against the embedded reference server', () => {
+  const dir = tempDir();
+  let result: CliResult;
+  beforeAll(async () => {
+    result = await screenconf(['run', '--report-dir', dir, '--seed', '7']);
+  }, 180_000);
+
+  it('exits 0 and prints the verdict', () => {
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Verdict: CONFORMING');
+    expect(result.stdout).toContain('seed 7 (replay with --seed 7)');
+    expect(result.status).toBe(0);
+  });
+
+  it('passes every MUST and SHOULD, and records every OBSERVE', () => {
+    const report = readReport(dir);
+    expect(report.summary.conforming).toBe(true);
+    const notPassing = report.results.filter((r) => (r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass'));
+    expect(notPassing.map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
+  });
+
+  it('has at least one check behind every requirement of the catalogue', () => {
+    const report = readReport(dir);
+    expect(report.results.map((r) => r.id)).toEqual(CATALOGUE.map((r) => r.id));
+    expect(report.results.filter((r) => r.tests.length === 0).map((r) => r.id)).toEqual([]);
+  });
+
+  it('writes JUnit XML beside conformance.json, with no secret in either', () => {
+    const junit = join(dir, 'junit.xml');
+    expect(existsSync(junit)).toBe(true);
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuites');
+    for (const file of ['junit.xml', 'conformance.json']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).not.toMatch(/sk_[A-Za-z0-9_-]{20,}/); // reference API keys
+    }
+  });
+});
