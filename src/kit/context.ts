@@ -27,6 +27,9 @@ export interface RunContext {
     peer?: OrganisationCredentials;
   };
   transport: TransportOptions;
+  /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
+  bulkFailuresPath?: string;
+  webhooks: { host: string; port: number; publicUrl?: string; timeoutMs: number };
 }
 
 declare module 'vitest' {

@@ -3,3 +3,4 @@ export { getHarness, type Harness, type RunContext, type Organisation } from './
 export * from './assert.ts';
 export type { ScreenconfMeta, Observation, Evidence } from './meta.ts';
 export { expectCaseBody, readCase, stableFields, type CaseBody } from './cases.ts';
+export { property, propertySeed, type PropertyOptions } from './property.ts';

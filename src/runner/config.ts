@@ -2,15 +2,19 @@
  * Run configuration: flags > environment (SCREENCONF_*) > config file, validated with zod.
  * A bad value is reported with the flag (and variable) that carries it and the rule it breaks.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from '../errors.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
+import { PACKAGE_ROOT } from '../version.ts';
 
-/** The suites, by file name under suites/ (without .test.ts). */
-export const SUITES = ['token', 'auth', 'case-patch', 'case-delete'] as const;
-export type SuiteName = (typeof SUITES)[number];
+/** The suites: the files suites/<name>.test.ts, by name. */
+export const SUITES: readonly string[] = readdirSync(resolve(PACKAGE_ROOT, 'suites'))
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => f.slice(0, -'.test.ts'.length))
+  .sort();
+export type SuiteName = string;
 
 /** One row per setting: its key in the config file, its flag, its environment variable. */
 export const SETTINGS = {
@@ -25,6 +29,11 @@ export const SETTINGS = {
   runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
   timeoutMs: { flag: 'timeout-ms', env: 'SCREENCONF_TIMEOUT_MS', help: 'per-request timeout in ms (default 15000)' },
   suites: { flag: 'suites', env: 'SCREENCONF_SUITES', help: `comma-separated subset of: ${SUITES.join(', ')}` },
+  bulkFailuresPath: { flag: 'bulk-failures-path', env: 'SCREENCONF_BULK_FAILURES_PATH', help: 'where bulk responses list failed items, as a JSON path (e.g. $.errors), for shapes the harness does not recognise' },
+  webhookHost: { flag: 'webhook-host', env: 'SCREENCONF_WEBHOOK_HOST', help: 'address the webhook receiver binds (default 127.0.0.1)' },
+  webhookPort: { flag: 'webhook-port', env: 'SCREENCONF_WEBHOOK_PORT', help: 'port the webhook receiver binds (default: a free port)' },
+  webhookPublicUrl: { flag: 'webhook-public-url', env: 'SCREENCONF_WEBHOOK_PUBLIC_URL', help: 'base URL the target must call to reach the receiver (a tunnel or CI service address)' },
+  webhookTimeoutMs: { flag: 'webhook-timeout-ms', env: 'SCREENCONF_WEBHOOK_TIMEOUT_MS', help: 'how long to wait for a webhook delivery, in ms (default 15000)' },
   referenceFaults: { flag: 'reference-faults', env: 'SCREENCONF_REFERENCE_FAULTS', help: 'self-tests only: fault switches for the embedded reference server, comma-separated' },
 } as const satisfies Record<string, { flag: string; env: string; help: string; secret?: boolean }>;
 
@@ -37,19 +46,18 @@ const list = z.preprocess(
 const intFrom = (min: number, max: number) =>
   z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.int({ message: 'must be an integer' }).min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
 
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const ConfigSchema = z
   .object({
-    baseUrl: z
-      .string()
-      .refine((s) => {
-        try {
-          const u = new URL(s);
-          return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-        } catch {
-          return false;
-        }
-      }, { message: 'must be an absolute http:// or https:// URL' })
-      .optional(),
+    baseUrl: z.string().refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' }).optional(),
     clientId: z.uuid({ message: 'must be a UUID' }).optional(),
     clientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
     apiKey: z.string().min(1, { message: 'must not be empty' }).optional(),
@@ -60,9 +68,19 @@ export const ConfigSchema = z
     runs: intFrom(1, 100_000).default(25),
     timeoutMs: intFrom(100, 600_000).default(15_000),
     suites: list
-      .refine((xs) => xs.every((x) => (SUITES as readonly string[]).includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
-      .transform((xs) => xs as SuiteName[])
+      .refine((xs) => xs.every((x) => SUITES.includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
       .optional(),
+    bulkFailuresPath: z
+      .string()
+      .regex(/^\$(\.[A-Za-z_][A-Za-z0-9_-]*|\[\d+\])+$/, { message: 'must be a JSON path of keys and indexes, like $.errors or $.data.failed' })
+      .optional(),
+    webhookHost: z.string().min(1).default('127.0.0.1'),
+    webhookPort: intFrom(0, 65535).default(0),
+    webhookPublicUrl: z
+      .string()
+      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' })
+      .optional(),
+    webhookTimeoutMs: intFrom(100, 600_000).default(15_000),
     referenceFaults: list
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })
       .transform((xs) => xs as FaultName[])

@@ -64,6 +64,13 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       runs: config.runs,
       target: { baseUrl: target.baseUrl, kind: target.kind, primary: target.primary, ...(target.peer ? { peer: target.peer } : {}) },
       transport: transportOptions,
+      ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
+      webhooks: {
+        host: config.webhookHost,
+        port: config.webhookPort,
+        timeoutMs: config.webhookTimeoutMs,
+        ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
+      },
     };
     mkdirSync(reportDir, { recursive: true });
     const reporter = new ConformanceReporter(io.out);

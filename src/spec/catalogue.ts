@@ -3,14 +3,35 @@
  * HTTP and OAuth norms (RFC 6749/6750/9110) screenconf adds as SHOULD.
  */
 import { AUTH_REQUIREMENTS } from './requirements/auth.ts';
+import { BULK_REQUIREMENTS } from './requirements/bulk.ts';
 import { CASE_REQUIREMENTS } from './requirements/case.ts';
+import { CONTENT_TYPES_REQUIREMENTS } from './requirements/content-types.ts';
+import { LIMITS_REQUIREMENTS } from './requirements/limits.ts';
+import { MODEL_REQUIREMENTS } from './requirements/model.ts';
+import { READ_REQUIREMENTS } from './requirements/read.ts';
+import { TENANT_REQUIREMENTS } from './requirements/tenant.ts';
 import { TOKEN_REQUIREMENTS } from './requirements/token.ts';
+import { UNIQUENESS_REQUIREMENTS } from './requirements/uniqueness.ts';
+import { WEBHOOK_REQUIREMENTS } from './requirements/webhook.ts';
 import type { Requirement } from './requirement.ts';
 
 /** Bumped whenever an entry is added, removed or changes meaning. */
 export const CATALOGUE_VERSION = '1.0.0';
 
-export const CATALOGUE = [...TOKEN_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...CASE_REQUIREMENTS] as const;
+/** In report order: one file per area under requirements/. */
+export const CATALOGUE = [
+  ...TOKEN_REQUIREMENTS,
+  ...AUTH_REQUIREMENTS,
+  ...CASE_REQUIREMENTS,
+  ...READ_REQUIREMENTS,
+  ...LIMITS_REQUIREMENTS,
+  ...UNIQUENESS_REQUIREMENTS,
+  ...BULK_REQUIREMENTS,
+  ...CONTENT_TYPES_REQUIREMENTS,
+  ...TENANT_REQUIREMENTS,
+  ...MODEL_REQUIREMENTS,
+  ...WEBHOOK_REQUIREMENTS,
+] as const;
 
 export type RequirementId = (typeof CATALOGUE)[number]['id'];
 

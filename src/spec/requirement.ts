@@ -7,6 +7,15 @@ export const AREAS = {
   'case-patch': 'Update Case (PATCH)',
   'case-delete': 'Delete Case',
   read: 'Case read representation',
+  limits: 'Length and range limits',
+  uniqueness: 'external_id uniqueness',
+  'bulk-cases': 'Bulk update of cases',
+  'bulk-customers': 'Bulk update of customers',
+  'bulk-checks': 'Bulk deletion of checks',
+  'content-types': 'Request content types',
+  tenant: 'Tenant isolation',
+  model: 'Stateful model',
+  webhook: 'Completion webhook',
 } as const;
 export type Area = keyof typeof AREAS;
 

@@ -1,0 +1,57 @@
+/**
+ * property(): a fast-check property run against the target, reproducible from the run's seed.
+ * On failure the shrunk counterexample is replayed once, so the evidence (transcript, curl)
+ * and the message belong to exactly that input.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { ConformanceFailure } from './assert.ts';
+import type { CheckApi } from './check.ts';
+
+export interface PropertyOptions {
+  /** Generated cases; default: the run's --runs. */
+  runs?: number;
+  /** Scales the run's --runs (for expensive properties), at least 1 case. Default 1. */
+  scale?: number;
+}
+
+/** The seed of one property: the run seed mixed with the property's name, so each is distinct. */
+export function propertySeed(runSeed: number, name: string): number {
+  return createHash('sha256').update(`${runSeed}:${name}`).digest().readInt32BE(0);
+}
+
+/**
+ * Checks `predicate` (which throws on a violation) for generated values. Throws a
+ * ConformanceFailure naming the counterexample, fast-check's seed and path, and how to replay.
+ */
+export async function property<T>(t: CheckApi, name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions = {}): Promise<void> {
+  const numRuns = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
+  const seed = propertySeed(t.run.seed, name);
+  const details = await fc.check(
+    fc.asyncProperty(arb, async (value) => {
+      await predicate(value);
+    }),
+    { seed, numRuns, endOnFailure: false },
+  );
+  if (!details.failed || details.counterexample === null) {
+    if (details.interrupted) throw new Error(`property "${name}" was interrupted after ${details.numRuns} runs`);
+    return;
+  }
+  const [counterexample] = details.counterexample;
+  // Replay the shrunk counterexample alone: its transcript becomes the evidence.
+  t.exchanges.length = 0;
+  let message: string;
+  try {
+    await predicate(counterexample);
+    message = `the counterexample passed when replayed alone (state-dependent or flaky): ${String((details.errorInstance as Error)?.message ?? details.errorInstance)}`;
+  } catch (err) {
+    message = (err as Error)?.message ?? String(err);
+  }
+  throw new ConformanceFailure(
+    [
+      message,
+      `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${fc.stringify(counterexample)}`,
+      `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,3 @@
+import { requirements } from '../requirement.ts';
+
+export const LIMITS_REQUIREMENTS = requirements([]);

@@ -1,0 +1,3 @@
+import { requirements } from '../requirement.ts';
+
+export const TENANT_REQUIREMENTS = requirements([]);
