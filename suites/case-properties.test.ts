@@ -1,0 +1,237 @@
+/**
+ * PATCH /api/cases/{id}/ as properties over generated patches (interface § Endpoints › Update
+ * Case: "Partial update: only the fields provided are changed"; body field types and limits).
+ *
+ * Every generated patch starts from a known state: one PATCH sets all five updatable fields to
+ * fresh values, and its answer is the state the generated patch is judged against. A valid
+ * patch must give that state with the patch applied and nothing else changed; an invalid one
+ * must be rejected and change nothing. A deterministic corpus (one value per kind of defect, each
+ * with valid fields beside it) runs before the generated patches, so every kind is tried in
+ * every run whatever the seed.
+ */
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { deleteAfter, httpUrl, httpUrlOfLength, invalidCasePatch, metadata, syncPlatforms, validCasePatch, type InvalidCasePatch } from '../src/arbitraries/index.ts';
+import { check, deepEqual, excerpt, expectCaseBody, expectRejected, expectStatus, fail, property, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import type { ReceivedResponse } from '../src/client/transport.ts';
+import { LIMITS } from '../src/spec/index.ts';
+
+type Patch = Record<string, unknown>;
+
+/** Fields the interface marks optional in the read representation: absent means "not shown". */
+const OPTIONAL_IN_READ = new Set<string>(['webhook_url', 'delete_after', 'metadata', 'sync_platforms']);
+const NULLABLE = ['webhook_url', 'metadata', 'sync_platforms'] as const;
+const MISSING = '(missing)';
+const SHOWN = 700;
+
+function show(v: unknown): string {
+  const s = v === undefined ? MISSING : (JSON.stringify(v) ?? String(v));
+  return s.length > SHOWN ? `${s.slice(0, SHOWN)}… (${s.length} chars)` : s;
+}
+
+/** A patch named by its fields, values shortened: the full counterexample is printed by property(). */
+function describePatch(patch: Patch): string {
+  return `{${Object.entries(patch).map(([k, v]) => `${k}: ${show(v).slice(0, 60)}`).join(', ')}}`;
+}
+
+/** Values for every updatable field but external_id (given per use, as it must stay unique). */
+const baseValues = fc.record({
+  webhook_url: httpUrl(),
+  delete_after: deleteAfter(),
+  metadata: metadata({ maxDepth: 2 }),
+  sync_platforms: syncPlatforms({ maxLength: 3 }),
+});
+
+/** Fixed base values for the corpus: far from every companion value the corpus sends. */
+const FIXED_BASE: Patch = {
+  webhook_url: 'https://example.com/screenconf/base',
+  delete_after: 30,
+  metadata: { screenconf: 'base' },
+  sync_platforms: [{ domain: 'crm.example.com', id: 'base' }],
+};
+
+async function patchOk(t: CheckApi, id: number, patch: Patch, what: string): Promise<CaseBody> {
+  const res = await t.primary.api.patchCase(id, patch);
+  expectStatus(res, 200, what);
+  return expectCaseBody(res.json, id, `${what}: response body`);
+}
+
+/** Brings the case to a known state: every updatable field set; returns the answer, which is that state. */
+function knownState(t: CheckApi, id: number, base: Patch): Promise<CaseBody> {
+  const patch = { ...base, external_id: t.primary.provision.externalId('base') };
+  return patchOk(t, id, patch, `PATCH ${describePatch(patch)} on case ${id} (bringing it to a known state)`);
+}
+
+interface Difference {
+  field: string;
+  expected: unknown;
+  received: unknown;
+}
+
+function report(diffs: Difference[], what: string): void {
+  if (diffs.length === 0) return;
+  const expected = Object.fromEntries(diffs.map((d) => [d.field, d.expected === undefined ? MISSING : d.expected]));
+  const received = Object.fromEntries(diffs.map((d) => [d.field, d.received === undefined ? MISSING : d.received]));
+  fail(`${what}: ${diffs.map((d) => d.field).join(', ')}`, show(expected), show(received));
+}
+
+/** The fields the patch names show its values (an optional field set to null may be left out). */
+function patchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Difference[] {
+  const diffs: Difference[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    if (field in after) {
+      if (!deepEqual(after[field], value)) diffs.push({ field, expected: value, received: after[field] });
+    } else if (!(OPTIONAL_IN_READ.has(field) && (value === null || !(field in before)))) {
+      diffs.push({ field, expected: value, received: undefined });
+    }
+  }
+  return diffs;
+}
+
+/**
+ * Every field the patch does not name keeps its value (updated_at aside; origin_url, the alias
+ * of external_id, follows it and is judged by CASE-ORIGIN-URL-ALIAS).
+ */
+function untouchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Difference[] {
+  const skip = new Set<string>([...Object.keys(patch), 'updated_at', ...('external_id' in patch ? ['origin_url'] : [])]);
+  const diffs: Difference[] = [];
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (skip.has(field) || deepEqual(before[field], after[field])) continue;
+    diffs.push({ field, expected: before[field], received: after[field] });
+  }
+  return diffs;
+}
+
+/**
+ * Values of the wrong JSON type that a lenient server may coerce (decision of
+ * CASE-PATCH-INVALID-REJECTED): a numeric string or a boolean for the integer delete_after
+ * (DRF and pydantic coerce them; form bodies carry integers as text), a number for a string
+ * field (DRF's CharField takes it), a string of JSON object text for metadata, a scalar for
+ * sync_platforms (typed both as an object and as a list: too loose to require a rejection).
+ * Returns what it is, or undefined when a rejection is required.
+ */
+function coercible(b: InvalidCasePatch): string | undefined {
+  const v = b.patch[b.field];
+  if (b.field === 'delete_after' && (typeof v === 'string' || typeof v === 'boolean')) return `a ${typeof v === 'string' ? 'numeric string' : 'boolean'} for delete_after`;
+  if ((b.field === 'webhook_url' || b.field === 'external_id') && typeof v === 'number') return `a number for ${b.field}`;
+  if (b.field === 'sync_platforms' && typeof v !== 'object') return 'a scalar for sync_platforms';
+  if (b.field === 'metadata' && typeof v === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return 'a string of JSON object text for metadata';
+    } catch {
+      // not JSON text: a plain string, which no reading makes an object
+    }
+  }
+  return undefined;
+}
+
+/** One example of each kind of defect, each with valid fields beside it (the atomicity probe). */
+function corpus(prefix: string): InvalidCasePatch[] {
+  const { deleteAfterMin: MIN, deleteAfterMax: MAX } = LIMITS;
+  const beside: Patch = { webhook_url: 'https://example.com/screenconf/beside', metadata: { screenconf: 'beside' } };
+  const besideUrl: Patch = { delete_after: 7, sync_platforms: [{ domain: 'crm.example.com', id: 'beside' }], external_id: `${prefix}beside` };
+  const item = (field: InvalidCasePatch['field'], reason: InvalidCasePatch['reason'], value: unknown, valid: Patch = beside): InvalidCasePatch => {
+    const { [field]: _dropped, ...others } = valid;
+    return { field, reason, patch: { ...others, [field]: value } };
+  };
+  const pad = (n: number) => prefix + 'x'.repeat(n - prefix.length);
+  return [
+    item('webhook_url', 'too-long-by-one', httpUrlOfLength(LIMITS.webhookUrlMaxLength + 1), besideUrl),
+    item('webhook_url', 'too-long', httpUrlOfLength(2048), besideUrl),
+    item('webhook_url', 'wrong-type', false, besideUrl),
+    item('webhook_url', 'wrong-type', ['https://example.com/hook'], besideUrl),
+    item('webhook_url', 'wrong-type', 42, besideUrl),
+    item('delete_after', 'out-of-range', MAX + 1),
+    item('delete_after', 'out-of-range', MIN - 1),
+    item('delete_after', 'non-integer', 1.5),
+    item('delete_after', 'null-not-allowed', null),
+    item('delete_after', 'wrong-type', {}),
+    item('delete_after', 'numeric-string', '5'),
+    item('metadata', 'metadata-array', [{ a: 1 }], besideUrl),
+    item('metadata', 'metadata-scalar', 5, besideUrl),
+    item('metadata', 'metadata-scalar', 'x', besideUrl),
+    item('metadata', 'metadata-scalar', '{}', besideUrl),
+    item('sync_platforms', 'wrong-type', 'salesforce.com'),
+    item('external_id', 'too-long-by-one', pad(LIMITS.caseExternalIdMaxLength + 1)),
+    item('external_id', 'wrong-type', { id: 'x' }),
+    item('external_id', 'wrong-type', 123),
+  ];
+}
+
+function describeInvalid(b: InvalidCasePatch, id: number): string {
+  return `PATCH with ${b.field} ${b.reason} (${show(b.patch[b.field]).slice(0, 80)}) beside ${Object.keys(b.patch).filter((k) => k !== b.field).join(', ') || 'no other field'}, on case ${id}`;
+}
+
+function isSuccess(res: ReceivedResponse): boolean {
+  return res.status >= 200 && res.status <= 299;
+}
+
+describe('PATCH /api/cases/{id}/ over generated patches', () => {
+  check('any valid patch gives the known state with the patch applied and every other field unchanged', ['CASE-PATCH-PARTIAL'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const prefix = `${t.primary.provision.externalId('partial')}-`;
+    const input = fc.record({ base: baseValues, patch: validCasePatch({ externalIdPrefix: prefix }) });
+    await property(t, 'case-properties: valid patch applied, nothing else changed', input, async ({ base, patch }) => {
+      const state = await knownState(t, c.id, base);
+      const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
+      const answered = await patchOk(t, c.id, patch, what);
+      report([...patchedDiffs(state, patch, answered), ...untouchedDiffs(state, patch, answered)], `the answer to ${what}, against the state before it with the patch applied`);
+      const read = await readCase(t.primary, c.id);
+      report([...patchedDiffs(state, patch, read), ...untouchedDiffs(state, patch, read)], `case ${c.id} read after ${what}`);
+    });
+  });
+
+  check('any subset of webhook_url, metadata and sync_platforms accepts null', ['CASE-PATCH-NULLABLE'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const input = fc.record({ base: baseValues, patch: validCasePatch({ fields: NULLABLE, nullRate: 1 }) });
+    await property(t, 'case-properties: nullable fields accept null', input, async ({ base, patch }) => {
+      const state = await knownState(t, c.id, base);
+      const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
+      report(patchedDiffs(state, patch, await patchOk(t, c.id, patch, what)), `the answer to ${what}`);
+      report(patchedDiffs(state, patch, await readCase(t.primary, c.id)), `case ${c.id} read after ${what}`);
+    }, { scale: 0.4 });
+  });
+
+  check('an invalid patch is rejected with a 4xx', ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-COERCION'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const prefix = `${t.primary.provision.externalId('invalid')}-`;
+    const coercions = new Map<string, Set<string>>();
+    const judge = async (b: InvalidCasePatch) => {
+      const res = await t.primary.api.patchCase(c.id, b.patch);
+      const what = describeInvalid(b, c.id);
+      const lenient = coercible(b);
+      if (lenient === undefined) return expectRejected(res, what);
+      if (res.status >= 500) fail(what, 'a 2xx (coerced) or a 4xx (rejected); never a 5xx', excerpt(res));
+      const shown = isSuccess(res) && res.json !== null && typeof res.json === 'object' ? (res.json as Patch)[b.field] : undefined;
+      const outcome = isSuccess(res) ? `accepted (HTTP ${res.status}, shown as ${show(shown).slice(0, 60)})` : `rejected (HTTP ${res.status})`;
+      const seen = coercions.get(lenient) ?? new Set<string>();
+      seen.add(`${show(b.patch[b.field]).slice(0, 40)} ${outcome}`);
+      coercions.set(lenient, seen);
+    };
+    try {
+      // Coercible values first: they are recorded even when a later value breaks the requirement.
+      const ordered = corpus(prefix).sort((a, b) => Number(coercible(b) !== undefined) - Number(coercible(a) !== undefined));
+      for (const b of ordered) await judge(b);
+      await property(t, 'case-properties: invalid patch rejected', invalidCasePatch({ externalIdPrefix: prefix }), judge);
+    } finally {
+      for (const [kind, seen] of coercions) t.observe('CASE-PATCH-COERCION', `${kind}: ${[...seen].slice(0, 4).join('; ')}`);
+    }
+  });
+
+  check('a rejected patch changes nothing, not even the valid fields beside the invalid one', ['CASE-PATCH-INVALID-ATOMIC'], async (t) => {
+    const c = await t.primary.provision.createCase();
+    const prefix = `${t.primary.provision.externalId('atomic')}-`;
+    const judge = async (base: Patch, b: InvalidCasePatch) => {
+      const state = await knownState(t, c.id, base);
+      const res = await t.primary.api.patchCase(c.id, b.patch);
+      // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
+      if (isSuccess(res)) return;
+      const read = await readCase(t.primary, c.id);
+      report(untouchedDiffs(state, {}, read), `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`);
+    };
+    for (const b of corpus(prefix)) await judge(FIXED_BASE, b);
+    const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });
+    await property(t, 'case-properties: rejected patch changes nothing', input, ({ base, invalid }) => judge(base, invalid));
+  });
+});
