@@ -8,6 +8,8 @@ import type { SuiteName } from '../src/runner/config.ts';
 import type { RequirementId } from '../src/spec/index.ts';
 import { readReport, screenconf, tempDir } from './support/cli.ts';
 
+const BULK_SUITES: SuiteName[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
+
 /** For each fault: the suites that catch it and the requirements that must then fail. */
 export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: RequirementId[] }> = {
   'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
@@ -20,8 +22,32 @@ export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: Requirem
   'patch.ignore-webhook-url': { suites: ['case-patch'], fails: ['CASE-PATCH-ROUNDTRIP'] },
   'patch.unknown-id-500': { suites: ['case-patch'], fails: ['CASE-PATCH-UNKNOWN-ID'] },
   'read.origin-url-differs': { suites: ['case-patch'], fails: ['CASE-ORIGIN-URL-ALIAS'] },
-  'read.missing-updated-at': { suites: ['case-patch'], fails: ['CASE-PATCH-RESPONSE-SCHEMA'] },
+  'read.missing-updated-at': { suites: ['case-patch'], fails: ['CASE-PATCH-RESPONSE-SCHEMA', 'READ-CASE-SCHEMA'] },
+  'read.risk-average': { suites: ['read-invariants'], fails: ['READ-CASE-RISK-MAX'] },
+  'read.risk-out-of-range': { suites: ['read-invariants'], fails: ['READ-RISK-SCORE-RANGE'] },
+  'read.bad-enum': { suites: ['read-invariants'], fails: ['READ-ENUMS'] },
+  'model.stale-after-bulk': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
+  'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'delete.noop': { suites: ['case-delete'], fails: ['CASE-DELETE-REMOVES'] },
+  'bulk.no-limit': { suites: BULK_SUITES, fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'] },
+  'bulk.limit-99': { suites: BULK_SUITES, fails: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100', 'BULK-CHECKS-ACCEPT-100'] },
+  'bulk.partial-over-limit': { suites: BULK_SUITES, fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'] },
+  'bulk.all-or-nothing': { suites: BULK_SUITES, fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'] },
+  'bulk.silent-failure': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
+  'bulk.failure-as-success': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
+  'bulk.customers-ignore-external-id': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-BY-EXTERNAL-ID'] },
+  'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },
+  'content.form-ignored': { suites: ['content-types'], fails: ['CONTENT-FORM-PATCH', 'CONTENT-MULTIPART-PATCH'] },
+  'content.bulk-json-only': { suites: ['content-types'], fails: ['CONTENT-BULK-MEDIA-TYPES'] },
+  'limit.webhook-url-512': { suites: ['limits', 'case-properties'], fails: ['LIMIT-WEBHOOK-URL-511', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.webhook-url-510': { suites: ['limits'], fails: ['LIMIT-WEBHOOK-URL-511'] },
+  'limit.external-id-513': { suites: ['limits', 'case-properties'], fails: ['LIMIT-CASE-EXTERNAL-ID-512', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.customer-full-name-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-FULL-NAME-255'] },
+  'limit.customer-external-id-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-EXTERNAL-ID-255'] },
+  'limit.delete-after-int64': { suites: ['limits', 'case-properties'], fails: ['LIMIT-DELETE-AFTER-OUTSIDE', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.delete-after-truncate': { suites: ['limits', 'case-properties'], fails: ['LIMIT-DELETE-AFTER-INTEGER', 'CASE-PATCH-INVALID-REJECTED'] },
+  'patch.non-atomic': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-ATOMIC'] },
+  'patch.accept-invalid-metadata': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-REJECTED'] },
 };
 
 const table: string[] = [];

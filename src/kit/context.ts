@@ -6,8 +6,9 @@ import { inject } from 'vitest';
 import { ApiClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
 import { Redactor } from '../client/redact.ts';
-import { Transport, type Exchange, type TransportOptions } from '../client/transport.ts';
+import { Transport, type Exchange, type OutgoingRequest, type ReceivedResponse, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
+import { InvariantWatcher } from './invariants.ts';
 
 export interface OrganisationCredentials {
   clientId?: string;
@@ -30,6 +31,10 @@ export interface RunContext {
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
   bulkFailuresPath?: string;
   webhooks: { host: string; port: number; publicUrl?: string; timeoutMs: number };
+  /** The run ledger: every case is recorded there before it is created (absent in unit tests). */
+  ledgerPath?: string;
+  /** --keep: leave what the run creates on the target. */
+  keep?: boolean;
 }
 
 declare module 'vitest' {
@@ -51,6 +56,26 @@ export interface Harness {
   peer?: Organisation;
   /** Exchanges recorded since the current test began (reset by check()). */
   exchanges: Exchange[];
+  /** Judges every case body received, for the READ-* invariants (taken at the end of each file). */
+  watcher: InvariantWatcher;
+}
+
+/** A Transport that also shows every answer, parsed and unredacted, to the invariant watcher. */
+class WatchedTransport extends Transport {
+  constructor(
+    options: TransportOptions,
+    redactor: Redactor,
+    record: (exchange: Exchange) => void,
+    private readonly watcher: InvariantWatcher,
+  ) {
+    super(options, redactor, record);
+  }
+
+  override async send(req: OutgoingRequest): Promise<ReceivedResponse> {
+    const res = await super.send(req);
+    this.watcher.observe(req, res);
+    return res;
+  }
 }
 
 let harness: Harness | undefined;
@@ -61,7 +86,7 @@ function organisation(run: RunContext, credentials: OrganisationCredentials, tra
       ? new TokenSource(run.target.baseUrl, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, transport)
       : undefined;
   const api = new ApiClient(run.target.baseUrl, transport, tokens, credentials.apiKey);
-  return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`) };
+  return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, { org: label, runId: run.runId, ledgerPath: run.ledgerPath, keep: run.keep }) };
 }
 
 /** The run's harness in this worker: context, clients and the transcript of the current test. */
@@ -76,14 +101,17 @@ export function getHarness(): Harness {
     run.target.peer?.apiKey,
   ]);
   const exchanges: Exchange[] = [];
-  const transport = new Transport(run.transport, redactor, (e) => {
+  const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
+  const record = (e: Exchange) => {
     exchanges.push(e);
     if (exchanges.length > 50) exchanges.shift();
-  });
+  };
+  const transport = new WatchedTransport(run.transport, redactor, record, watcher);
   harness = {
     run,
     redactor,
     exchanges,
+    watcher,
     primary: organisation(run, run.target.primary, transport, 'a'),
     ...(run.target.peer ? { peer: organisation(run, run.target.peer, transport, 'b') } : {}),
   };

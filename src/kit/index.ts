@@ -4,3 +4,5 @@ export * from './assert.ts';
 export type { ScreenconfMeta, Observation, Evidence } from './meta.ts';
 export { expectCaseBody, readCase, stableFields, type CaseBody } from './cases.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
+export { recogniseBulkReport, jsonPathValue, type BulkReport, type BulkReportOptions, type BulkRequestItem, type ItemReport } from './bulk-report.ts';
+export { describeItems, describeReport, expectBulkAnswer, expectFailuresReported, keepingEvidence, mapLimit, readBulkReport, someOf, unknownId, type ExpectedItem } from './bulk.ts';

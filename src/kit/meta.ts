@@ -1,5 +1,6 @@
 /** What a test tells the reporter through vitest task metadata. */
 import type { Exchange } from '../client/transport.ts';
+import type { InvariantFindings } from './invariants.ts';
 
 export interface Observation {
   requirement: string;
@@ -26,5 +27,7 @@ declare module '@vitest/runner' {
     screenconf?: ScreenconfMeta;
     /** On a file: case ids its cleanup could not delete. */
     screenconfLeftovers?: number[];
+    /** On a file: what the invariant watcher saw in the case bodies the file received. */
+    screenconfInvariants?: InvariantFindings;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Loaded by the runner before every suite file: after the file's checks, delete what it
- * created on the target, and record what could not be removed.
+ * Loaded by the runner before every suite file: after the file's checks, hand the invariant
+ * watcher's findings to the reporter, delete what the file created on the target, and record
+ * what could not be removed.
  */
 import { afterAll } from 'vitest';
 import { getHarness } from './context.ts';
@@ -8,6 +9,7 @@ import { getHarness } from './context.ts';
 // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture pattern
 afterAll(async ({}, suite) => {
   const h = getHarness();
+  suite.meta.screenconfInvariants = h.watcher.take();
   const left = [...(await h.primary.provision.cleanup()), ...((await h.peer?.provision.cleanup()) ?? [])];
   if (left.length) suite.meta.screenconfLeftovers = left;
 });

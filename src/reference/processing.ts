@@ -83,7 +83,7 @@ export class Processor {
         const outcome = outcomeFor(score);
         Object.assign(next, {
           status: 'DECIDED',
-          risk_score: score,
+          risk_score: this.faults.has('read.risk-out-of-range') ? Math.round(score * 1000) / 10 : score,
           outcome,
           title: next.title ?? `${next.check_type || 'Check'} ${next.id}`,
           note: `**${outcome}** with risk score ${score}.`,

@@ -2,7 +2,7 @@
 import type { FaultName } from './faults.ts';
 import type { CaseRecord, CheckRecord, Store } from './store.ts';
 
-export function checkView(c: CheckRecord) {
+export function checkView(c: CheckRecord, faults: ReadonlySet<FaultName> = new Set()) {
   return {
     id: c.id,
     input_details: c.input_details,
@@ -12,7 +12,7 @@ export function checkView(c: CheckRecord) {
     note: c.note,
     reasoning: c.reasoning,
     outcome: c.outcome,
-    status: c.status,
+    status: faults.has('read.bad-enum') && c.status === 'DECIDED' ? 'DONE' : c.status,
     created_at: c.created_at,
     updated_at: c.updated_at,
     delete_after: c.delete_after,
@@ -20,8 +20,9 @@ export function checkView(c: CheckRecord) {
 }
 
 /** The case risk score: the maximum of its checks' scores, null when none has one. */
-export function caseRiskScore(checks: CheckRecord[]): number | null {
+export function caseRiskScore(checks: CheckRecord[], faults: ReadonlySet<FaultName> = new Set()): number | null {
   const scores = checks.map((c) => c.risk_score).filter((s): s is number => s !== null);
+  if (scores.length && faults.has('read.risk-average')) return scores.reduce((a, b) => a + b, 0) / scores.length;
   return scores.length ? Math.max(...scores) : null;
 }
 
@@ -37,14 +38,14 @@ export function caseView(store: Store, c: CaseRecord, faults: ReadonlySet<FaultN
       : null,
     webhook_url: c.webhook_url,
     note: c.note,
-    risk_score: caseRiskScore(checks),
+    risk_score: caseRiskScore(checks, faults),
     outcome: c.outcome,
     is_started: c.is_started,
     is_complete: c.is_complete,
     failed: c.failed,
     created_at: c.created_at,
     updated_at: c.updated_at,
-    checks: checks.map(checkView),
+    checks: checks.map((k) => checkView(k, faults)),
     delete_after: c.delete_after,
     rfi: c.rfi,
     metadata: c.metadata,

@@ -7,13 +7,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { BulkCaseUpdateRequest, BulkCheckDeleteRequest, BulkCustomerUpdateRequest, TokenRequest } from '../spec/index.ts';
+import { BulkCaseUpdateRequest, BulkCheckDeleteRequest, BulkCustomerUpdateRequest, LIMITS, TokenRequest } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
 import { HttpError, readRequestBody, sendError, sendJson, type FormFieldKind } from './http.ts';
 import { DEFAULT_PROCESSING, Processor, type ProcessingOptions } from './processing.ts';
 import { caseView } from './representation.ts';
 import { MemoryStore, type CaseRecord, type Store } from './store.ts';
-import { CaseCreate, fieldErrors, parseOr400, ReferenceBulkCaseItem, ReferenceBulkCustomerItem, ReferenceCasePatch } from './validation.ts';
+import { CaseCreate, fieldErrors, parseOr400, requestRules, type ReferenceCasePatch } from './validation.ts';
 
 export interface Organisation {
   name: string;
@@ -61,6 +61,7 @@ function newOrganisation(name: string): Organisation {
 
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const faults = new Set<FaultName>(options.faults ?? []);
+  const rules = requestRules(faults);
   const organisations = options.organisations ?? [newOrganisation('org-1'), newOrganisation('org-2')];
   const tokenTtl = options.tokenTtlSeconds ?? 3600;
   const store: Store = new MemoryStore();
@@ -155,6 +156,17 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     c.updated_at = new Date().toISOString();
   }
 
+  /** Parses a PATCH body by the rules in force; fault patch.non-atomic applies the valid fields of an invalid body first. */
+  function parsePatch(org: string, c: CaseRecord, body: unknown): z.infer<typeof ReferenceCasePatch> {
+    const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+    if (faults.has('patch.non-atomic') && isObject && !rules.casePatch.safeParse(body).success) {
+      const shape: Record<string, z.ZodType> = rules.casePatch.shape;
+      const valid = Object.fromEntries(Object.entries(body).filter(([k, v]) => Object.hasOwn(shape, k) && shape[k]!.safeParse(v).success));
+      applyPatch(org, c, rules.casePatch.parse(valid));
+    }
+    return parseOr400(rules.casePatch, body);
+  }
+
   function createCase(org: string, body: unknown) {
     const input = parseOr400(CaseCreate, body);
     if (input.external_id !== undefined) assertExternalIdFree(org, input.external_id);
@@ -193,6 +205,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       generation: 0,
     };
     store.putCase(record);
+    keepPatchCopy(record);
     for (const check of input.checks ?? []) {
       store.putCheck({
         id: store.nextId(),
@@ -214,9 +227,33 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     return record;
   }
 
+  // Fault model.stale-after-bulk: PATCH starts from a copy of the updatable fields kept by the
+  // previous PATCH (or the creation), so what a bulk update changed since is undone.
+  const patchCopies = new Map<number, Pick<CaseRecord, 'webhook_url' | 'delete_after' | 'metadata' | 'sync_platforms' | 'external_id'>>();
+  function keepPatchCopy(c: CaseRecord) {
+    if (!faults.has('model.stale-after-bulk')) return;
+    const { webhook_url, delete_after, metadata, sync_platforms, external_id } = c;
+    patchCopies.set(c.id, { webhook_url, delete_after, metadata, sync_platforms, external_id });
+  }
+  function restorePatchCopy(c: CaseRecord) {
+    const copy = patchCopies.get(c.id);
+    if (copy && faults.has('model.stale-after-bulk')) Object.assign(c, copy);
+  }
+
+  // Fault model.delete-resurrects: a deleted case is kept aside, and a bulk update naming it brings it back.
+  const deletedCases = new Map<number, { record: CaseRecord; customer: ReturnType<Store['getCustomer']> }>();
+  function resurrect(org: string, id: number) {
+    const gone = deletedCases.get(id);
+    if (!gone || gone.record.org !== org || store.getCase(org, id)) return;
+    if (gone.customer && !store.getCustomer(org, gone.customer.id)) store.putCustomer(gone.customer);
+    store.putCase(gone.record);
+    deletedCases.delete(id);
+  }
+
   function deleteCase(org: string, id: number) {
     const c = findCase(org, id);
     if (faults.has('delete.noop')) return;
+    if (faults.has('model.delete-resurrects')) deletedCases.set(id, { record: c, customer: store.getCustomer(org, c.customerId) });
     for (const check of store.checksOfCase(org, id)) store.deleteCheck(org, check.id);
     c.generation += 1; // stops processing in flight
     store.deleteCase(org, id);
@@ -230,47 +267,111 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
     throw err;
   };
-  const bulkAnswer = (res: ServerResponse, results: ItemResult[], okStatus: string) => {
+  const bulkAnswer = (res: ServerResponse, all: ItemResult[], okStatus: string) => {
+    const results = misreported(all, okStatus);
     const succeeded = results.filter((r) => r.status === okStatus).length;
     sendJson(res, 200, { succeeded, failed: results.length - succeeded, results });
   };
 
+  // Bulk faults (bulk.*, content.*): the 100-item limit, all-or-nothing batches, misreported
+  // items, form bodies ignored or refused.
+  /** The entries of a bulk request (`items` or `ids`) within the limit; `cut` when bulk.partial-over-limit kept the first 100. */
+  function bulkEntries(schema: z.ZodType, key: 'items' | 'ids', body: unknown): { entries: unknown[]; cut: boolean } {
+    const limit = LIMITS.bulkMaxItems;
+    const envelope = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const raw = envelope[key];
+    if (Array.isArray(raw) && raw.length === limit && faults.has('bulk.limit-99')) {
+      throw new HttpError(400, 'validation_error', 'request body is invalid', { fields: { [key]: [`must hold at most ${limit - 1} entries`] } });
+    }
+    if (Array.isArray(raw) && raw.length > limit && (faults.has('bulk.no-limit') || faults.has('bulk.partial-over-limit'))) {
+      const cut = faults.has('bulk.partial-over-limit');
+      const kept = cut ? raw.slice(0, limit) : raw;
+      const entries: unknown[] = [];
+      for (let i = 0; i < kept.length; i += limit) {
+        entries.push(...(parseOr400(schema, { ...envelope, [key]: kept.slice(i, i + limit) }) as Record<string, unknown[]>)[key]!);
+      }
+      return { entries, cut };
+    }
+    return { entries: (parseOr400(schema, body) as Record<string, unknown[]>)[key]!, cut: false };
+  }
+  /** After a batch: bulk.partial-over-limit refuses it, the first 100 applied; bulk.all-or-nothing undoes it when an item failed. */
+  function settleBatch(results: ItemResult[], cut: boolean, undo: (() => void)[], key: 'items' | 'ids') {
+    if (cut) throw new HttpError(400, 'validation_error', 'request body is invalid', { fields: { [key]: [`must hold at most ${LIMITS.bulkMaxItems} entries`] } });
+    if (faults.has('bulk.all-or-nothing') && results.some((r) => r.status === 'failed')) {
+      for (const u of undo.reverse()) u();
+      throw new HttpError(400, 'item_failed', 'an item of the batch failed; nothing was applied', { results: results.filter((r) => r.status === 'failed') });
+    }
+  }
+  /** Fault bulk.all-or-nothing: keeps a record as it was, to undo the batch. */
+  function keepForUndo(undo: (() => void)[], record: object) {
+    if (!faults.has('bulk.all-or-nothing')) return;
+    const copy = structuredClone(record);
+    undo.push(() => Object.assign(record, copy));
+  }
+  /** bulk.silent-failure drops failed items from the answer; bulk.failure-as-success calls them succeeded. */
+  function misreported(results: ItemResult[], okStatus: string): ItemResult[] {
+    if (faults.has('bulk.silent-failure')) return results.filter((r) => r.status !== 'failed');
+    if (!faults.has('bulk.failure-as-success')) return results;
+    return results.map((r) => {
+      if (r.status !== 'failed') return r;
+      const { error: _error, ...rest } = r;
+      return { ...rest, status: okStatus };
+    });
+  }
+  /** A PATCH or bulk body; content.form-ignored reads form and multipart bodies as empty, content.bulk-json-only refuses them on bulk endpoints. */
+  async function readApiBody(req: IncomingMessage, bulk = false): Promise<unknown> {
+    const body = await readRequestBody(req, FORM_KINDS);
+    const mediaType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const form = mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data';
+    if (form && bulk && faults.has('content.bulk-json-only')) throw new HttpError(415, 'unsupported_media_type', 'bulk requests must be sent as application/json');
+    return form && faults.has('content.form-ignored') ? {} : body;
+  }
+
   async function bulkUpdateCases(org: string, req: IncomingMessage, res: ServerResponse) {
-    const { items } = parseOr400(BulkCaseUpdateRequest, await readRequestBody(req, FORM_KINDS));
+    const { entries, cut } = bulkEntries(BulkCaseUpdateRequest, 'items', await readApiBody(req, true));
+    const items = entries as z.infer<typeof BulkCaseUpdateRequest>['items'];
+    const undo: (() => void)[] = [];
     const results = items.map((item, index): ItemResult => {
       const key = { id: item.id ?? null };
       try {
-        const parsed = ReferenceBulkCaseItem.safeParse(item);
+        const parsed = rules.bulkCaseItem.safeParse(item);
         if (!parsed.success) throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
         const { id, ...patch } = parsed.data;
+        if (faults.has('model.delete-resurrects')) resurrect(org, id);
         const c = findCase(org, id);
+        keepForUndo(undo, c);
         applyPatch(org, c, patch);
         return { index, ...key, status: 'updated' };
       } catch (err) {
         return failure(index, key, err);
       }
     });
+    settleBatch(results, cut, undo, 'items');
     bulkAnswer(res, results, 'updated');
   }
 
   async function bulkUpdateCustomers(org: string, req: IncomingMessage, res: ServerResponse) {
-    const { items } = parseOr400(BulkCustomerUpdateRequest, await readRequestBody(req, FORM_KINDS));
+    const { entries, cut } = bulkEntries(BulkCustomerUpdateRequest, 'items', await readApiBody(req, true));
+    const items = entries as z.infer<typeof BulkCustomerUpdateRequest>['items'];
+    const undo: (() => void)[] = [];
     const results = items.map((item, index): ItemResult => {
       const key = { id: item.id ?? null, external_id: item.external_id ?? null };
       try {
-        const parsed = ReferenceBulkCustomerItem.safeParse(item);
+        const parsed = rules.bulkCustomerItem.safeParse(item);
         if (!parsed.success) throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
         const data = parsed.data;
         let customer;
         if (data.id !== undefined) {
           customer = store.getCustomer(org, data.id);
           if (!customer) throw new HttpError(404, 'not_found', `no customer with id ${data.id}`);
+          keepForUndo(undo, customer);
           if (data.external_id !== undefined) customer.external_id = data.external_id;
         } else {
-          const found = store.findCustomersByExternalId(org, data.external_id!);
+          const found = faults.has('bulk.customers-ignore-external-id') ? [] : store.findCustomersByExternalId(org, data.external_id!);
           if (found.length === 0) throw new HttpError(404, 'not_found', `no customer with external_id ${data.external_id}`);
           if (found.length > 1) throw new HttpError(409, 'ambiguous', `several customers have external_id ${data.external_id}`);
           customer = found[0]!;
+          keepForUndo(undo, customer);
         }
         if (data.full_name !== undefined) customer.full_name = data.full_name;
         if (data.customer_type !== undefined) customer.customer_type = data.customer_type;
@@ -279,16 +380,20 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         return failure(index, key, err);
       }
     });
+    settleBatch(results, cut, undo, 'items');
     bulkAnswer(res, results, 'updated');
   }
 
   async function bulkDeleteChecks(org: string, req: IncomingMessage, res: ServerResponse) {
-    const { ids } = parseOr400(BulkCheckDeleteRequest, await readRequestBody(req, FORM_KINDS));
+    const { entries, cut } = bulkEntries(BulkCheckDeleteRequest, 'ids', await readApiBody(req, true));
+    const ids = entries as number[];
+    const undo: (() => void)[] = [];
     const results = ids.map((id, index): ItemResult => {
       try {
         const check = store.getCheck(org, id);
         if (!check) throw new HttpError(404, 'not_found', `no check with id ${id}`);
-        store.deleteCheck(org, id);
+        if (faults.has('bulk.all-or-nothing')) undo.push(() => store.putCheck(check));
+        if (!faults.has('bulk.checks-delete-noop')) store.deleteCheck(org, id);
         const c = store.getCase(org, check.caseId);
         if (c) c.updated_at = new Date().toISOString();
         return { index, id, status: 'deleted' };
@@ -296,6 +401,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         return failure(index, { id }, err);
       }
     });
+    settleBatch(results, cut, undo, 'ids');
     bulkAnswer(res, results, 'deleted');
   }
 
@@ -347,13 +453,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         res.writeHead(204).end();
         return;
       }
-      const body = await readRequestBody(req, FORM_KINDS);
+      const body = await readApiBody(req);
       const c = store.getCase(org, id);
       if (!c) {
         if (faults.has('patch.unknown-id-500')) return sendJson(res, 500, { error: 'server_error' });
         throw new HttpError(404, 'not_found', `no case with id ${id}`);
       }
-      applyPatch(org, c, parseOr400(ReferenceCasePatch, body));
+      const patch = parsePatch(org, c, body);
+      restorePatchCopy(c);
+      applyPatch(org, c, patch);
+      keepPatchCopy(c);
       return sendJson(res, 200, caseView(store, c, faults));
     }
     throw new HttpError(404, 'not_found', `no route for ${path}`);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BulkCustomerUpdateItem, CasePatch, CustomerType, JsonObject, LIMITS, maxCodePoints, SyncPlatforms, Int32, CHECK_TYPES } from '../spec/index.ts';
 import { HttpError } from './http.ts';
+import type { FaultName } from './faults.ts';
 
 function isHttpUrl(s: string): boolean {
   try {
@@ -27,6 +28,56 @@ export const ReferenceCasePatch = CasePatch.extend({
 
 export const ReferenceBulkCaseItem = ReferenceCasePatch.extend({ id: z.int() });
 export const ReferenceBulkCustomerItem = BulkCustomerUpdateItem;
+
+/** The request rules one server instance applies: the clean schemas, or their bounds bent by faults. */
+export interface RequestRules {
+  casePatch: typeof ReferenceCasePatch;
+  bulkCaseItem: typeof ReferenceBulkCaseItem;
+  bulkCustomerItem: typeof ReferenceBulkCustomerItem;
+}
+
+const RULE_FAULTS: readonly FaultName[] = [
+  'limit.webhook-url-512',
+  'limit.webhook-url-510',
+  'limit.external-id-513',
+  'limit.customer-full-name-256',
+  'limit.customer-external-id-256',
+  'limit.delete-after-int64',
+  'limit.delete-after-truncate',
+  'patch.accept-invalid-metadata',
+];
+
+/**
+ * The request rules with the faults in force. Faults of limits and types (limit.*,
+ * patch.accept-invalid-metadata) swap a field's schema, so a faulty server still validates
+ * through the one mechanism; the output types are the clean schemas' (casts below).
+ */
+export function requestRules(faults: ReadonlySet<FaultName>): RequestRules {
+  if (!RULE_FAULTS.some((f) => faults.has(f))) {
+    return { casePatch: ReferenceCasePatch, bulkCaseItem: ReferenceBulkCaseItem, bulkCustomerItem: ReferenceBulkCustomerItem };
+  }
+  const by = (fault: FaultName, delta: number) => (faults.has(fault) ? delta : 0);
+  const webhookMax = LIMITS.webhookUrlMaxLength + by('limit.webhook-url-512', 1) + by('limit.webhook-url-510', -1);
+  const externalIdMax = LIMITS.caseExternalIdMaxLength + by('limit.external-id-513', 1);
+  const int64 = faults.has('limit.delete-after-int64');
+  const range = z
+    .number()
+    .min(int64 ? Number.MIN_SAFE_INTEGER : LIMITS.deleteAfterMin)
+    .max(int64 ? Number.MAX_SAFE_INTEGER : LIMITS.deleteAfterMax);
+  const deleteAfter = faults.has('limit.delete-after-truncate') ? range.transform(Math.trunc) : int64 ? z.int() : Int32;
+  const metadata = faults.has('patch.accept-invalid-metadata') ? z.union([JsonObject, z.array(z.unknown())]) : JsonObject;
+  const casePatch = ReferenceCasePatch.extend({
+    webhook_url: maxCodePoints(webhookMax).refine(isHttpUrl, { message: 'must be an absolute http or https URL' }).nullable().optional(),
+    delete_after: deleteAfter.optional(),
+    metadata: metadata.nullable().optional(),
+    external_id: maxCodePoints(externalIdMax).min(1).nullable().optional(),
+  }) as unknown as typeof ReferenceCasePatch;
+  const bulkCustomerItem = BulkCustomerUpdateItem.safeExtend({
+    external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength + by('limit.customer-external-id-256', 1)).nullable().optional(),
+    full_name: maxCodePoints(LIMITS.customerFullNameMaxLength + by('limit.customer-full-name-256', 1)).min(1).optional(),
+  }) as unknown as typeof ReferenceBulkCustomerItem;
+  return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem };
+}
 
 /** Provisioning convention: POST /api/cases/ (DESIGN.md, "Provisioning conventions"). */
 export const CaseCreate = z.object({

@@ -14,6 +14,7 @@ export type Verdict = 'pass' | 'fail' | 'warn' | 'skip' | 'observed';
 export interface TestOutcome {
   /** Suite file name without folder and extension, e.g. "token". */
   suite: string;
+  /** The check's full name; `invariant watch: <suite>` for the invariant watcher's outcomes of a file. */
   name: string;
   state: 'passed' | 'failed' | 'skipped';
   requirements: string[];
@@ -22,6 +23,8 @@ export interface TestOutcome {
   evidence?: Evidence;
   skipReason?: string;
   harnessFault?: string;
+  /** Set when the check was re-run after failing: true when the re-run passed (flaky), false when it failed again (deterministic). */
+  flaky?: boolean;
   durationMs: number;
 }
 
@@ -34,9 +37,9 @@ export interface RequirementResult {
   verdict: Verdict;
   /** Why skipped, or the first failure message. */
   reason?: string;
-  tests: { suite: string; name: string; state: TestOutcome['state'] }[];
+  tests: { suite: string; name: string; state: TestOutcome['state']; flaky?: boolean }[];
   observations?: string[];
-  failures?: { test: string; message: string; evidence?: Evidence }[];
+  failures?: { test: string; message: string; flaky?: boolean; evidence?: Evidence }[];
 }
 
 export interface Summary {
@@ -67,7 +70,7 @@ export function judge(outcomes: TestOutcome[], catalogue: readonly Requirement[]
     const observations = tests.flatMap((t) => t.observations.filter((o) => o.requirement === r.id).map((o) => o.text));
     const failures = tests
       .filter((t) => t.state === 'failed')
-      .map((t) => ({ test: t.name, message: t.errors.join('\n'), ...(t.evidence ? { evidence: t.evidence } : {}) }));
+      .map((t) => ({ test: t.name, message: t.errors.join('\n'), ...(t.flaky !== undefined ? { flaky: t.flaky } : {}), ...(t.evidence ? { evidence: t.evidence } : {}) }));
     return {
       id: r.id,
       level: r.level,
@@ -75,7 +78,7 @@ export function judge(outcomes: TestOutcome[], catalogue: readonly Requirement[]
       statement: r.statement,
       source: r.source,
       ...verdictFor(r, tests),
-      tests: tests.map((t) => ({ suite: t.suite, name: t.name, state: t.state })),
+      tests: tests.map((t) => ({ suite: t.suite, name: t.name, state: t.state, ...(t.flaky ? { flaky: true } : {}) })),
       ...(observations.length ? { observations } : {}),
       ...(failures.length ? { failures } : {}),
     };

@@ -1,0 +1,139 @@
+/**
+ * What the bulk suites share: judging a bulk answer and its per-item report, keeping the bulk
+ * exchange in the evidence of a failure found while reading back, and bounded concurrency for
+ * the hundred cases a 100-item batch needs.
+ */
+import { randomInt } from 'node:crypto';
+import type { Exchange, ReceivedResponse } from '../client/transport.ts';
+import { excerpt, fail } from './assert.ts';
+import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
+import type { Harness } from './context.ts';
+
+/** An item of a batch, by its index in the request, with what makes it succeed or fail. */
+export interface ExpectedItem {
+  index: number;
+  /** `unknown case id 2147481234`, `invalid delete_after (out-of-range)`, … */
+  label: string;
+}
+
+/** The answer to a bulk request is one of `statuses` with a JSON body ("Success: 200 with JSON body"). */
+export function expectBulkAnswer(res: ReceivedResponse, statuses: readonly number[], what: string): void {
+  if (!statuses.includes(res.status)) fail(what, `HTTP ${statuses.join(' or ')} with a JSON body`, excerpt(res));
+  if (res.json === undefined) fail(`${what}: body`, 'a JSON body', excerpt(res));
+}
+
+const BODY_SHOWN = 1200;
+
+function shownBody(res: ReceivedResponse): string {
+  return res.text.length > BODY_SHOWN ? `${res.text.slice(0, BODY_SHOWN)}… (${res.text.length} chars)` : res.text;
+}
+
+function hint(failuresPath: string | undefined): string {
+  return failuresPath
+    ? `(failures read only at --bulk-failures-path ${failuresPath})`
+    : 'If this server lists failed items in a shape screenconf does not recognise, name that list with --bulk-failures-path (a JSON path such as $.errors or $.data.failed).';
+}
+
+function list(items: readonly ExpectedItem[]): string {
+  return items.map((i) => `item ${i.index} (${i.label})`).join(', ');
+}
+
+/**
+ * Judges the per-item report of a bulk answer: each item of `failed` is reported as failed, and
+ * no item of `applied` is. Every item at fault is named in one message, with the shape the
+ * recogniser saw and the body.
+ */
+export function expectFailuresReported(
+  t: Harness,
+  res: ReceivedResponse,
+  request: readonly BulkRequestItem[],
+  expected: { failed: readonly ExpectedItem[]; applied: readonly ExpectedItem[] },
+  what: string,
+): BulkReport {
+  const failuresPath = t.run.bulkFailuresPath;
+  const report = readBulkReport(t, res, request);
+  const expectation = 'each failed item reported as failed (by its id, external_id or index), and no applied item reported as failed';
+  if (!report.recognised) {
+    const notes = report.notes.length ? ` (${report.notes.join('; ')})` : '';
+    fail(
+      `${what}: the per-item failure report`,
+      `${expectation}; failed: ${list(expected.failed)}`,
+      `an answer screenconf cannot interpret${notes}: HTTP ${res.status} ${shownBody(res)}\n${hint(failuresPath)}`,
+    );
+  }
+  const at = (i: number) => report.where[i]!.join(', ');
+  const problems: string[] = [];
+  for (const item of expected.failed) {
+    const state = report.items[item.index];
+    if (state === 'succeeded') problems.push(`item ${item.index} (${item.label}) failed but is reported as a success at ${at(item.index)}`);
+    else if (state === 'unreported') problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
+    else if (state === 'contradictory') problems.push(`item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ${at(item.index)}`);
+  }
+  for (const item of expected.applied) {
+    const state = report.items[item.index];
+    if (state === 'failed' || state === 'contradictory') problems.push(`item ${item.index} (${item.label}) was applied but is reported as failed at ${at(item.index)}`);
+  }
+  if (problems.length > 0) {
+    fail(`${what}: the per-item failure report`, expectation, `${problems.join('; ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}\n${hint(failuresPath)}`);
+  }
+  return report;
+}
+
+/** One line on a report for an observation: the status, the shape, and the entry of one failed item. */
+export function describeReport(res: ReceivedResponse, report: BulkReport, sample?: ExpectedItem): string {
+  let entry = '';
+  const where = sample ? report.where[sample.index]?.[0] : undefined;
+  if (sample && where) entry = `; the entry for item ${sample.index} (${sample.label}) is ${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
+  const unrecognised = `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ${shownBody(res).slice(0, 240)}`;
+  return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;
+}
+
+/** Each item as the recogniser reads it, for an observation: `0 succeeded, 1 failed`. */
+export function describeItems(report: BulkReport): string {
+  return report.items.map((s, i) => `item ${i} ${s}`).join(', ');
+}
+
+/**
+ * Runs `fn` (the reads that follow a bulk request); when it throws, the bulk exchange is moved
+ * into the last four exchanges, which become the failure's evidence.
+ */
+export async function keepingEvidence<T>(t: Harness, exchange: Exchange | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (exchange) {
+      const tail = t.exchanges.filter((e) => e !== exchange).slice(-3);
+      t.exchanges.splice(0, t.exchanges.length, exchange, ...tail);
+    }
+    throw err;
+  }
+}
+
+/** The recogniser's reading of a bulk answer, at the run's --bulk-failures-path when one is set. */
+export function readBulkReport(t: Harness, res: ReceivedResponse, request: readonly BulkRequestItem[]): BulkReport {
+  return recogniseBulkReport(res.json, request, t.run.bulkFailuresPath ? { failuresPath: t.run.bulkFailuresPath } : {});
+}
+
+/** The first few problems of a list, and how many more there are. */
+export function someOf(problems: readonly string[], max = 4): string {
+  return problems.slice(0, max).join('; ') + (problems.length > max ? `; and ${problems.length - max} more` : '');
+}
+
+/** Maps with at most `limit` calls in flight, keeping order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** An integer id no resource is likely to have: near the top of the int32 range. */
+export function unknownId(): number {
+  return 2_147_400_000 + randomInt(0, 80_000);
+}

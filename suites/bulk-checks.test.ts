@@ -1,0 +1,237 @@
+/**
+ * POST /api/checks/bulk-delete/ (interface § Endpoints › Bulk Delete Checks; § Errors 1; § Limits).
+ *
+ * Checks are seen through their case: a deleted check is gone from the case's `checks` when the
+ * case is read back. Every case keeps at least one check ("a case holds one or more checks"),
+ * so a server that refuses to empty a case is never put to the test.
+ */
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import type { Exchange, ReceivedResponse } from '../src/client/transport.ts';
+import {
+  check,
+  deepEqual,
+  describeItems,
+  describeReport,
+  expectBulkAnswer,
+  expectFailuresReported,
+  expectRejected,
+  fail,
+  keepingEvidence,
+  mapLimit,
+  property,
+  readBulkReport,
+  readCase,
+  someOf,
+  unknownId,
+  type CaseBody,
+  type CheckApi,
+  type ExpectedItem,
+  type Organisation,
+} from '../src/kit/index.ts';
+import { LIMITS, type CheckType } from '../src/spec/index.ts';
+
+const LIMIT = LIMITS.bulkMaxItems;
+const TYPES: CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'];
+/** Checks per case in mixed batches: up to three are deleted, one always stays. */
+const MIXED_CHECKS = 4;
+const MAX_UNKNOWN = 2;
+
+/** A case and the ids of its checks, as created. */
+interface Holder {
+  org: Organisation;
+  caseId: number;
+  checks: number[];
+}
+
+function checkIds(c: CaseBody): number[] {
+  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
+  return checks
+    .map((k) => (k as { id?: unknown } | null)?.id)
+    .filter((id): id is number => Number.isInteger(id))
+    .sort((a, b) => a - b);
+}
+
+async function caseWithChecks(org: Organisation, n: number): Promise<Holder> {
+  const created = await org.provision.createCase({ checks: Array.from({ length: n }, (_, k) => ({ check_type: TYPES[k % TYPES.length]! })) });
+  let ids = checkIds(created);
+  if (ids.length !== n) ids = checkIds(await readCase(org, created.id));
+  if (ids.length !== n) fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, JSON.stringify(ids));
+  return { org, caseId: created.id, checks: ids };
+}
+
+async function checksNow(h: Holder, what?: string): Promise<number[]> {
+  return checkIds(await readCase(h.org, h.caseId, what ?? `reading case ${h.caseId}`));
+}
+
+/** Each case shows exactly the checks expected of it; one line per case that does not. */
+async function checkProblems(expected: { holder: Holder; ids: number[] }[], what: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { holder, ids } of expected) {
+    const now = await checksNow(holder, `reading case ${holder.caseId} after the ${what}`);
+    const want = [...ids].sort((a, b) => a - b);
+    if (deepEqual(now, want)) continue;
+    const kept = now.filter((id) => !want.includes(id));
+    const lost = want.filter((id) => !now.includes(id));
+    const some = (ids: number[]) => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length} in all)` : ids.join(', '));
+    problems.push(`case ${holder.caseId}: ${kept.length ? `checks ${some(kept)} still there` : ''}${kept.length && lost.length ? ', ' : ''}${lost.length ? `checks ${some(lost)} gone` : ''}`);
+  }
+  return problems;
+}
+
+async function send(t: CheckApi, ids: unknown[]): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
+  const res = await t.primary.api.bulkDeleteChecks({ ids });
+  return { res, exchange: t.exchanges.at(-1) };
+}
+
+interface Batch {
+  existing: number;
+  unknown: number;
+  peer: boolean;
+  order: number[];
+}
+
+function batches(withPeer: boolean): fc.Arbitrary<Batch> {
+  const length = MIXED_CHECKS - 1 + MAX_UNKNOWN + 1;
+  return fc.record({
+    existing: fc.integer({ min: 1, max: MIXED_CHECKS - 1 }),
+    unknown: fc.integer({ min: 0, max: MAX_UNKNOWN }),
+    peer: withPeer ? fc.boolean() : fc.constant(false),
+    order: fc.array(fc.nat(), { minLength: length, maxLength: length }),
+  }).filter((b) => b.unknown > 0 || b.peer); // at least one id that cannot be deleted
+}
+
+interface Entry extends ExpectedItem {
+  id: number;
+  /** An existing check of ours, which must go; the others fail. */
+  valid: boolean;
+}
+
+interface Sent {
+  entries: Entry[];
+  holder: Holder;
+  peer?: Holder;
+  res: ReceivedResponse;
+  exchange: Exchange | undefined;
+  what: string;
+}
+
+async function sendMixed(t: CheckApi, peer: Holder | undefined, batch: Batch): Promise<Sent> {
+  const holder = await caseWithChecks(t.primary, MIXED_CHECKS);
+  const planned: Omit<Entry, 'index'>[] = holder.checks.slice(0, batch.existing).map((id) => ({ id, valid: true, label: `check ${id} of case ${holder.caseId}` }));
+  const unknown = new Set<number>();
+  while (unknown.size < batch.unknown) unknown.add(unknownId());
+  for (const id of unknown) planned.push({ id, valid: false, label: `unknown check id ${id}` });
+  if (batch.peer && peer) planned.push({ id: peer.checks[0]!, valid: false, label: `check ${peer.checks[0]} of another organisation` });
+  const order = planned.map((_, k) => k).sort((a, b) => batch.order[a]! - batch.order[b]! || a - b);
+  const entries: Entry[] = order.map((k, index) => ({ ...planned[k]!, index }));
+  const { res, exchange } = await send(t, entries.map((e) => e.id));
+  return {
+    entries,
+    holder,
+    ...(peer ? { peer } : {}),
+    res,
+    exchange,
+    what: `bulk delete of ${entries.length} checks (${entries.map((e) => `${e.index}: ${e.label}`).join(', ')})`,
+  };
+}
+
+describe('POST /api/checks/bulk-delete/', () => {
+  check('a batch of exactly 100 ids is accepted and deletes those checks', ['BULK-CHECKS-ACCEPT-100'], async (t) => {
+    const holders = await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1));
+    const ids = holders.flatMap((h) => h.checks.slice(0, LIMIT / 2));
+    const what = `bulk delete of ${LIMIT} checks of cases ${holders.map((h) => h.caseId).join(' and ')}`;
+    const { res, exchange } = await send(t, ids);
+    expectBulkAnswer(res, [200], what);
+    await keepingEvidence(t, exchange, async () => {
+      const problems = await checkProblems(holders.map((h) => ({ holder: h, ids: h.checks.slice(LIMIT / 2) })), what);
+      if (problems.length) fail(`${what}: the cases read back`, `the ${LIMIT} checks gone, the last check of each case still there`, someOf(problems));
+    });
+  });
+
+  check('a batch of 101 ids is rejected whole and deletes no check', ['BULK-CHECKS-REJECT-101'], async (t) => {
+    const holders = await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1));
+    const ids = [...holders[0]!.checks, ...holders[1]!.checks.slice(0, LIMIT / 2)];
+    const what = `bulk delete of ${ids.length} checks (one over the limit of ${LIMIT})`;
+    const { res, exchange } = await send(t, ids);
+    await keepingEvidence(t, exchange, async () => {
+      expectRejected(res, what);
+      const problems = await checkProblems(holders.map((h) => ({ holder: h, ids: h.checks })), `rejected ${what}`);
+      if (problems.length) fail(`the cases read back after the rejected ${what}`, 'every check still there', someOf(problems));
+    });
+  });
+
+  check('a mixed batch deletes the existing checks and nothing else', ['BULK-CHECKS-PARTIAL'], async (t) => {
+    const peer = t.peer ? await caseWithChecks(t.peer, 2) : undefined;
+    await property(
+      t,
+      'bulk-checks: mixed batch applied',
+      batches(peer !== undefined),
+      async (batch) => {
+        const sent = await sendMixed(t, peer, batch);
+        await keepingEvidence(t, sent.exchange, async () => {
+          expectBulkAnswer(sent.res, [200, 207], sent.what);
+          const deleted = sent.entries.filter((e) => e.valid).map((e) => e.id);
+          const peerNamed = sent.peer && sent.entries.some((e) => sent.peer!.checks.includes(e.id));
+          const expected = [{ holder: sent.holder, ids: sent.holder.checks.filter((id) => !deleted.includes(id)) }, ...(peerNamed ? [{ holder: sent.peer!, ids: sent.peer!.checks }] : [])];
+          const problems = await checkProblems(expected, sent.what);
+          if (problems.length) fail(`${sent.what}: the cases read back`, 'the existing checks named gone, every other check still there', someOf(problems));
+        });
+      },
+      { scale: 0.4 },
+    );
+  });
+
+  check('each id a mixed batch could not delete is reported as failed', ['BULK-CHECKS-REPORTED', 'BULK-CHECKS-REPORT-SHAPE'], async (t) => {
+    const peer = t.peer ? await caseWithChecks(t.peer, 2) : undefined;
+    let observed = false;
+    await property(
+      t,
+      'bulk-checks: mixed batch reported',
+      batches(peer !== undefined),
+      async (batch) => {
+        const sent = await sendMixed(t, peer, batch);
+        await keepingEvidence(t, sent.exchange, async () => {
+          const request = sent.entries.map((e) => e.id);
+          const failed = sent.entries.filter((e) => !e.valid);
+          if (!observed) {
+            observed = true;
+            t.observe('BULK-CHECKS-REPORT-SHAPE', describeReport(sent.res, readBulkReport(t, sent.res, request), failed[0]));
+          }
+          expectBulkAnswer(sent.res, [200, 207], sent.what);
+          // Only an id reported failed yet deleted makes the report wrong (a check left in place
+          // is BULK-CHECKS-PARTIAL's defect): the case is read only when the report calls one failed.
+          const report = readBulkReport(t, sent.res, request);
+          const suspects = sent.entries.filter((e) => e.valid && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
+          const now = suspects.length ? await checksNow(sent.holder, `reading case ${sent.holder.caseId} after the ${sent.what}`) : [];
+          const applied = suspects.filter((e) => !now.includes(e.id));
+          expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+        });
+      },
+      { scale: 0.4 },
+    );
+  });
+
+  check('a batch naming the same check twice', ['BULK-CHECKS-DUPLICATE-IDS'], async (t) => {
+    const h = await caseWithChecks(t.primary, 2);
+    const id = h.checks[0]!;
+    const { res } = await send(t, [id, id]);
+    const gone = !(await checksNow(h)).includes(id);
+    const report = readBulkReport(t, res, [id, id]);
+    const reported = report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`;
+    t.observe('BULK-CHECKS-DUPLICATE-IDS', `ids [${id}, ${id}]: HTTP ${res.status}; the check is ${gone ? 'deleted' : 'still there'}; ${reported}`);
+  });
+
+  check('a batch whose ids hold a non-integer entry', ['BULK-CHECKS-NON-INTEGER-ID'], async (t) => {
+    const h = await caseWithChecks(t.primary, 2);
+    const id = h.checks[0]!;
+    const { res } = await send(t, [id, 'abc']);
+    const gone = !(await checksNow(h)).includes(id);
+    let reported = '';
+    if (res.status >= 200 && res.status < 300) {
+      const report = readBulkReport(t, res, [id, { id: 'abc' }]);
+      reported = `; ${report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`}`;
+    }
+    t.observe('BULK-CHECKS-NON-INTEGER-ID', `ids [${id}, "abc"]: HTTP ${res.status}; check ${id} is ${gone ? 'deleted' : 'still there'}${reported}`);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Request content types (interface § Endpoints: "Request bodies may be sent as application/json,
+ * application/x-www-form-urlencoded or multipart/form-data unless noted").
+ *
+ * A form carries text only. The fields with a flat form, webhook_url, delete_after (its digits)
+ * and external_id, must have the same effect in all three types (MUST). How null, objects and
+ * arrays travel in a form is not shown: the client sends null as an empty value, objects and
+ * `items` as JSON text and `ids` as repeated fields, and what the server does with them is
+ * recorded (OBSERVE). Only a refusal of the media type itself (415) fails a bulk endpoint.
+ */
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { unicodeText, validCasePatch } from '../src/arbitraries/index.ts';
+import type { ContentType } from '../src/client/encode.ts';
+import type { ReceivedResponse } from '../src/client/transport.ts';
+import { check, deepEqual, excerpt, expectStatus, fail, property, readCase, someOf, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+
+type Json = Record<string, unknown>;
+type FormType = Exclude<ContentType, 'json'>;
+
+const MEDIA: Record<FormType, string> = { form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
+
+const flatPatches = fc.record({
+  patch: validCasePatch({ fields: ['webhook_url', 'delete_after'], nullRate: 0 }) as fc.Arbitrary<Json>,
+  externalId: fc.option(unicodeText({ minLength: 1, maxLength: 64, trim: true }), { nil: undefined }),
+});
+
+/**
+ * The same PATCH as JSON on one case and as `type` on another: the form case must end as the
+ * JSON case does (external_id, unique per case, compared with what each was sent).
+ */
+async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
+  const p = t.primary.provision;
+  const [jsonCase, formCase] = [await p.createCase(), await p.createCase()];
+  await property(
+    t,
+    `content-types: PATCH as ${type}`,
+    flatPatches,
+    async ({ patch, externalId }) => {
+      const sentJson: Json = { ...patch, ...(externalId !== undefined ? { external_id: `${p.externalId('json')}-${externalId}` } : {}) };
+      const sentForm: Json = { ...patch, ...(externalId !== undefined ? { external_id: `${p.externalId(type)}-${externalId}` } : {}) };
+      const what = `PATCH ${JSON.stringify(sentForm)} of case ${formCase.id} as ${MEDIA[type]}`;
+      const jsonRes = await t.primary.api.patchCase(jsonCase.id, sentJson);
+      const formRes = await t.primary.api.patchCase(formCase.id, sentForm, { contentType: type });
+      if (jsonRes.status !== 200) {
+        // The JSON PATCH itself was refused (case-patch judges that): the form one must be too.
+        if (formRes.status < 400 || formRes.status > 499) fail(what, `a 4xx, as the same PATCH in JSON got (HTTP ${jsonRes.status})`, excerpt(formRes));
+        return;
+      }
+      expectStatus(formRes, 200, `${what} (the same PATCH in JSON got HTTP 200)`);
+      const [readJson, readForm] = [await readCase(t.primary, jsonCase.id), await readCase(t.primary, formCase.id)];
+      const problems: string[] = [];
+      for (const field of Object.keys(sentForm)) {
+        if (!(field in readJson)) continue; // left out of the read representation: no effect to compare
+        let expected = readJson[field];
+        if (field === 'external_id') {
+          if (!deepEqual(readJson.external_id, sentJson.external_id)) continue;
+          expected = sentForm.external_id;
+        }
+        if (!deepEqual(readForm[field], expected)) {
+          problems.push(`${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ${JSON.stringify(expected)?.slice(0, 160)}`);
+        }
+      }
+      if (problems.length) fail(`case ${formCase.id} read after the ${what}`, 'the same effect as the PATCH in JSON', someOf(problems));
+    },
+    { scale: 0.4 },
+  );
+}
+
+/** How a value read back relates to what a form sent: the object, its JSON text, or nothing. */
+function fate(before: unknown, after: unknown, sent: unknown): string {
+  if (deepEqual(after, sent)) return 'stored as the object';
+  if (typeof after === 'string' && after === JSON.stringify(sent)) return 'stored as the JSON text, a string';
+  if (deepEqual(after, before)) return 'unchanged';
+  return `became ${JSON.stringify(after)?.slice(0, 120)}`;
+}
+
+/** The answer in a few words: its status, and the start of its body when it is not a 2xx. */
+function answer(res: ReceivedResponse): string {
+  return res.status >= 200 && res.status < 300 ? `HTTP ${res.status}` : `HTTP ${res.status} ${res.text.slice(0, 160)}`;
+}
+
+describe('request content types', () => {
+  check('a PATCH of the flat fields as form-urlencoded has the same effect as in JSON', ['CONTENT-FORM-PATCH'], (t) => samePatchEffect(t, 'form'));
+
+  check('a PATCH of the flat fields as multipart has the same effect as in JSON', ['CONTENT-MULTIPART-PATCH'], (t) => samePatchEffect(t, 'multipart'));
+
+  check('metadata and sync_platforms as JSON text in form bodies', ['CONTENT-FORM-JSON-FIELDS'], async (t) => {
+    const metadata = { screenconf: { probe: 'form', list: ['a', 2, null, true] } };
+    const syncPlatforms = [{ domain: 'crm.example.com', id: 'CRM-FORM-1' }];
+    for (const type of ['form', 'multipart'] as const) {
+      const c = await t.primary.provision.createCase();
+      const res = await t.primary.api.patchCase(c.id, { metadata, sync_platforms: syncPlatforms }, { contentType: type });
+      const read = await readCase(t.primary, c.id);
+      const shown = (field: string, sent: unknown) => (field in read ? fate(c[field], read[field], sent) : 'not shown in the read representation');
+      t.observe(
+        'CONTENT-FORM-JSON-FIELDS',
+        `${MEDIA[type]}: ${answer(res)}; metadata ${shown('metadata', metadata)}; sync_platforms ${shown('sync_platforms', syncPlatforms)}`,
+      );
+    }
+  });
+
+  check('an empty form value for webhook_url', ['CONTENT-FORM-EMPTY-VALUE'], async (t) => {
+    for (const type of ['form', 'multipart'] as const) {
+      const c = await t.primary.provision.createCase({ webhook_url: 'https://hooks.example.com/screenconf/empty-value' });
+      const res = await t.primary.api.patchCase(c.id, { webhook_url: null }, { contentType: type });
+      const read: CaseBody = await readCase(t.primary, c.id);
+      const now = !('webhook_url' in read) ? 'not shown' : read.webhook_url === null ? 'null' : read.webhook_url === '' ? 'an empty string' : read.webhook_url === c.webhook_url ? 'unchanged' : JSON.stringify(read.webhook_url);
+      t.observe('CONTENT-FORM-EMPTY-VALUE', `${MEDIA[type]} webhook_url="": ${answer(res)}; webhook_url is now ${now}`);
+    }
+  });
+
+  check(
+    'bulk requests in form-urlencoded and multipart bodies',
+    ['CONTENT-BULK-MEDIA-TYPES', 'CONTENT-BULK-DELETE-IDS-FORM', 'CONTENT-BULK-UPDATE-ITEMS-FORM'],
+    async (t) => {
+      const refused: string[] = [];
+      const judge = (res: ReceivedResponse, what: string) => {
+        if (res.status === 415 || res.status >= 500) refused.push(`${what}: ${excerpt(res)}`);
+      };
+      for (const type of ['form', 'multipart'] as const) {
+        const p = t.primary.provision;
+        // Bulk check delete: ids as repeated fields.
+        const holder = await p.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }, { check_type: 'ADVERSE_MEDIA' }] });
+        const ids = (holder.checks as { id: number }[]).slice(0, 2).map((k) => k.id);
+        const del = await t.primary.api.bulkDeleteChecks({ ids }, { contentType: type });
+        judge(del, `bulk check delete as ${MEDIA[type]}`);
+        const left = ((await readCase(t.primary, holder.id)).checks as { id: number }[]).map((k) => k.id);
+        const gone = ids.filter((id) => !left.includes(id)).length;
+        t.observe('CONTENT-BULK-DELETE-IDS-FORM', `${MEDIA[type]}, ids as repeated fields: ${answer(del)}; ${gone} of ${ids.length} checks deleted`);
+
+        // Bulk case and customer updates: items as JSON text.
+        const c = await p.createCase();
+        const caseItem = { id: c.id, delete_after: 321, external_id: p.externalId(`${type}-item`) };
+        const cases = await t.primary.api.bulkUpdateCases({ items: [caseItem] }, { contentType: type });
+        judge(cases, `bulk case update as ${MEDIA[type]}`);
+        const caseRead = await readCase(t.primary, c.id);
+        const caseApplied = caseRead.external_id === caseItem.external_id;
+        const customer = c.customer as { id: number };
+        const fullName = `Screenconf ${type} item`;
+        const customers = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customer.id, full_name: fullName }] }, { contentType: type });
+        judge(customers, `bulk customer update as ${MEDIA[type]}`);
+        const customerApplied = ((await readCase(t.primary, c.id)).customer as { full_name?: unknown }).full_name === fullName;
+        t.observe(
+          'CONTENT-BULK-UPDATE-ITEMS-FORM',
+          `${MEDIA[type]}, items as JSON text: cases ${answer(cases)}, ${caseApplied ? 'applied' : 'not applied'}; customers ${answer(customers)}, ${customerApplied ? 'applied' : 'not applied'}`,
+        );
+      }
+      if (refused.length) fail('bulk requests sent as form-urlencoded and multipart/form-data', 'no refusal of the media type (415) and no 5xx', someOf(refused));
+    },
+  );
+});

@@ -1,0 +1,142 @@
+/**
+ * Invariants of the Case read representation (interface § Resources › Case, Check; § States and
+ * transitions; § Limits), on cases read as created, while processing and after it. The kit's
+ * invariant watcher judges the same invariants on every case body any suite receives; these
+ * checks make sure the bodies worth judging (decided checks, risk scores) are seen.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe } from 'vitest';
+import { check, expectSuccess, fail, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import { caseInvariants, type WatchedRequirement } from '../src/kit/invariants.ts';
+
+/** Processing time is not shown; the reference takes well under a second. */
+const PROCESSING_DEADLINE_MS = 10_000;
+const POLL_MS = 15;
+
+interface Sighting {
+  /** Where the body came from: "the answer to its creation", "a read while processing", … */
+  label: string;
+  body: CaseBody;
+}
+
+type Json = Record<string, unknown>;
+
+function checksOf(body: CaseBody): Json[] {
+  return Array.isArray(body.checks) ? (body.checks as unknown[]).filter((k): k is Json => k !== null && typeof k === 'object') : [];
+}
+
+function scoreOf(k: Json): number | null {
+  return typeof k.risk_score === 'number' ? k.risk_score : null;
+}
+
+/** Reads a case until it is complete (or the deadline passes), keeping every read. */
+async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Promise<CaseBody | undefined> {
+  const deadline = Date.now() + PROCESSING_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    const body = await readCase(t.primary, id, `reading case ${id} while it is processed`);
+    seen.push({ label: `a read ${body.is_complete === true ? 'after' : 'while'} processing`, body });
+    if (body.is_complete === true) return body;
+    await sleep(POLL_MS);
+  }
+  return undefined;
+}
+
+/**
+ * Two cases with several checks: as created, read while processing and after, then PATCHed, and
+ * read again after bulk deletion of the highest-scored check of one and of every check of the other.
+ */
+async function sightings(t: CheckApi): Promise<Sighting[]> {
+  const p = t.primary.provision;
+  const all: Sighting[] = [];
+  const a = await p.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } }, { check_type: 'ADVERSE_MEDIA' }] });
+  const b = await p.createCase({
+    customer: { full_name: 'Screenconf Holding Ltd', customer_type: 'COMPANY', external_id: p.externalId('customer') },
+    checks: [{ check_type: 'NAME_CHECK' }, { check_type: 'CRA', input_details: { method: 'average' } }],
+  });
+  all.push({ label: 'the answer to its creation', body: a }, { label: 'the answer to its creation', body: b });
+  await Promise.all([p.startCase(a.id), p.startCase(b.id)]);
+  const [doneA, doneB] = await Promise.all([pollUntilComplete(t, a.id, all), pollUntilComplete(t, b.id, all)]);
+
+  const patched = await t.primary.api.patchCase(a.id, { delete_after: 30 });
+  if (patched.status === 200 && patched.json && typeof patched.json === 'object') all.push({ label: 'the answer to a PATCH after processing', body: patched.json as CaseBody });
+
+  const top = [...checksOf(doneA ?? a)].sort((x, y) => (scoreOf(y) ?? -1) - (scoreOf(x) ?? -1))[0];
+  if (top && Number.isInteger(top.id)) {
+    expectSuccess(await t.primary.api.bulkDeleteChecks({ ids: [top.id] }), `bulk delete of check ${String(top.id)} of case ${a.id}`);
+    all.push({ label: 'a read after bulk deletion of its highest-scored check', body: await readCase(t.primary, a.id) });
+  }
+  const idsB = checksOf(doneB ?? b).map((k) => k.id).filter(Number.isInteger);
+  if (idsB.length) {
+    expectSuccess(await t.primary.api.bulkDeleteChecks({ ids: idsB }), `bulk delete of every check of case ${b.id}`);
+    all.push({ label: 'a read after bulk deletion of all its checks', body: await readCase(t.primary, b.id) });
+  }
+  return all;
+}
+
+/**
+ * Fails on the first body that breaks `requirement`, naming where it was seen. The case is read
+ * once more first, so the reproduction shown with the failure reads that case.
+ */
+async function judge(t: CheckApi, seen: Sighting[], requirement: WatchedRequirement): Promise<void> {
+  for (const { label, body } of seen) {
+    const finding = caseInvariants(body).find((f) => f.requirement === requirement);
+    if (!finding) continue;
+    await t.primary.provision.readCase(body.id).catch(() => undefined);
+    fail(`${finding.what}, in ${label}`, finding.expected, finding.received);
+  }
+}
+
+type Scoring = 'no checks' | 'no check scored' | 'some checks scored' | 'every check scored';
+
+function scoring(body: CaseBody): Scoring {
+  const scores = checksOf(body).map(scoreOf);
+  if (scores.length === 0) return 'no checks';
+  const scored = scores.filter((s) => s !== null).length;
+  return scored === 0 ? 'no check scored' : scored === scores.length ? 'every check scored' : 'some checks scored';
+}
+
+/** What the case's risk_score shows, in words: null, the maximum of the scored checks, or another value. */
+function caseRiskText(body: CaseBody): string {
+  const r = body.risk_score;
+  if (r === null) return 'null';
+  const scores = checksOf(body).map(scoreOf).filter((s): s is number => s !== null);
+  if (typeof r === 'number' && scores.length && r === Math.max(...scores)) return 'the maximum of the scored checks';
+  return `${JSON.stringify(r)}${scores.length ? ` (scored checks: ${JSON.stringify(scores)})` : ''}`;
+}
+
+describe('Case read representation', () => {
+  check('every case read has the always-present fields with their types', ['READ-CASE-SCHEMA'], async (t) => {
+    await judge(t, await sightings(t), 'READ-CASE-SCHEMA');
+  });
+
+  check('outcomes, statuses, check types and customer types are values the interface lists', ['READ-ENUMS'], async (t) => {
+    const all = await sightings(t);
+    await judge(t, all, 'READ-ENUMS');
+    if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
+      t.skip(`no check was decided within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing; statuses and outcomes after a decision were not seen`);
+    }
+  });
+
+  check('every risk score, of the case and of its checks, is null or within 0.0 to 1.0', ['READ-RISK-SCORE-RANGE'], async (t) => {
+    const all = await sightings(t);
+    await judge(t, all, 'READ-RISK-SCORE-RANGE');
+    if (!all.some(({ body }) => checksOf(body).some((k) => scoreOf(k) !== null))) {
+      t.skip(`no check had a risk score within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
+    }
+  });
+
+  check("a case's risk_score is the maximum of its checks' scores", ['READ-CASE-RISK-MAX', 'READ-CASE-RISK-UNSCORED'], async (t) => {
+    const all = await sightings(t);
+    const shown = new Map<Scoring, Set<string>>();
+    for (const { body } of all) {
+      const s = scoring(body);
+      if (s !== 'every check scored') (shown.get(s) ?? shown.set(s, new Set()).get(s)!).add(caseRiskText(body));
+    }
+    const text = [...shown].map(([s, texts]) => `${s}: case risk_score ${[...texts].join(' or ')}`).join('; ');
+    t.observe('READ-CASE-RISK-UNSCORED', text || 'every case read had every check scored');
+    await judge(t, all, 'READ-CASE-RISK-MAX');
+    if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
+      t.skip(`no case read had every check scored within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
+    }
+  });
+});

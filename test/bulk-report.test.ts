@@ -1,0 +1,314 @@
+/** The recogniser of per-item failure reports (src/kit/bulk-report.ts), on many shapes. */
+import { describe, expect, it } from 'vitest';
+import type { ReceivedResponse } from '../src/client/transport.ts';
+import { jsonPathValue, recogniseBulkReport, type BulkRequestItem } from '../src/kit/bulk-report.ts';
+import { expectFailuresReported } from '../src/kit/bulk.ts';
+import type { Harness } from '../src/kit/context.ts';
+
+/** Cases 501, 502, 503 (ids far from any index). */
+const CASES: BulkRequestItem[] = [{ id: 501 }, { id: 502 }, { id: 503 }];
+/** Customers named by id, by external_id, by id. */
+const CUSTOMERS: BulkRequestItem[] = [{ id: 501 }, { external_id: 'cust-b' }, { id: 503 }];
+
+function items(body: unknown, request: readonly BulkRequestItem[] = CASES, failuresPath?: string) {
+  return recogniseBulkReport(body, request, failuresPath === undefined ? {} : { failuresPath }).items;
+}
+
+describe('results lists with a per-item status', () => {
+  it("reads the reference server's shape: results with index and status", () => {
+    const body = {
+      succeeded: 2,
+      failed: 1,
+      results: [
+        { index: 0, id: 501, status: 'updated' },
+        { index: 1, id: 502, status: 'failed', error: { code: 'not_found' } },
+        { index: 2, id: 503, status: 'updated' },
+      ],
+    };
+    const report = recogniseBulkReport(body, CASES);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.recognised).toBe(true);
+    expect(report.shape).toContain('results list at $.results');
+    expect(report.where[1]).toEqual(['$.results[1]']);
+  });
+
+  it('matches by id when the list is in another order, with an ok flag', () => {
+    const body = { results: [{ id: 503, ok: true }, { id: 501, ok: true }, { id: 502, ok: false, message: 'no such case' }] };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('matches by position when entries carry no identifier and there is one per item', () => {
+    const body = { data: [{ success: true }, { success: false, reason: 'invalid' }, { success: true }] };
+    const report = recogniseBulkReport(body, CASES);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.shape).toContain('matched by position');
+  });
+
+  it('reads HTTP statuses per item (a multi-status answer)', () => {
+    const body = { responses: [{ id: 501, status: 200 }, { id: 502, status: 404, body: { detail: 'Not found.' } }, { id: 503, status_code: 204 }] };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('reads an error field: non-empty fails, null succeeds', () => {
+    const body = { items: [{ id: 501, error: null }, { id: 502, error: 'Case not found' }, { id: 503, errors: [] }] };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('reads a bare array answer', () => {
+    expect(items([{ id: 501, result: 'OK' }, { id: 502, result: 'NOT_FOUND' }, { id: 503, result: 'OK' }])).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('says nothing about items a results list leaves out (a silent failure)', () => {
+    const body = { results: [{ index: 0, status: 'updated' }, { index: 2, status: 'updated' }] };
+    expect(items(body)).toEqual(['succeeded', 'unreported', 'succeeded']);
+  });
+
+  it('reads a failure reported as a success as a success', () => {
+    const body = { results: [{ index: 0, status: 'updated' }, { index: 1, status: 'updated' }, { index: 2, status: 'updated' }] };
+    expect(items(body)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('matches customers by external_id when the item named one, and by id otherwise', () => {
+    const body = { results: [{ id: 503, external_id: 'c3', status: 'updated' }, { id: null, external_id: 'cust-b', status: 'error' }] };
+    expect(items(body, CUSTOMERS)).toEqual(['unreported', 'failed', 'succeeded']);
+  });
+
+  it('matches through a nested item echo', () => {
+    const body = { outcomes: [{ item: { id: 502 }, state: 'rejected' }, { item: { id: 501 }, state: 'applied' }] };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'unreported']);
+  });
+
+  it('does not read the status of a Case or a Check as a report', () => {
+    const check = { id: 77, check_type: 'PEP', status: 'ERROR', risk_score: null };
+    const body = { updated: [{ id: 501, checks: [check] }], checks: [check] };
+    const report = recogniseBulkReport(body, CASES);
+    expect(report.items).toEqual(['succeeded', 'unreported', 'unreported']);
+  });
+
+  it('calls an entry with opposite signs contradictory', () => {
+    expect(items({ results: [{ index: 0, status: 'updated', error: 'boom' }] })).toEqual(['contradictory', 'unreported', 'unreported']);
+  });
+});
+
+describe('separate lists of successes and failures', () => {
+  it('reads lists of bare ids', () => {
+    const report = recogniseBulkReport({ updated: [501, 503], failed: [502] }, CASES);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.shape).toContain('failure list at $.failed (entries are ids)');
+  });
+
+  it('reads suffixed and camel-case names: failed_ids, deletedIds, not_found', () => {
+    expect(items({ deletedIds: [501], not_found: [502], failed_ids: [503] })).toEqual(['succeeded', 'failed', 'failed']);
+  });
+
+  it('reads failure objects carrying an id, an index or an external_id', () => {
+    expect(items({ errors: [{ id: 502, message: 'not found' }] })).toEqual(['unreported', 'failed', 'unreported']);
+    expect(items({ errors: [{ index: 2, message: 'invalid' }] })).toEqual(['unreported', 'unreported', 'failed']);
+    expect(items({ rejected: [{ external_id: 'cust-b', reason: 'unknown' }] }, CUSTOMERS)).toEqual(['unreported', 'failed', 'unreported']);
+  });
+
+  it('reads bare external_ids and numeric strings', () => {
+    expect(items({ failures: ['cust-b', '503'] }, CUSTOMERS)).toEqual(['unreported', 'failed', 'failed']);
+  });
+
+  it('reads lists nested under a neutral key', () => {
+    expect(items({ data: { succeeded: [{ id: 501 }], failed: [{ id: 503, error: { code: 404 } }] } })).toEqual(['succeeded', 'unreported', 'failed']);
+  });
+
+  it('inherits the outcome of a named object down to its list', () => {
+    expect(items({ failed: { count: 1, items: [502] } })).toEqual(['unreported', 'failed', 'unreported']);
+  });
+
+  it('ignores counts', () => {
+    const report = recogniseBulkReport({ succeeded: 2, failed: 1 }, CASES);
+    expect(report.recognised).toBe(false);
+    expect(report.shape).toBe('unrecognised');
+  });
+
+  it('calls an item found in both lists contradictory', () => {
+    expect(items({ updated: [501, 502], failed: [502] })).toEqual(['succeeded', 'contradictory', 'unreported']);
+  });
+
+  it('reads a positional error list, empty where the item succeeded', () => {
+    const report = recogniseBulkReport({ errors: [null, { full_name: ['Ensure this field has no more than 255 characters.'] }, {}] }, CUSTOMERS);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.shape).toContain('positional failure list');
+  });
+
+  it('reads an empty failure list as a report that names no failure', () => {
+    const report = recogniseBulkReport({ errors: [] }, CASES);
+    expect(report.recognised).toBe(true);
+    expect(report.items).toEqual(['unreported', 'unreported', 'unreported']);
+    expect(report.shape).toContain('empty');
+  });
+});
+
+describe('objects keyed by index, id or external_id', () => {
+  it('reads a failure map keyed by index', () => {
+    expect(items({ errors: { '1': 'Case not found' } })).toEqual(['unreported', 'failed', 'unreported']);
+  });
+
+  it('reads a results map keyed by id with status words', () => {
+    const report = recogniseBulkReport({ results: { '501': 'updated', '502': 'not_found', '503': 'updated' } }, CASES);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.shape).toContain('keyed by id');
+  });
+
+  it('reads a top-level map keyed by index with status objects', () => {
+    expect(items({ '0': { ok: true }, '1': { ok: false }, '2': { ok: true } })).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('reads a failure map keyed by external_id', () => {
+    expect(items({ failed: { 'cust-b': { detail: 'no such customer' } } }, CUSTOMERS)).toEqual(['unreported', 'failed', 'unreported']);
+  });
+});
+
+describe('bare numbers: an index 3 or an id 3', () => {
+  const SMALL_IDS: BulkRequestItem[] = [{ id: 7 }, { id: 3 }, { id: 9 }, { id: 12 }];
+
+  it('reads a number that is a requested id as that id', () => {
+    expect(items({ failed: [3] }, SMALL_IDS)).toEqual(['unreported', 'failed', 'unreported', 'unreported']);
+  });
+
+  it('reads a number that is no requested id as an index', () => {
+    expect(items({ failed: [2] }, SMALL_IDS)).toEqual(['unreported', 'unreported', 'failed', 'unreported']);
+  });
+
+  it('reads a list as a whole: all valid indexes, not all ids, means indexes', () => {
+    // 3 is a requested id, but 0 is not: the list is read as indexes 0 and 3.
+    expect(items({ failed: [0, 3] }, SMALL_IDS)).toEqual(['failed', 'unreported', 'unreported', 'failed']);
+  });
+
+  it('reads a list as a whole: all requested ids means ids', () => {
+    expect(items({ failed: [3, 12] }, SMALL_IDS)).toEqual(['unreported', 'failed', 'unreported', 'failed']);
+  });
+
+  it('falls back number by number when neither reading fits the whole list', () => {
+    // 12 is only an id, 2 only an index.
+    expect(items({ failed: [12, 2] }, SMALL_IDS)).toEqual(['unreported', 'unreported', 'failed', 'failed']);
+  });
+
+  it('prefers explicit fields over bare numbers', () => {
+    expect(items({ failed: [{ index: 3 }] }, SMALL_IDS)).toEqual(['unreported', 'unreported', 'unreported', 'failed']);
+    expect(items({ failed: [{ id: 3 }] }, SMALL_IDS)).toEqual(['unreported', 'failed', 'unreported', 'unreported']);
+  });
+
+  it('reads map keys by the same rule', () => {
+    expect(items({ errors: { '3': 'x' } }, SMALL_IDS)).toEqual(['unreported', 'failed', 'unreported', 'unreported']);
+    expect(items({ errors: { '0': 'x', '3': 'y' } }, SMALL_IDS)).toEqual(['failed', 'unreported', 'unreported', 'failed']);
+  });
+
+  it('reads duplicate ids in the request as every item with that id', () => {
+    expect(items({ failed: [5] }, [5, 5, 6])).toEqual(['failed', 'failed', 'unreported']);
+    // With one entry per item, in order, the positions tell them apart.
+    expect(items({ results: [{ id: 5, status: 'deleted' }, { id: 5, status: 'not_found' }, { id: 6, status: 'deleted' }] }, [5, 5, 6])).toEqual([
+      'succeeded',
+      'failed',
+      'succeeded',
+    ]);
+  });
+
+  it('reads bare check ids of a bulk delete', () => {
+    expect(items({ deleted: [41, 42], not_found: [999999] }, [41, 999999, 42])).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+});
+
+describe('answers it cannot interpret', () => {
+  it.each([
+    ['an empty object', {}],
+    ['a flag', { ok: true }],
+    ['a count', { count: 3 }],
+    ['a string', 'done'],
+    ['null', null],
+    ['a list of bare numbers', [1, 2]],
+  ])('%s is unrecognised', (_label, body) => {
+    const report = recogniseBulkReport(body, CASES);
+    expect(report.recognised).toBe(false);
+    expect(report.shape).toBe('unrecognised');
+    expect(report.items).toEqual(['unreported', 'unreported', 'unreported']);
+  });
+
+  it('notes a failure list that names no requested item', () => {
+    const report = recogniseBulkReport({ errors: ['something went wrong with item three'] }, CASES);
+    expect(report.recognised).toBe(false);
+    expect(report.notes.join()).toContain('failure list at $.errors');
+  });
+});
+
+describe('the configured failure path', () => {
+  it('reads only the named list, under a name the recogniser does not know', () => {
+    const body = { data: { problems: [{ ref: 'x', case: 502 }, 503] }, results: [{ index: 1, status: 'updated' }] };
+    const report = recogniseBulkReport(body, CASES, { failuresPath: '$.data.problems' });
+    expect(report.items).toEqual(['unreported', 'unreported', 'failed']);
+    expect(report.shape).toContain('configured failure list at $.data.problems');
+  });
+
+  it('reads objects with an id or an index in it', () => {
+    expect(items({ x: { bad: [{ id: 502 }, { index: 0 }] } }, CASES, '$.x.bad')).toEqual(['failed', 'failed', 'unreported']);
+  });
+
+  it('lets entries with a success status of their own count as successes', () => {
+    expect(items({ r: [{ index: 0, status: 'updated' }, { index: 1, status: 'failed' }] }, CASES, '$.r')).toEqual(['succeeded', 'failed', 'unreported']);
+  });
+
+  it('reads a configured map and an indexed step', () => {
+    expect(items({ e: { '2': 'bad' } }, CASES, '$.e')).toEqual(['unreported', 'unreported', 'failed']);
+    expect(items({ pages: [{ failed: [501] }] }, CASES, '$.pages[0].failed')).toEqual(['failed', 'unreported', 'unreported']);
+  });
+
+  it('is unrecognised when nothing is at the path', () => {
+    const report = recogniseBulkReport({ errors: [502] }, CASES, { failuresPath: '$.failures' });
+    expect(report.recognised).toBe(false);
+    expect(report.notes).toEqual(['nothing at $.failures']);
+  });
+
+  it('recognises an empty configured list: no failure reported', () => {
+    const report = recogniseBulkReport({ errors: [] }, CASES, { failuresPath: '$.errors' });
+    expect(report.recognised).toBe(true);
+    expect(report.items).toEqual(['unreported', 'unreported', 'unreported']);
+  });
+});
+
+describe('jsonPathValue', () => {
+  it('follows keys and indexes', () => {
+    expect(jsonPathValue({ a: [{ b: 1 }] }, '$.a[0].b')).toBe(1);
+    expect(jsonPathValue({ a: 1 }, '$.b')).toBeUndefined();
+    expect(jsonPathValue({ a: 1 }, 'a')).toBeUndefined();
+  });
+});
+
+describe('expectFailuresReported: the verdict and its message', () => {
+  const harness = (bulkFailuresPath?: string) => ({ run: bulkFailuresPath ? { bulkFailuresPath } : {} }) as unknown as Harness;
+  const answer = (json: unknown): ReceivedResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json });
+  const failed = [{ index: 1, label: 'unknown case id 9' }];
+  const applied = [{ index: 0, label: 'valid delete_after' }];
+
+  it('passes when the failed item is reported failed and the applied one is not', () => {
+    const res = answer({ results: [{ index: 0, status: 'updated' }, { index: 1, status: 'failed' }] });
+    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).not.toThrow();
+  });
+
+  it('names the item reported as a success, where, and the body', () => {
+    const res = answer({ results: [{ index: 0, status: 'updated' }, { index: 1, status: 'updated' }] });
+    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(
+      /item 1 \(unknown case id 9\) failed but is reported as a success at \$\.results\[1\][\s\S]*body: \{"results"/,
+    );
+  });
+
+  it('fails an applied item reported as failed', () => {
+    const res = answer({ failed: [5, 9] });
+    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(/item 0 \(valid delete_after\) was applied but is reported as failed/);
+  });
+
+  it('shows an answer it cannot interpret and points to --bulk-failures-path', () => {
+    const res = answer({ ok: true });
+    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(
+      /cannot interpret: HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/,
+    );
+  });
+
+  it('reads the configured path only', () => {
+    const res = answer({ problems: [9], results: [{ index: 1, status: 'updated' }] });
+    expect(() => expectFailuresReported(harness('$.problems'), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).not.toThrow();
+  });
+});
