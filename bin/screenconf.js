@@ -5,11 +5,25 @@ import { register } from 'tsx/esm/api';
 register();
 const { main } = await import('../src/cli.ts');
 
+// The first SIGINT/SIGTERM asks the command to stop (run cancels, cleans up and reports);
+// a second one exits at once, without cleanup.
+const EXIT_ON_SIGNAL = { SIGINT: 130, SIGTERM: 143 };
 let stop;
+let stopping = false;
 const stopSignal = new Promise((resolve) => {
   stop = resolve;
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop());
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (!stopping) {
+      stopping = true;
+      stop(signal);
+      return;
+    }
+    process.stderr.write(`screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes what the run left\n`);
+    process.exit(EXIT_ON_SIGNAL[signal]);
+  });
+}
 
 const status = await main(process.argv.slice(2), {
   out: (...lines) => { for (const l of lines) process.stdout.write(`${l}\n`); },

@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from './errors.ts';
 import { FAULTS, isFaultName } from './reference/faults.ts';
 import { createReferenceServer } from './reference/server.ts';
-import { readConfigFile, readEnv, resolveConfig, SETTINGS, type ConfigInput, type SettingKey } from './runner/config.ts';
+import { loadConfigFile, readEnv, resolveConfig, SETTINGS, type Config, type ConfigInput, type SettingKey } from './runner/config.ts';
 import { CATALOGUE, CATALOGUE_VERSION, AREAS } from './spec/index.ts';
 import { VERSION } from './version.ts';
 
@@ -17,8 +17,8 @@ export interface CliIO {
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resolves when the process is asked to stop (serve waits on it). */
-  stopSignal?: Promise<void>;
+  /** Resolves with the signal's name when the process is asked to stop (serve waits on it; run cancels and cleans up). */
+  stopSignal?: Promise<NodeJS.Signals | void>;
 }
 
 const RUN_HELP = `Usage: screenconf run [options]
@@ -28,12 +28,36 @@ Without --base-url, starts the embedded reference server and runs against it.
 
 Options (each also read from its environment variable, then from the config file):
 ${Object.values(SETTINGS)
-  .map((s) => `  --${s.flag.padEnd(20)} ${s.help} [${s.env}]`)
+  .map((s) => `  --${s.flag.padEnd(24)} ${s.help} [${s.env}]`)
   .join('\n')}
-  --config FILE          JSON config file (default ./screenconf.config.json when present)
-  -h, --help             this help
+  --config FILE              JSON config file (default ./screenconf.config.json when present)
+  -h, --help                 this help
 
-Exit status: 0 conforming, 1 not conforming, 2 usage or config error, 3 target unreachable or harness fault.`;
+Every case the run creates is recorded in <report-dir>/ledger.jsonl before it is created and
+deleted when its suite file ends; "screenconf cleanup <ledger>" removes what a killed run left.
+Ctrl-C (SIGINT) or SIGTERM stops the run: checks in flight finish, cleanup runs, the report of
+what ran is written; a second Ctrl-C exits at once without cleanup.
+
+Exit status: 0 conforming, 1 not conforming, 2 usage or config error, 3 target unreachable,
+harness fault or run deadline passed, 130 stopped by SIGINT, 143 stopped by SIGTERM.`;
+
+const CLEANUP_HELP = `Usage: screenconf cleanup LEDGER [options]
+
+Removes what a run left on its target, as listed in its ledger (<report-dir>/ledger.jsonl):
+every case created and not confirmed deleted is deleted, and its deletion confirmed (a later
+PATCH must be refused). The base URL is the ledger's unless --base-url is given; credentials
+come from flags, SCREENCONF_* variables or the config file, as for run (the peer credentials
+remove what the second organisation created).
+
+Options:
+  --base-url URL, --client-id, --client-secret, --client-secret-file, --api-key, --api-key-file,
+  --peer-client-id, --peer-client-secret, --peer-client-secret-file, --allow-insecure-http,
+  --timeout-ms, --concurrency, --max-rps, --config FILE     as for run
+  -h, --help                 this help
+
+Exit status: 0 nothing of the ledger is left on the target, 1 something could not be removed
+(or a create got no answer, so the target may hold a case with no known id), 2 usage, config or
+unreadable ledger, 3 target unreachable.`;
 
 const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-out FILE] [--fault NAME ...]
 
@@ -52,39 +76,74 @@ Usage: screenconf <command> [options]
 
 Commands:
   run      run the conformance suites (embedded reference server unless --base-url)
+  cleanup  remove what a killed run left on the target, from its ledger
   serve    start the reference server standalone
   list     print the requirement catalogue (--json for JSON)
   help     this help; "screenconf <command> --help" for a command's options
 
-Exit status: 0 conforming, 1 not conforming, 2 usage or config error, 3 target unreachable or harness fault.`;
+Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
+unreachable, harness fault or deadline passed, 130/143 stopped by SIGINT/SIGTERM.`;
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-function parse(args: string[], options: ParseArgsConfig['options'], command: string): { values: Values } {
+function parse(args: string[], options: ParseArgsConfig['options'], command: string, allowPositionals = false): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }) as { values: Values };
+    return parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values; positionals: string[] };
   } catch (err) {
     const message = (err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
     throw new HarnessError('SC_USAGE', `${message} (see "screenconf ${command} --help")`);
   }
 }
 
-async function runCommand(args: string[], io: CliIO): Promise<number> {
+/** The options of the settings (SETTINGS), booleans as switches. */
+function settingOptions(keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[]): ParseArgsConfig['options'] {
   const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
-  for (const s of Object.values(SETTINGS)) options[s.flag] = { type: 'string' };
-  const { values } = parse(args, options, 'run');
+  for (const key of keys) {
+    const s = SETTINGS[key];
+    options[s.flag] = { type: 'boolean' in s && s.boolean ? 'boolean' : 'string' };
+  }
+  return options;
+}
+
+function configFrom(values: Values, io: CliIO, keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[], fallbackBaseUrl?: string): Config {
+  const flags: ConfigInput = {};
+  for (const key of keys) {
+    const v = values[SETTINGS[key].flag];
+    if (typeof v === 'string' || typeof v === 'boolean') flags[key] = v;
+  }
+  const file = loadConfigFile(values.config as string | undefined, io.cwd);
+  const env = readEnv(io.env);
+  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined) flags.baseUrl = fallbackBaseUrl;
+  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
+}
+
+async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse(args, settingOptions(), 'run');
   if (values.help) {
     io.out(RUN_HELP);
     return 0;
   }
-  const flags: ConfigInput = {};
-  for (const [key, s] of Object.entries(SETTINGS)) {
-    const v = values[s.flag];
-    if (typeof v === 'string') flags[key as SettingKey] = v;
-  }
-  const config = resolveConfig({ flags, env: readEnv(io.env), file: readConfigFile(values.config as string | undefined, io.cwd) });
+  const config = configFrom(values, io);
   const { runConformance } = await import('./runner/run.ts');
-  return runConformance(config, { out: io.out, cwd: io.cwd });
+  const stop = io.stopSignal?.then((signal) => signal ?? 'SIGINT');
+  return runConformance(config, { out: io.out, err: io.err, cwd: io.cwd, ...(stop ? { stop } : {}) });
+}
+
+const CLEANUP_SETTINGS: readonly SettingKey[] = [
+  'baseUrl', 'clientId', 'clientSecret', 'clientSecretFile', 'apiKey', 'apiKeyFile', 'peerClientId', 'peerClientSecret',
+  'peerClientSecretFile', 'allowInsecureHttp', 'timeoutMs', 'concurrency', 'maxRps', 'maxResponseBytes',
+];
+
+async function cleanupCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, settingOptions(CLEANUP_SETTINGS), 'cleanup', true);
+  if (values.help) {
+    io.out(CLEANUP_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new HarnessError('SC_USAGE', `cleanup takes one ledger file (got ${positionals.length}); see "screenconf cleanup --help"`);
+  const { cleanupLedger } = await import('./runner/cleanup.ts');
+  const ledgerPath = resolve(io.cwd, positionals[0]!);
+  return cleanupLedger(ledgerPath, (ledgerBaseUrl) => configFrom(values, io, CLEANUP_SETTINGS, ledgerBaseUrl), io);
 }
 
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
@@ -157,6 +216,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      case 'cleanup':
+        return await cleanupCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
       case 'list':
@@ -172,7 +233,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         io.out(VERSION);
         return 0;
       default:
-        throw new HarnessError('SC_USAGE', `unknown command "${command}" (commands: run, serve, list, help)`);
+        throw new HarnessError('SC_USAGE', `unknown command "${command}" (commands: run, cleanup, serve, list, help)`);
     }
   } catch (err) {
     if (err instanceof HarnessError) {

@@ -40,7 +40,7 @@ describe('screenconf serve + screenconf run --base-url', () => {
     const dir = tempDir();
     const result = await screenconf([
       'run', '--base-url', server.credentials.baseUrl, '--client-id', a!.clientId, '--client-secret', a!.clientSecret,
-      '--api-key', a!.apiKey, '--peer-client-id', b!.clientId, '--peer-client-secret', b!.clientSecret, '--report-dir', dir,
+      '--api-key', a!.apiKey, '--peer-client-id', b!.clientId, '--peer-client-secret', b!.clientSecret, '--report-dir', dir, '--max-rps', '0',
     ]);
     expect(result.stdout, result.stderr).toContain('Verdict: CONFORMING');
     expect(result.status).toBe(0);

@@ -14,6 +14,8 @@ export interface RequestOptions {
   contentType?: ContentType;
   auth?: AuthMode;
   headers?: Record<string, string>;
+  /** Teardown: sent even while the run is stopping. */
+  cleanup?: boolean;
 }
 
 export const PATHS = {
@@ -63,7 +65,8 @@ export class ApiClient {
       headers['content-type'] = encoded.contentType;
       body = encoded.text;
     }
-    return this.transport.send({ method, url: new URL(path, this.baseUrl).toString(), headers, body, credential });
+    const url = new URL(path, this.baseUrl).toString();
+    return this.transport.send({ method, url, headers, body, credential, ...(options.cleanup ? { cleanup: true } : {}) });
   }
 
   /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */

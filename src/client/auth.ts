@@ -53,19 +53,23 @@ export class TokenSource {
         headers: { 'content-type': contentType, accept: 'application/json' },
         body: text,
         credential: 'none',
+        cleanup: true, // teardown needs a token too
       });
     } catch (err) {
-      if (err instanceof TransportError && err.kind === 'unreachable') {
+      if (err instanceof HarnessError) throw err;
+      if (err instanceof TransportError && (err.kind === 'unreachable' || err.kind === 'timeout')) {
         throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
       }
-      throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint gave no usable answer: ${(err as Error).message}`, { cause: err });
+      throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${(err as Error).message}`, { cause: err });
     }
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       throw new HarnessError('SC_CREDENTIALS_REJECTED', `the token endpoint refused the client credentials (HTTP ${res.status}); check --client-id and --client-secret`);
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
-      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint answered HTTP ${res.status} without an access_token; cannot authenticate`);
+      const type = res.headers['content-type'] ?? 'no content type';
+      const what = res.json === undefined ? (res.text === '' ? 'an empty body' : `a body that is not JSON (${type})`) : 'no access_token string';
+      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint answered HTTP ${res.status} with ${what}; cannot authenticate`);
     }
     this.transport.redactor.add(body.access_token);
     const seconds = Number(body.expires_in);

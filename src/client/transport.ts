@@ -1,19 +1,37 @@
 /**
- * One HTTP exchange over undici: per-request timeout, a cap on the response size, redirects
- * never followed, and a redacted record of what was sent and received.
+ * One HTTP exchange over undici: a whole-exchange timeout, a cap on the response size, redirects
+ * never followed (so Authorization never travels to another origin), a limit on the load sent
+ * (concurrency and rate), 429 answers retried after their Retry-After within a budget, a
+ * breaker that stops sending once the target has stopped answering, and a redacted record of
+ * what was sent and received.
  */
+import { appendFileSync } from 'node:fs';
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { HarnessError } from '../errors.ts';
+import { Limiter, sleep } from './limiter.ts';
 import type { Redactor } from './redact.ts';
 
 export interface TransportOptions {
-  /** Time allowed for headers and for the body, each, in ms. */
+  /** Time allowed for one whole exchange (connect, headers, body), in ms. */
   timeoutMs: number;
   /** Largest response body read, in bytes; more is a TransportError. */
   maxResponseBytes: number;
+  /** Requests in flight at once through this transport; 0 or absent: unbounded. */
+  concurrency?: number;
+  /** Requests started per second through this transport; 0 or absent: unbounded. */
+  maxRps?: number;
+  /** 429 handling: retries after Retry-After, at most maxRetries times and maxWaitMs in all. */
+  retry429?: { maxRetries: number; maxWaitMs: number };
+  /** A JSON-lines file that gets one line per 429 received (the runner counts them). */
+  throttleLog?: string;
+  /** Failures in a row with no HTTP answer (refused, reset, timeout) after which no more is sent. */
+  breakerThreshold?: number;
   dispatcher?: Dispatcher;
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
+export const DEFAULT_RETRY_429 = { maxRetries: 3, maxWaitMs: 30_000 } as const;
+const DEFAULT_BREAKER_THRESHOLD = 3;
 
 /** Which credential a request carries, so a reproduction can name the right variable. */
 export type CredentialKind = 'access-token' | 'api-key' | 'none' | 'other';
@@ -24,6 +42,8 @@ export interface OutgoingRequest {
   headers: Record<string, string>;
   body?: string;
   credential?: CredentialKind;
+  /** Sent even while the run is stopping: teardown, and the token requests it needs. */
+  cleanup?: boolean;
 }
 
 export interface ReceivedResponse {
@@ -51,10 +71,31 @@ export class TransportError extends Error {
   constructor(
     readonly kind: TransportErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; notSent?: boolean },
   ) {
     super(message, options);
+    this.notSent = options?.notSent ?? false;
   }
+
+  /** True when the request certainly never reached the target (refused connection, unknown host, not sent). */
+  readonly notSent: boolean;
+}
+
+const STOPPING = Symbol.for('screenconf.transport-stopping');
+const processState = globalThis as { [STOPPING]?: string };
+
+/**
+ * Tells every Transport of this process that the run is stopping (Ctrl-C, deadline): from now
+ * on only cleanup requests are sent; any other throws HarnessError SC_INTERRUPTED at once, so
+ * a check in flight ends at its next request instead of running on.
+ */
+export function stopSending(reason: string): void {
+  processState[STOPPING] ??= reason;
+}
+
+/** Why the run is stopping, when it is. */
+export function stoppingReason(): string | undefined {
+  return processState[STOPPING];
 }
 
 const RECORDED_BODY_CHARS = 16_384;
@@ -65,23 +106,35 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 function describe(err: unknown, url: string, timeoutMs: number): TransportError {
-  const origin = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
+  const origin = hostOf(url);
   if (err instanceof TransportError) return err;
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
-    return new TransportError('timeout', `no answer from ${origin} within ${timeoutMs} ms`, { cause: err });
+  const name = (err as { name?: string })?.name;
+  if (
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    err instanceof undiciErrors.ConnectTimeoutError ||
+    err instanceof undiciErrors.RequestAbortedError ||
+    name === 'TimeoutError' ||
+    name === 'AbortError'
+  ) {
+    return new TransportError('timeout', `no complete answer from ${origin} within ${timeoutMs} ms`, { cause: err });
   }
   const code = (err as { code?: string })?.code ?? '';
   if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code)) {
-    return new TransportError('unreachable', `cannot reach ${origin}: ${code}`, { cause: err });
+    const notSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
+    return new TransportError('unreachable', `cannot reach ${origin}: ${code}`, { cause: err, notSent });
   }
-  return new TransportError('protocol', `HTTP exchange with ${origin} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  const message = String((err as Error)?.message ?? err).split('\n')[0];
+  return new TransportError('protocol', `HTTP exchange with ${origin} failed: ${message}`, { cause: err });
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
@@ -98,15 +151,76 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
   return Buffer.concat(chunks);
 }
 
+/** Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
 export class Transport {
+  readonly #limiter: Limiter;
+  #throttled = 0;
+  #failuresInARow = 0;
+  #stopped?: TransportError;
+
   constructor(
     readonly options: TransportOptions,
     readonly redactor: Redactor,
     private readonly record: (exchange: Exchange) => void = () => {},
-  ) {}
+  ) {
+    this.#limiter = new Limiter({ concurrency: options.concurrency ?? 0, maxRps: options.maxRps ?? 0 });
+  }
 
-  /** Sends one request; throws TransportError when no complete HTTP answer arrives. */
+  /** How many 429 answers this transport received. */
+  get throttled(): number {
+    return this.#throttled;
+  }
+
+  /**
+   * Sends one request; a 429 is sent again after its Retry-After, within the retry budget.
+   * Throws TransportError when no complete HTTP answer arrives, HarnessError when the target
+   * keeps throttling beyond the budget.
+   */
   async send(req: OutgoingRequest): Promise<ReceivedResponse> {
+    const budget = this.options.retry429 ?? DEFAULT_RETRY_429;
+    let waitedMs = 0;
+    for (let retry = 0; ; retry++) {
+      const res = await this.#sendOnce(req);
+      if (res.status !== 429) return res;
+      this.#throttled += 1;
+      const asked = retryAfterMs(res.headers['retry-after']);
+      const wait = asked ?? 1000 * 2 ** retry;
+      const giveUp = retry >= budget.maxRetries || waitedMs + wait > budget.maxWaitMs;
+      this.#logThrottle(req, res, wait, !giveUp);
+      if (giveUp) {
+        const why = retry >= budget.maxRetries ? `after ${retry} retries` : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} s budget`;
+        throw new HarnessError('SC_TARGET_THROTTLED', `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; gave up ${why}`);
+      }
+      await sleep(wait);
+      waitedMs += wait;
+    }
+  }
+
+  #logThrottle(req: OutgoingRequest, res: ReceivedResponse, waitMs: number, retried: boolean): void {
+    if (!this.options.throttleLog) return;
+    const line = { at: new Date().toISOString(), method: req.method, url: this.redactor.redact(req.url), retryAfter: res.headers['retry-after'] ?? null, waitMs, retried };
+    try {
+      appendFileSync(this.options.throttleLog, `${JSON.stringify(line)}\n`);
+    } catch {
+      // Counting is best effort; the request itself is unaffected.
+    }
+  }
+
+  async #sendOnce(req: OutgoingRequest): Promise<ReceivedResponse> {
+    const stopping = stoppingReason();
+    if (stopping && !req.cleanup) throw new HarnessError('SC_INTERRUPTED', `not sent: ${stopping}`);
+    if (this.#stopped) {
+      throw new TransportError('unreachable', `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no answer), so no more requests are sent to it`, { notSent: true });
+    }
+    const release = await this.#limiter.acquire();
     const started = Date.now();
     const recorded: Exchange = {
       at: new Date(started).toISOString(),
@@ -126,8 +240,14 @@ export class Transport {
         body: req.body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > this.options.maxResponseBytes) {
+        res.body.destroy();
+        throw new TransportError('too-large', `response body of ${declared} bytes (Content-Length), over the ${this.options.maxResponseBytes}-byte cap`);
+      }
       const buf = await readCapped(res.body, this.options.maxResponseBytes);
       const text = buf.toString('utf8');
       const headers = flattenHeaders(res.headers);
@@ -144,12 +264,20 @@ export class Transport {
         headers: this.redactor.redactHeaders(headers),
         body: this.redactor.redact(text.slice(0, RECORDED_BODY_CHARS)),
       };
+      this.#failuresInARow = 0;
       return { status: res.statusCode, headers, text, json };
     } catch (err) {
       const e = describe(err, req.url, this.options.timeoutMs);
-      recorded.error = this.redactor.redact(e.message);
+      e.message = this.redactor.redact(e.message);
+      recorded.error = e.message;
+      if (e.kind === 'unreachable' || e.kind === 'timeout') {
+        this.#failuresInARow += 1;
+        const threshold = this.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
+        if (threshold > 0 && this.#failuresInARow >= threshold) this.#stopped = e;
+      }
       throw e;
     } finally {
+      release();
       recorded.durationMs = Date.now() - started;
       this.record(recorded);
     }

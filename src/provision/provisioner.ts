@@ -1,12 +1,15 @@
 /**
  * How a run gets the cases, customers and checks it acts on. Creation and starting are not in
  * the interface; the default provisioner uses the REST conventions of DESIGN.md
- * ("Provisioning conventions"). Everything it creates is remembered so teardown removes it.
+ * ("Provisioning conventions"). Every case is written to the run ledger before the create
+ * request is sent, and teardown deletes it and confirms it is gone.
  */
 import type { ApiClient } from '../client/api.ts';
-import type { ReceivedResponse } from '../client/transport.ts';
+import { TransportError, type ReceivedResponse } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import type { CheckType } from '../spec/index.ts';
+import { Ledger } from './ledger.ts';
+import { removeCase } from './removal.ts';
 
 export interface NewCase {
   external_id?: string;
@@ -26,15 +29,34 @@ export const PROVISION_PATHS = {
 
 type CaseBody = Record<string, unknown> & { id: number };
 
+export interface ProvisionerOptions {
+  /** The organisation label recorded in the ledger: a (primary) or b (peer). */
+  org?: string;
+  /** The run id, stamped on every ledger line. */
+  runId?: string | undefined;
+  /** The run ledger; without it nothing is recorded (unit tests). */
+  ledgerPath?: string | undefined;
+  /** Leave what is created in place (--keep): cleanup() removes nothing. */
+  keep?: boolean | undefined;
+}
+
 export class Provisioner {
   readonly #created = new Set<number>();
+  /** Cases a check deleted itself: teardown only confirms they are gone. */
+  readonly #deletedByChecks = new Set<number>();
+  readonly #ledger?: Ledger;
+  readonly #org: string;
   #seq = 0;
 
   constructor(
     private readonly api: ApiClient,
-    /** Prefix of every external id this run creates: `screenconf-<run>-`. */
+    /** Prefix of every external id this run creates: `screenconf-<run>-<org>-`. */
     readonly externalIdPrefix: string,
-  ) {}
+    private readonly options: ProvisionerOptions = {},
+  ) {
+    this.#org = options.org ?? 'a';
+    if (options.ledgerPath) this.#ledger = new Ledger(options.ledgerPath, options.runId ?? 'unknown', api.baseUrl);
+  }
 
   /** A fresh external id that carries the run id. */
   externalId(label = 'case'): string {
@@ -43,10 +65,8 @@ export class Provisioner {
   }
 
   #fail(what: string, res: ReceivedResponse): never {
-    throw new HarnessError(
-      'SC_TARGET_BROKEN',
-      `provisioning: ${what} answered HTTP ${res.status} (${res.text.slice(0, 200)}); see "Provisioning conventions" in the README`,
-    );
+    const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
+    throw new HarnessError('SC_TARGET_BROKEN', `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see "Provisioning conventions" in the README`);
   }
 
   /** Creates a case (with a customer and, by default, one PEP check) and returns its read representation. */
@@ -60,10 +80,24 @@ export class Provisioner {
       ...(input.delete_after !== undefined ? { delete_after: input.delete_after } : {}),
       ...(input.sync_platforms !== undefined ? { sync_platforms: input.sync_platforms } : {}),
     };
-    const res = await this.api.request('POST', PROVISION_PATHS.createCase, { body });
+    // Recorded before it is sent: a run killed while waiting still knows what it may have created.
+    this.#ledger?.intent(this.#org, body.external_id, body.customer.external_id);
+    let res: ReceivedResponse;
+    try {
+      res = await this.api.request('POST', PROVISION_PATHS.createCase, { body });
+    } catch (err) {
+      // Certainly not sent: nothing to look for later.
+      if ((err instanceof HarnessError && err.code === 'SC_INTERRUPTED') || (err instanceof TransportError && err.notSent)) this.#ledger?.refused(this.#org, body.external_id, 0);
+      throw err;
+    }
     const created = res.json as CaseBody | undefined;
-    if (res.status !== 201 && res.status !== 200) this.#fail('POST /api/cases/', res);
-    if (typeof created?.id !== 'number') this.#fail('POST /api/cases/ (no integer id in the body)', res);
+    const ok = (res.status === 201 || res.status === 200) && typeof created?.id === 'number';
+    if (!ok) {
+      this.#ledger?.refused(this.#org, body.external_id, res.status);
+      if (res.status !== 201 && res.status !== 200) this.#fail('POST /api/cases/', res);
+      this.#fail('POST /api/cases/ (no integer id in the body)', res);
+    }
+    this.#ledger?.created(this.#org, body.external_id, created.id);
     this.#created.add(created.id);
     return created;
   }
@@ -80,22 +114,26 @@ export class Provisioner {
     if (res.status < 200 || res.status >= 300) this.#fail(`POST /api/cases/${id}/start/`, res);
   }
 
-  /** Marks a case as gone (a test deleted it), so teardown does not try again. */
+  /** Marks a case as deleted by a check, so teardown only confirms it is gone. */
   forget(id: number): void {
-    this.#created.delete(id);
+    if (this.#created.delete(id)) this.#deletedByChecks.add(id);
   }
 
-  /** Deletes every case this provisioner created; returns the ids that could not be removed. */
+  /**
+   * Deletes every case this provisioner created (confirming each is gone, and recording that
+   * in the ledger); returns the ids that could not be removed. With --keep, removes nothing.
+   */
   async cleanup(): Promise<number[]> {
+    if (this.options.keep) return [];
+    const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
+    ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
+    const removals = await Promise.all(ids.map(({ id, deletedAlready }) => removeCase(this.api, this.#org, id, { deletedAlready })));
     const left: number[] = [];
-    for (const id of this.#created) {
-      try {
-        const res = await this.api.deleteCase(id);
-        if ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410) this.#created.delete(id);
-        else left.push(id);
-      } catch {
-        left.push(id);
-      }
+    for (const r of removals) {
+      this.#created.delete(r.id);
+      this.#deletedByChecks.delete(r.id);
+      if (r.gone) this.#ledger?.deleted(this.#org, r.id);
+      else left.push(r.id);
     }
     return left;
   }

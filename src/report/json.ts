@@ -4,13 +4,39 @@ import type { RequirementResult, Summary } from './verdicts.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
+/** Why a run stopped before its end: a signal, or the run deadline (--deadline-ms). */
+export type Interruption = 'SIGINT' | 'SIGTERM' | 'deadline';
+
+/** What the run left on the target, per its ledger. */
+export interface CleanupSummary {
+  /** The run ledger (JSON lines), for `screenconf cleanup`. */
+  ledger: string;
+  /** --keep: nothing was removed on purpose; `left` lists what stays. */
+  kept: boolean;
+  /** Cases the end-of-run sweep removed (per-file teardown missed or never reached them). */
+  removedAtEnd: number;
+  /** Case ids still on the target. */
+  left: number[];
+  /** External ids of create requests that got no answer (the target may hold them; no id known). */
+  unconfirmed: string[];
+}
+
+export type RunSummary = Summary & {
+  /** Case ids that could not be removed (a harness warning). */
+  leftovers: number[];
+  suiteErrors: string[];
+  /** Requests the target answered 429 (each retried after its Retry-After, within a budget). */
+  throttled?: number;
+  cleanup?: CleanupSummary;
+};
+
 export interface ConformanceReport {
   schemaVersion: number;
   tool: { name: 'screenconf'; version: string };
   catalogueVersion: string;
-  run: { id: string; startedAt: string; finishedAt: string; seed: number; runs: number; suites: string[] };
+  run: { id: string; startedAt: string; finishedAt: string; seed: number; runs: number; suites: string[]; interrupted?: Interruption };
   target: { baseUrl: string; kind: 'embedded' | 'url'; referenceFaults?: string[] };
-  summary: Summary & { leftovers: number[]; suiteErrors: string[] };
+  summary: RunSummary;
   results: RequirementResult[];
 }
 

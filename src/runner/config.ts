@@ -1,9 +1,10 @@
 /**
  * Run configuration: flags > environment (SCREENCONF_*) > config file, validated with zod.
- * A bad value is reported with the flag (and variable) that carries it and the rule it breaks.
+ * A bad value is reported where it came from (the flag, the variable, or the config file and
+ * line) with the rule it breaks, and never echoed when it is a secret.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from '../errors.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
@@ -20,14 +21,23 @@ export type SuiteName = string;
 export const SETTINGS = {
   baseUrl: { flag: 'base-url', env: 'SCREENCONF_BASE_URL', help: 'target base URL; without it the embedded reference server is started' },
   clientId: { flag: 'client-id', env: 'SCREENCONF_CLIENT_ID', help: 'OAuth client_id (a UUID)' },
-  clientSecret: { flag: 'client-secret', env: 'SCREENCONF_CLIENT_SECRET', help: 'OAuth client_secret', secret: true },
+  clientSecret: { flag: 'client-secret', env: 'SCREENCONF_CLIENT_SECRET', help: 'OAuth client_secret (prefer the variable or --client-secret-file)', secret: true },
+  clientSecretFile: { flag: 'client-secret-file', env: 'SCREENCONF_CLIENT_SECRET_FILE', help: 'file holding the client_secret (a trailing newline is ignored)' },
   apiKey: { flag: 'api-key', env: 'SCREENCONF_API_KEY', help: 'API key of the same organisation (enables the API-key checks)', secret: true },
+  apiKeyFile: { flag: 'api-key-file', env: 'SCREENCONF_API_KEY_FILE', help: 'file holding the API key' },
   peerClientId: { flag: 'peer-client-id', env: 'SCREENCONF_PEER_CLIENT_ID', help: 'client_id of a second organisation (enables tenant checks)' },
   peerClientSecret: { flag: 'peer-client-secret', env: 'SCREENCONF_PEER_CLIENT_SECRET', help: 'client_secret of the second organisation', secret: true },
-  reportDir: { flag: 'report-dir', env: 'SCREENCONF_REPORT_DIR', help: 'folder for conformance.json and junit.xml (default reports/)' },
+  peerClientSecretFile: { flag: 'peer-client-secret-file', env: 'SCREENCONF_PEER_CLIENT_SECRET_FILE', help: 'file holding the second organisation\'s client_secret' },
+  allowInsecureHttp: { flag: 'allow-insecure-http', env: 'SCREENCONF_ALLOW_INSECURE_HTTP', help: 'allow credentials over plain http:// to a host that is not loopback', boolean: true },
+  reportDir: { flag: 'report-dir', env: 'SCREENCONF_REPORT_DIR', help: 'folder for conformance.json, junit.xml and the run ledger (default reports/)' },
+  keep: { flag: 'keep', env: 'SCREENCONF_KEEP', help: 'leave the cases the run creates on the target, for debugging (the ledger lists them)', boolean: true },
   seed: { flag: 'seed', env: 'SCREENCONF_SEED', help: 'seed of the generated inputs; a run with the same seed replays them' },
   runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
-  timeoutMs: { flag: 'timeout-ms', env: 'SCREENCONF_TIMEOUT_MS', help: 'per-request timeout in ms (default 15000)' },
+  timeoutMs: { flag: 'timeout-ms', env: 'SCREENCONF_TIMEOUT_MS', help: 'per-request timeout, connect to last byte, in ms (default 15000)' },
+  deadlineMs: { flag: 'deadline-ms', env: 'SCREENCONF_DEADLINE_MS', help: 'stop the whole run after this many ms, clean up and exit 3 (default: no deadline)' },
+  maxResponseBytes: { flag: 'max-response-bytes', env: 'SCREENCONF_MAX_RESPONSE_BYTES', help: 'largest response body read, in bytes (default 4194304)' },
+  concurrency: { flag: 'concurrency', env: 'SCREENCONF_CONCURRENCY', help: `requests in flight at once, for the whole run (default 4 with --base-url, unbounded on the embedded server)` },
+  maxRps: { flag: 'max-rps', env: 'SCREENCONF_MAX_RPS', help: `requests started per second, for the whole run (default 20 with --base-url, unbounded on the embedded server); 0 = unbounded` },
   suites: { flag: 'suites', env: 'SCREENCONF_SUITES', help: `comma-separated subset of: ${SUITES.join(', ')}` },
   bulkFailuresPath: { flag: 'bulk-failures-path', env: 'SCREENCONF_BULK_FAILURES_PATH', help: 'where bulk responses list failed items, as a JSON path (e.g. $.errors), for shapes the harness does not recognise' },
   webhookHost: { flag: 'webhook-host', env: 'SCREENCONF_WEBHOOK_HOST', help: 'address the webhook receiver binds (default 127.0.0.1)' },
@@ -35,7 +45,29 @@ export const SETTINGS = {
   webhookPublicUrl: { flag: 'webhook-public-url', env: 'SCREENCONF_WEBHOOK_PUBLIC_URL', help: 'base URL the target must call to reach the receiver (a tunnel or CI service address)' },
   webhookTimeoutMs: { flag: 'webhook-timeout-ms', env: 'SCREENCONF_WEBHOOK_TIMEOUT_MS', help: 'how long to wait for a webhook delivery, in ms (default 15000)' },
   referenceFaults: { flag: 'reference-faults', env: 'SCREENCONF_REFERENCE_FAULTS', help: 'self-tests only: fault switches for the embedded reference server, comma-separated' },
-} as const satisfies Record<string, { flag: string; env: string; help: string; secret?: boolean }>;
+} as const satisfies Record<string, { flag: string; env: string; help: string; secret?: boolean; boolean?: boolean }>;
+
+/** The polite defaults toward a target given by --base-url (a shared staging server, say). */
+export const URL_TARGET_LIMITS = { concurrency: 4, maxRps: 20 } as const;
+
+/** Suite files run in at most this many worker processes at once. */
+export const MAX_WORKERS = 2;
+
+/** The load bounds of the run, and the share of each process (workers run in parallel). */
+export function loadLimits(config: Pick<Config, 'concurrency' | 'maxRps'>, kind: 'embedded' | 'url') {
+  const concurrency = config.concurrency ?? (kind === 'url' ? URL_TARGET_LIMITS.concurrency : 0);
+  const maxRps = config.maxRps ?? (kind === 'url' ? URL_TARGET_LIMITS.maxRps : 0);
+  const workers = concurrency > 0 ? Math.min(MAX_WORKERS, concurrency) : MAX_WORKERS;
+  return {
+    concurrency,
+    maxRps,
+    workers,
+    perWorker: { concurrency: concurrency > 0 ? Math.floor(concurrency / workers) : 0, maxRps: maxRps > 0 ? maxRps / workers : 0 },
+  };
+}
+
+/** Secret settings that may also be read from a file, and the setting naming the file. */
+export const SECRET_FILES = { clientSecret: 'clientSecretFile', apiKey: 'apiKeyFile', peerClientSecret: 'peerClientSecretFile' } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
 
@@ -43,6 +75,13 @@ const list = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
   z.array(z.string()),
 );
+const bool = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(t)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(t)) return false;
+  return v;
+}, z.boolean({ message: 'must be true or false' }));
 const intFrom = (min: number, max: number) =>
   z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.int({ message: 'must be an integer' }).min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
 
@@ -55,18 +94,46 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
+function hasNoUserinfo(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.username === '' && u.password === '';
+  } catch {
+    return true;
+  }
+}
+
+/** Whether a host name is this machine: localhost, *.localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1' || /^::ffff:127\./.test(h);
+}
+
 export const ConfigSchema = z
   .object({
-    baseUrl: z.string().refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' }).optional(),
+    baseUrl: z
+      .string()
+      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' })
+      .refine(hasNoUserinfo, { message: 'must not carry user:password@ (credentials go in --client-id/--client-secret or --api-key)' })
+      .optional(),
     clientId: z.uuid({ message: 'must be a UUID' }).optional(),
     clientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
     apiKey: z.string().min(1, { message: 'must not be empty' }).optional(),
     peerClientId: z.uuid({ message: 'must be a UUID' }).optional(),
     peerClientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
+    clientSecretFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+    apiKeyFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+    peerClientSecretFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+    allowInsecureHttp: bool.default(false),
+    keep: bool.default(false),
     reportDir: z.string().min(1).default('reports'),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
     runs: intFrom(1, 100_000).default(25),
     timeoutMs: intFrom(100, 600_000).default(15_000),
+    deadlineMs: intFrom(1, 86_400_000).optional(),
+    maxResponseBytes: intFrom(1024, 1024 ** 3).default(4 * 1024 * 1024),
+    concurrency: intFrom(1, 1000).optional(),
+    maxRps: intFrom(0, 100_000).optional(),
     suites: list
       .refine((xs) => xs.every((x) => SUITES.includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
       .optional(),
@@ -106,31 +173,115 @@ export const ConfigSchema = z
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = Partial<Record<SettingKey, unknown>>;
 
-function describeKey(key: string): string {
+/** Where a config file is, and its text, to name the line of a bad value. */
+export interface ConfigFileSource {
+  path: string;
+  text: string;
+}
+
+export interface ConfigSources {
+  flags: ConfigInput;
+  env: ConfigInput;
+  file: ConfigInput;
+  /** The config file the `file` values came from, when there is one. */
+  fileSource?: ConfigFileSource | undefined;
+  /** Folder that relative paths given by flags or variables are resolved against. */
+  cwd?: string;
+}
+
+/** The 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line += 1;
+  return line;
+}
+
+/** The line of a top-level key in a JSON object's text (a tiny scanner: strings, nesting). */
+export function keyLine(text: string, key: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      const start = i;
+      let value = '';
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\') {
+          value += text.slice(i, i + 2);
+          i++;
+        } else value += text[i];
+      }
+      if (depth !== 1) continue;
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] !== ':') continue;
+      let name: string;
+      try {
+        name = JSON.parse(`"${value}"`) as string;
+      } catch {
+        name = value;
+      }
+      if (name === key) return lineAt(text, start);
+    } else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return undefined;
+}
+
+function flagName(key: string): string {
   const s = SETTINGS[key as SettingKey];
   return s ? `--${s.flag} (${s.env})` : `"${key}"`;
 }
 
-/** Reads a JSON config file; a missing explicit file is an error, a missing default one is not. */
-export function readConfigFile(path: string | undefined, cwd: string): ConfigInput {
+/** Names where a setting's value came from: the flag, the variable, or the config file and line. */
+function describeSource(key: string, sources: ConfigSources): string {
+  const s = SETTINGS[key as SettingKey];
+  if (!s) return `"${key}"`;
+  if (sources.flags[key as SettingKey] !== undefined) return `--${s.flag} (${s.env})`;
+  if (sources.env[key as SettingKey] !== undefined) return `${s.env} (--${s.flag})`;
+  if (sources.file[key as SettingKey] !== undefined && sources.fileSource) {
+    const line = keyLine(sources.fileSource.text, key);
+    return `config file ${sources.fileSource.path}${line ? ` line ${line}` : ''}: "${key}" (--${s.flag})`;
+  }
+  return flagName(key);
+}
+
+/** Reads a JSON config file: its values and its source (path and text) for locating errors. */
+export function loadConfigFile(path: string | undefined, cwd: string): { values: ConfigInput; source?: ConfigFileSource } {
   const file = path ? resolve(cwd, path) : resolve(cwd, 'screenconf.config.json');
   if (!existsSync(file)) {
     if (path) throw new HarnessError('SC_CONFIG_FILE', `config file not found: ${file}`);
-    return {};
+    return { values: {} };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new HarnessError('SC_CONFIG_FILE', `config file ${file} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`);
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new HarnessError('SC_CONFIG_FILE', `config file ${file} is not valid JSON: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const where = position !== undefined ? ` line ${lineAt(text, Number(position))}` : '';
+    throw new HarnessError('SC_CONFIG_FILE', `config file ${file}${where} is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HarnessError('SC_CONFIG_FILE', `config file ${file} must hold a JSON object`);
   }
   for (const key of Object.keys(parsed)) {
-    if (!(key in SETTINGS)) throw new HarnessError('SC_CONFIG_FILE', `config file ${file}: unknown setting "${key}" (known: ${Object.keys(SETTINGS).join(', ')})`);
+    if (!(key in SETTINGS)) {
+      const line = keyLine(text, key);
+      throw new HarnessError('SC_CONFIG_FILE', `config file ${file}${line ? ` line ${line}` : ''}: unknown setting "${key}" (known: ${Object.keys(SETTINGS).join(', ')})`);
+    }
   }
-  return parsed as ConfigInput;
+  return { values: parsed as ConfigInput, source: { path: file, text } };
+}
+
+/** Reads a JSON config file; a missing explicit file is an error, a missing default one is not. */
+export function readConfigFile(path: string | undefined, cwd: string): ConfigInput {
+  return loadConfigFile(path, cwd).values;
 }
 
 /** Values from SCREENCONF_* variables; empty variables count as unset. */
@@ -143,18 +294,69 @@ export function readEnv(env: NodeJS.ProcessEnv): ConfigInput {
   return out;
 }
 
-/** Merges the sources (flags win over env, env over file) and validates the result. */
-export function resolveConfig(sources: { flags: ConfigInput; env: ConfigInput; file: ConfigInput }): Config {
-  const merged = { ...sources.file, ...sources.env, ...sources.flags };
+/** 3 for a flag, 2 for a variable, 1 for the config file, 0 when unset. */
+function rank(key: SettingKey, sources: ConfigSources): number {
+  if (sources.flags[key] !== undefined) return 3;
+  if (sources.env[key] !== undefined) return 2;
+  if (sources.file[key] !== undefined) return 1;
+  return 0;
+}
+
+/**
+ * Replaces each `...File` setting by the secret read from that file (a trailing newline
+ * dropped). The secret and its file given at the same level is an error; otherwise the
+ * higher level wins. The file's content never appears in a message.
+ */
+function readSecretFiles(merged: ConfigInput, sources: ConfigSources): void {
+  for (const [secretKey, fileKey] of Object.entries(SECRET_FILES) as [SettingKey, SettingKey][]) {
+    const fileRank = rank(fileKey, sources);
+    if (fileRank === 0) continue;
+    const secretRank = rank(secretKey, sources);
+    if (secretRank === fileRank) {
+      throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)} and --${SETTINGS[secretKey].flag} both give the ${secretKey}; give one`);
+    }
+    const pathValue = merged[fileKey];
+    delete merged[fileKey];
+    if (secretRank > fileRank) continue;
+    if (typeof pathValue !== 'string' || pathValue === '') throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)} must name a file`);
+    const base = fileRank === 1 && sources.fileSource ? dirname(sources.fileSource.path) : (sources.cwd ?? process.cwd());
+    const file = resolve(base, pathValue);
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)} cannot be read: ${file}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+    const secret = content.replace(/[\r\n]+$/, '');
+    if (secret === '') throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)}: ${file} is empty`);
+    merged[secretKey] = secret;
+  }
+}
+
+/** Merges the sources (flags win over env, env over file), reads secret files, and validates the result. */
+export function resolveConfig(sources: ConfigSources): Config {
+  const merged: ConfigInput = { ...sources.file, ...sources.env, ...sources.flags };
   for (const k of Object.keys(merged)) if (merged[k as SettingKey] === undefined) delete merged[k as SettingKey];
+  readSecretFiles(merged, sources);
   const result = ConfigSchema.safeParse(merged);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
-    const message = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map(describeKey).join(', ')}` : `${describeKey(key)} ${issue.message}`;
+    const message = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map(flagName).join(', ')}` : `${describeSource(key, sources)} ${issue.message}`;
     throw new HarnessError('SC_CONFIG', message);
   }
-  return result.data;
+  const config = result.data;
+  const credentials = config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
+  if (config.baseUrl !== undefined && credentials && !config.allowInsecureHttp) {
+    const url = new URL(config.baseUrl);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      throw new HarnessError(
+        'SC_INSECURE_TRANSPORT',
+        `${describeSource('baseUrl', sources)} is plain http:// to ${url.hostname}, which is not this machine: the credentials and access tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http to accept that`,
+      );
+    }
+  }
+  return config;
 }
 
 /** The secrets of a config, for redaction. */

@@ -1,0 +1,84 @@
+/**
+ * What bounds the load a run puts on its target: at most `concurrency` requests in flight and
+ * at most `maxRps` requests started per second (a token bucket holding one second's worth).
+ * Zero means unbounded. One limiter per Transport, so every request passes through it.
+ */
+export interface LimiterOptions {
+  concurrency: number;
+  maxRps: number;
+}
+
+export class Limiter {
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+  #tokens: number;
+  #refilledAt: number;
+  #rateQueue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly options: LimiterOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#tokens = Math.max(1, options.maxRps);
+    this.#refilledAt = now();
+  }
+
+  /** Waits for a slot and a rate token; returns the function that frees the slot. */
+  async acquire(): Promise<() => void> {
+    await this.#slot();
+    try {
+      await this.#rateToken();
+    } catch (err) {
+      this.#release();
+      throw err;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#release();
+    };
+  }
+
+  async #slot(): Promise<void> {
+    if (this.options.concurrency <= 0) return;
+    if (this.#inFlight < this.options.concurrency) {
+      this.#inFlight += 1;
+      return;
+    }
+    // The releasing request hands its slot over directly, so the count stays exact.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    if (this.options.concurrency <= 0) return;
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#inFlight -= 1;
+  }
+
+  /** Token bucket; callers queue in order so none starves. */
+  #rateToken(): Promise<void> {
+    const rps = this.options.maxRps;
+    if (rps <= 0) return Promise.resolve();
+    const turn = this.#rateQueue.then(async () => {
+      const capacity = Math.max(1, rps);
+      for (;;) {
+        const now = this.now();
+        this.#tokens = Math.min(capacity, this.#tokens + ((now - this.#refilledAt) / 1000) * rps);
+        this.#refilledAt = now;
+        if (this.#tokens >= 1) {
+          this.#tokens -= 1;
+          return;
+        }
+        await sleep(Math.ceil(((1 - this.#tokens) / rps) * 1000));
+      }
+    });
+    this.#rateQueue = turn;
+    return turn;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,190 @@
+/**
+ * The run ledger: a JSON-lines file in the report folder that records every resource a run
+ * creates on the target, written before the create request is sent, so that teardown, an
+ * interrupted run, or a later `screenconf cleanup <ledger>` can remove it. Each line is
+ * appended whole (one write, O_APPEND), so the worker processes of a run share the file
+ * safely. Lines never hold secrets: ids, external ids, the base URL, times.
+ *
+ * Events, in the order they happen to one case:
+ *   run      a run began (its id, base URL, embedded or url target)
+ *   create   a create request is about to be sent (external ids known, server id not yet)
+ *   created  the target answered with the case's id
+ *   refused  nothing was created: the target answered without an id, or the request was
+ *            certainly never sent (status 0)
+ *   deleted  the case is gone, confirmed by a later request answering 4xx
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { HarnessError } from '../errors.ts';
+
+export const LEDGER_FILE = 'ledger.jsonl';
+export const LEDGER_VERSION = 1;
+
+export type LedgerEvent = 'run' | 'create' | 'created' | 'refused' | 'deleted';
+
+export interface LedgerLine {
+  v: number;
+  event: LedgerEvent;
+  run: string;
+  baseUrl: string;
+  at: string;
+  /** On `run`: the embedded reference server (gone with the run) or a base URL. */
+  target?: 'embedded' | 'url';
+  /** On `run`: the run was told to leave what it creates in place (--keep). */
+  keep?: boolean;
+  kind?: 'case';
+  /** Which organisation created it: a (the primary credentials) or b (the peer). */
+  org?: string;
+  externalId?: string;
+  customerExternalId?: string;
+  id?: number;
+  status?: number;
+}
+
+/** A URL without user information, which may hold credentials. */
+function withoutUserinfo(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+export class Ledger {
+  readonly baseUrl: string;
+
+  constructor(
+    readonly path: string,
+    readonly run: string,
+    baseUrl: string,
+  ) {
+    this.baseUrl = withoutUserinfo(baseUrl);
+  }
+
+  #append(line: Omit<LedgerLine, 'v' | 'run' | 'baseUrl' | 'at'>): void {
+    const full: LedgerLine = { v: LEDGER_VERSION, run: this.run, baseUrl: this.baseUrl, at: new Date().toISOString(), ...line };
+    try {
+      appendFileSync(this.path, `${JSON.stringify(full)}\n`);
+    } catch (err) {
+      // Creating what cannot be recorded could leave it behind unnoticed: stop instead.
+      throw new HarnessError('SC_HARNESS', `cannot write the run ledger ${this.path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+  }
+
+  begin(target: 'embedded' | 'url', keep: boolean): void {
+    this.#append({ event: 'run', target, ...(keep ? { keep } : {}) });
+  }
+
+  /** Before a create request is sent. */
+  intent(org: string, externalId: string, customerExternalId?: string | null): void {
+    this.#append({ event: 'create', kind: 'case', org, externalId, ...(customerExternalId ? { customerExternalId } : {}) });
+  }
+
+  created(org: string, externalId: string, id: number): void {
+    this.#append({ event: 'created', kind: 'case', org, externalId, id });
+  }
+
+  refused(org: string, externalId: string, status: number): void {
+    this.#append({ event: 'refused', kind: 'case', org, externalId, status });
+  }
+
+  deleted(org: string, id: number): void {
+    this.#append({ event: 'deleted', kind: 'case', org, id });
+  }
+}
+
+export interface LedgerCase {
+  run: string;
+  baseUrl: string;
+  org: string;
+  id: number;
+  externalId?: string;
+}
+
+export interface LedgerRun {
+  run: string;
+  baseUrl: string;
+  target: 'embedded' | 'url';
+  keep: boolean;
+}
+
+export interface LedgerState {
+  runs: LedgerRun[];
+  /** Cases created and not confirmed deleted. */
+  pending: LedgerCase[];
+  /** Create requests that got no answer: the target may or may not hold them; no id to remove them by. */
+  unconfirmed: { run: string; baseUrl: string; org: string; externalId: string }[];
+  /** Cases created and confirmed deleted. */
+  removed: number;
+  /** Lines that could not be read (a run killed in the middle of a write leaves at most one). */
+  unreadable: number;
+}
+
+/** Reads a ledger and works out what is still on the target. */
+export function readLedger(path: string, text?: string): LedgerState {
+  let content = text;
+  if (content === undefined) {
+    try {
+      content = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new HarnessError('SC_LEDGER', `cannot read ledger ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+  }
+  const runs = new Map<string, LedgerRun>();
+  const cases = new Map<string, LedgerCase & { deleted: boolean }>();
+  const intents = new Map<string, { run: string; baseUrl: string; org: string; externalId: string }>();
+  let unreadable = 0;
+  let lineNo = 0;
+  for (const raw of content.split('\n')) {
+    lineNo += 1;
+    if (raw.trim() === '') continue;
+    let line: LedgerLine;
+    try {
+      line = JSON.parse(raw) as LedgerLine;
+    } catch {
+      unreadable += 1;
+      continue;
+    }
+    if (line === null || typeof line !== 'object' || typeof line.run !== 'string' || typeof line.event !== 'string' || typeof line.baseUrl !== 'string') {
+      throw new HarnessError('SC_LEDGER', `${path} line ${lineNo} is not a screenconf ledger line`);
+    }
+    const key = (id: number | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
+    const intentKey = `${line.run} ${line.org} ${line.externalId}`;
+    switch (line.event) {
+      case 'run':
+        runs.set(line.run, { run: line.run, baseUrl: line.baseUrl, target: line.target === 'embedded' ? 'embedded' : 'url', keep: line.keep === true });
+        break;
+      case 'create':
+        if (line.org && line.externalId) intents.set(intentKey, { run: line.run, baseUrl: line.baseUrl, org: line.org, externalId: line.externalId });
+        break;
+      case 'refused':
+        intents.delete(intentKey);
+        break;
+      case 'created':
+        intents.delete(intentKey);
+        if (typeof line.id === 'number' && line.org) {
+          cases.set(key(line.id), { run: line.run, baseUrl: line.baseUrl, org: line.org, id: line.id, ...(line.externalId ? { externalId: line.externalId } : {}), deleted: false });
+        }
+        break;
+      case 'deleted': {
+        const c = cases.get(key(line.id));
+        if (c) c.deleted = true;
+        break;
+      }
+    }
+  }
+  if (runs.size === 0 && cases.size === 0 && intents.size === 0) {
+    if (unreadable > 0) throw new HarnessError('SC_LEDGER', `${path} is not a screenconf ledger (no readable line)`);
+  }
+  const all = [...cases.values()];
+  return {
+    runs: [...runs.values()],
+    pending: all.filter((c) => !c.deleted).map(({ deleted: _deleted, ...c }) => c),
+    unconfirmed: [...intents.values()],
+    removed: all.filter((c) => c.deleted).length,
+    unreadable,
+  };
+}

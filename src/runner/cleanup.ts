@@ -1,0 +1,90 @@
+/**
+ * `screenconf cleanup LEDGER`: removes what a run left on its target, as its ledger lists it
+ * (a run killed before its teardown, a target that refused a DELETE, a run with --keep).
+ * Each removal is confirmed and appended to the ledger, so running cleanup again is safe.
+ */
+import { ApiClient } from '../client/api.ts';
+import { TokenSource } from '../client/auth.ts';
+import { Redactor } from '../client/redact.ts';
+import { DEFAULT_TRANSPORT, Transport } from '../client/transport.ts';
+import { HarnessError } from '../errors.ts';
+import { Ledger, readLedger } from '../provision/ledger.ts';
+import { removeAll } from '../provision/removal.ts';
+import { configSecrets, loadLimits, type Config } from './config.ts';
+
+export interface CleanupIO {
+  out: (...lines: string[]) => void;
+  err: (line: string) => void;
+}
+
+function client(config: Config, clientId: string | undefined, clientSecret: string | undefined, apiKey: string | undefined, transport: Transport): ApiClient | undefined {
+  const tokens = clientId && clientSecret ? new TokenSource(config.baseUrl!, { clientId, clientSecret }, transport) : undefined;
+  if (!tokens && !apiKey) return undefined;
+  return new ApiClient(config.baseUrl!, transport, tokens, apiKey);
+}
+
+/**
+ * Removes every case the ledger lists as created and not confirmed deleted. `makeConfig` gets
+ * the ledger's base URL (when it names one target) to use unless one is configured.
+ * Returns the exit status: 0 nothing left, 1 something left or unknown.
+ */
+export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: string | undefined) => Config, io: CleanupIO): Promise<number> {
+  const state = readLedger(path);
+  const embedded = new Set(state.runs.filter((r) => r.target === 'embedded').map((r) => r.run));
+  const pending = state.pending.filter((c) => !embedded.has(c.run));
+  const unconfirmed = state.unconfirmed.filter((u) => !embedded.has(u.run));
+  io.out(`ledger ${path}: ${state.runs.length} run(s), ${state.removed} case(s) already removed, ${pending.length} to remove`);
+  if (embedded.size) io.out(`run(s) ${[...embedded].join(', ')} used the embedded reference server: what they created went with it`);
+  if (state.unreadable) io.out(`${state.unreadable} unreadable line(s) skipped (a run killed while writing leaves at most one)`);
+
+  if (pending.length > 0) {
+    const targets = [...new Set(pending.map((c) => c.baseUrl))];
+    let config: Config;
+    try {
+      config = makeConfig(targets.length === 1 ? targets[0] : undefined);
+    } catch (err) {
+      if (targets.length > 1 && err instanceof HarnessError && err.code === 'SC_CONFIG') {
+        throw new HarnessError('SC_USAGE', `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one to clean up`);
+      }
+      throw err;
+    }
+    if (!config.baseUrl) throw new HarnessError('SC_USAGE', 'no target: give --base-url');
+    const redactor = new Redactor(configSecrets(config));
+    const limits = loadLimits(config, 'url');
+    const transport = new Transport(
+      { ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, concurrency: limits.concurrency, maxRps: limits.maxRps },
+      redactor,
+    );
+    const clients = {
+      a: client(config, config.clientId, config.clientSecret, config.apiKey, transport),
+      b: client(config, config.peerClientId, config.peerClientSecret, undefined, transport),
+    };
+    // Fail once, clearly, when the target is unreachable or refuses the credentials.
+    if (config.clientId && config.clientSecret) await new TokenSource(config.baseUrl, { clientId: config.clientId, clientSecret: config.clientSecret }, transport).get();
+    io.out(`target ${config.baseUrl}`);
+    const writers = new Map<string, Ledger>();
+    const { removed, left } = await removeAll(pending, clients, (c) => {
+      const key = `${c.run} ${c.baseUrl}`;
+      if (!writers.has(key)) writers.set(key, new Ledger(path, c.run, c.baseUrl));
+      writers.get(key)!.deleted(c.org, c.id);
+    });
+    for (const r of removed) io.out(`removed case ${r.id} (organisation ${r.org}): ${r.detail}`);
+    for (const r of left) io.out(redactor.redact(`could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
+    io.out(`cleanup: removed ${removed.length}, could not remove ${left.length}${left.length ? ` (${left.map((r) => r.id).join(', ')})` : ''}`);
+    if (left.length) io.err(`screenconf: cleanup could not remove ${left.length} case(s): ${left.map((r) => r.id).join(', ')}; see above`);
+    if (unconfirmed.length) reportUnconfirmed(unconfirmed, io);
+    return left.length || unconfirmed.length ? 1 : 0;
+  }
+  if (unconfirmed.length) {
+    reportUnconfirmed(unconfirmed, io);
+    return 1;
+  }
+  io.out('cleanup: nothing of this ledger is left on the target');
+  return 0;
+}
+
+function reportUnconfirmed(unconfirmed: { externalId: string }[], io: CleanupIO): void {
+  io.out(
+    `${unconfirmed.length} create request(s) got no answer before the run ended: the target may hold cases with these external ids, with no id known to remove them by: ${unconfirmed.map((u) => u.externalId).join(', ')}`,
+  );
+}

@@ -1,0 +1,11 @@
+/** Resets every connection as soon as the request arrives. */
+import { tcp, type Hostile } from './support.ts';
+
+export const reset: Hostile = {
+  behaviour: 'resets the connection on every request',
+  exit: 3,
+  code: 'SC_TARGET_UNREACHABLE',
+  why: 'no HTTP answer at all: nothing can be judged',
+  suites: 'token',
+  start: () => tcp((socket) => socket.once('data', () => socket.resetAndDestroy())),
+};

@@ -1,0 +1,11 @@
+/** Accepts connections and never answers. */
+import { tcp, type Hostile } from './support.ts';
+
+export const silent: Hostile = {
+  behaviour: 'accepts the connection, never answers',
+  exit: 3,
+  code: 'SC_TARGET_UNREACHABLE',
+  why: 'the token request times out: no HTTP answer, nothing can be judged',
+  suites: 'token',
+  start: () => tcp(() => {}),
+};

@@ -1,0 +1,16 @@
+/** Sends headers, then one byte of body every 50 ms, forever. */
+import { plain, type Hostile } from './support.ts';
+
+export const trickleBody: Hostile = {
+  behaviour: 'answers headers, then trickles the body one byte at a time, forever',
+  exit: 3,
+  code: 'SC_TARGET_UNREACHABLE',
+  why: 'the per-request timeout covers the whole exchange, so the token request times out',
+  suites: 'token',
+  start: () =>
+    plain((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    }),
+};

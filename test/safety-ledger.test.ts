@@ -1,0 +1,131 @@
+/** The run ledger, the provisioner's teardown and confirmed removal, against the reference server. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../src/client/api.ts';
+import { TokenSource } from '../src/client/auth.ts';
+import { Redactor } from '../src/client/redact.ts';
+import { stoppingReason, Transport } from '../src/client/transport.ts';
+import { Ledger, readLedger } from '../src/provision/ledger.ts';
+import { Provisioner } from '../src/provision/provisioner.ts';
+import { isGoneStatus, removeCase } from '../src/provision/removal.ts';
+import type { FaultName } from '../src/reference/faults.ts';
+import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
+import { rerunOutcome } from '../src/report/rerun.ts';
+import { tempDir } from './support/cli.ts';
+
+let server: ReferenceServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(faults: FaultName[] = []) {
+  server = await createReferenceServer({ faults });
+  const org = server.organisations[0]!;
+  const transport = new Transport({ timeoutMs: 2000, maxResponseBytes: 1 << 20 }, new Redactor([org.clientSecret]));
+  const api = new ApiClient(server.url, transport, new TokenSource(server.url, { clientId: org.clientId, clientSecret: org.clientSecret }, transport), undefined);
+  const path = join(tempDir(), 'ledger.jsonl');
+  new Ledger(path, 'run1', server.url).begin('url', false);
+  const provision = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path });
+  return { server, api, path, provision };
+}
+
+describe('readLedger', () => {
+  const line = (o: object) => JSON.stringify({ v: 1, run: 'r', baseUrl: 'http://h', at: '2025-01-01T00:00:00Z', ...o });
+
+  it('works out what is left: created and not deleted, creates that got no answer', () => {
+    const text = [
+      line({ event: 'run', target: 'url' }),
+      line({ event: 'create', org: 'a', externalId: 'x1' }),
+      line({ event: 'created', org: 'a', externalId: 'x1', id: 1 }),
+      line({ event: 'create', org: 'b', externalId: 'x2' }),
+      line({ event: 'created', org: 'b', externalId: 'x2', id: 1 }), // same id, other organisation
+      line({ event: 'create', org: 'a', externalId: 'x3' }),
+      line({ event: 'refused', org: 'a', externalId: 'x3', status: 400 }),
+      line({ event: 'create', org: 'a', externalId: 'x4' }), // no answer
+      line({ event: 'deleted', org: 'a', id: 1 }),
+      '{"v":1,"run":"r","ev', // a run killed in the middle of a write
+    ].join('\n');
+    const state = readLedger('mem', text);
+    expect(state.runs).toEqual([{ run: 'r', baseUrl: 'http://h', target: 'url', keep: false }]);
+    expect(state.pending).toEqual([{ run: 'r', baseUrl: 'http://h', org: 'b', id: 1, externalId: 'x2' }]);
+    expect(state.unconfirmed.map((u) => u.externalId)).toEqual(['x4']);
+    expect(state.removed).toBe(1);
+    expect(state.unreadable).toBe(1);
+  });
+
+  it('refuses a file that is not a ledger', () => {
+    expect(() => readLedger('mem', 'hello\n')).toThrow(/not a screenconf ledger/);
+    expect(() => readLedger('mem', '{"a":1}\n')).toThrow(/line 1 is not a screenconf ledger line/);
+    expect(() => readLedger('/nonexistent/ledger.jsonl')).toThrow(/cannot read ledger .*ENOENT/);
+  });
+
+  it('never records user information of the base URL', () => {
+    const path = join(tempDir(), 'l.jsonl');
+    new Ledger(path, 'r', 'https://user:hunter2@h.test/').begin('url', false);
+    expect(readFileSync(path, 'utf8')).not.toContain('hunter2');
+  });
+});
+
+describe('the provisioner records before it creates, and teardown confirms', () => {
+  it('writes the intent before the request, the id after, and a confirmed deletion at teardown', async () => {
+    const { provision, path, server, api } = await setup();
+    const c = await provision.createCase();
+    const d = await provision.createCase();
+    const events = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.map((e) => e.event)).toEqual(['run', 'create', 'created', 'create', 'created']);
+    expect(events[1]).toMatchObject({ run: 'run1', baseUrl: server.url, kind: 'case', org: 'a', externalId: c.external_id });
+    expect(events[1].externalId).toMatch(/^screenconf-run1-a-case-/);
+    expect(events[1].customerExternalId).toMatch(/^screenconf-run1-a-customer-/);
+    expect(events[2]).toMatchObject({ id: c.id });
+    // A check deletes one itself: teardown only confirms that one is gone.
+    expect((await api.deleteCase(d.id)).status).toBe(204);
+    provision.forget(d.id);
+    expect(await provision.cleanup()).toEqual([]);
+    expect(server.store.countCases('org-1')).toBe(0);
+    const state = readLedger(path);
+    expect(state.pending).toEqual([]);
+    expect(state.removed).toBe(2);
+  });
+
+  it('reports a case whose DELETE did nothing as left, and the ledger keeps it pending', async () => {
+    const { provision, path, api } = await setup(['delete.noop']);
+    const c = await provision.createCase();
+    expect(await provision.cleanup()).toEqual([c.id]);
+    expect(readLedger(path).pending.map((p) => p.id)).toEqual([c.id]);
+    const r = await removeCase(api, 'a', c.id);
+    expect(r).toMatchObject({ gone: false });
+    expect(r.detail).toMatch(/still there after DELETE answered HTTP 204 \(a later PATCH answered 200\)/);
+  });
+
+  it('removes nothing with keep', async () => {
+    const { server, api, path } = await setup();
+    const keep = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path, keep: true });
+    await keep.createCase();
+    expect(await keep.cleanup()).toEqual([]);
+    expect(server.store.countCases('org-1')).toBe(1);
+  });
+
+  it('counts only a refusal about the case as gone', () => {
+    for (const s of [404, 410, 400, 422]) expect(isGoneStatus(s), String(s)).toBe(true);
+    for (const s of [200, 204, 401, 403, 408, 429, 500, 503]) expect(isGoneStatus(s), String(s)).toBe(false);
+  });
+
+  it('is not stopping in a process that was not told to', () => {
+    expect(stoppingReason()).toBeUndefined();
+  });
+});
+
+describe('re-run of a failed check', () => {
+  const diag = (retryCount: number) => ({ retryCount }) as never;
+  const err = (name: string, message: string) => ({ name, message });
+
+  it('labels a failure that repeats deterministic, and one that passed on re-run flaky', () => {
+    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'x'), err('Error', 'x')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['x'], flaky: false });
+    expect(rerunOutcome({ state: 'passed', errors: [err('AssertionError', 'got 500')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['got 500'], flaky: true });
+    expect(rerunOutcome({ state: 'passed', errors: [err('TransportError', 'ECONNRESET')] } as never, diag(1))).toEqual({ state: 'passed', errors: [], flaky: true });
+    expect(rerunOutcome({ state: 'passed', errors: undefined } as never, diag(0))).toEqual({ state: 'passed', errors: [] });
+    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'once')] } as never, diag(0))).toEqual({ state: 'failed', errors: ['once'] });
+  });
+});

@@ -1,0 +1,174 @@
+/** The transport's safety toward the target, against real local listeners: load bounds, 429, breaker, caps. */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Limiter } from '../src/client/limiter.ts';
+import { Redactor } from '../src/client/redact.ts';
+import { retryAfterMs, Transport, TransportError, type TransportOptions } from '../src/client/transport.ts';
+import { HarnessError } from '../src/errors.ts';
+import { loadLimits } from '../src/runner/config.ts';
+import { tempDir } from './support/cli.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+});
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function transport(options: Partial<TransportOptions> = {}) {
+  return new Transport({ timeoutMs: 2000, maxResponseBytes: 1024, ...options }, new Redactor());
+}
+
+const get = (t: Transport, url: string) => t.send({ method: 'GET', url, headers: {} });
+
+describe('load bounds', () => {
+  it('keeps at most `concurrency` requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const url = await listen((_req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => { inFlight -= 1; res.end('{}'); }, 30);
+    });
+    const t = transport({ concurrency: 3 });
+    await Promise.all(Array.from({ length: 12 }, () => get(t, url)));
+    expect(most).toBe(3);
+  });
+
+  it('starts at most `maxRps` requests per second (a bucket of one second)', async () => {
+    const starts: number[] = [];
+    const url = await listen((_req, res) => { starts.push(Date.now()); res.end('{}'); });
+    const t = transport({ maxRps: 10 });
+    const began = Date.now();
+    await Promise.all(Array.from({ length: 15 }, () => get(t, url)));
+    // 10 at once (the bucket), then 5 more at 10 per second: about 0.5 s.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(400);
+    expect(starts.filter((s) => s - began < 60)).toHaveLength(10);
+  });
+
+  it('Limiter counts slots exactly when requests fail', async () => {
+    const limiter = new Limiter({ concurrency: 1, maxRps: 0 });
+    const a = await limiter.acquire();
+    let second = false;
+    const b = limiter.acquire().then((release) => { second = true; return release; });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second).toBe(false);
+    a();
+    a(); // a double release frees nothing more
+    (await b)();
+    expect(second).toBe(true);
+  });
+
+  it('divides the run bounds between the worker processes', () => {
+    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({ concurrency: 4, maxRps: 20, workers: 2, perWorker: { concurrency: 2, maxRps: 10 } });
+    expect(loadLimits({ concurrency: 1, maxRps: 5 }, 'url')).toMatchObject({ workers: 1, perWorker: { concurrency: 1, maxRps: 5 } });
+    expect(loadLimits({ concurrency: 5, maxRps: 0 }, 'url')).toMatchObject({ workers: 2, perWorker: { concurrency: 2, maxRps: 0 } });
+    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'embedded')).toMatchObject({ concurrency: 0, maxRps: 0, workers: 2 });
+  });
+});
+
+describe('429 Too Many Requests', () => {
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(retryAfterMs('3', now)).toBe(3000);
+    expect(retryAfterMs('Wed, 01 Jan 2025 00:00:02 GMT', now)).toBe(2000);
+    expect(retryAfterMs('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+
+  it('retries after Retry-After, counts the 429s and logs each', async () => {
+    let calls = 0;
+    const url = await listen((_req, res) => {
+      calls += 1;
+      if (calls <= 2) {
+        res.writeHead(429, { 'retry-after': calls === 1 ? '1' : new Date(Date.now() + 1000).toUTCString() });
+        res.end();
+      } else res.end('{"ok":true}');
+    });
+    const log = join(tempDir(), 'throttled.jsonl');
+    const t = transport({ throttleLog: log });
+    const began = Date.now();
+    const res = await get(t, url);
+    expect(res.status).toBe(200);
+    expect(t.throttled).toBe(2);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1000); // the date form rounds down to whole seconds
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ method: 'GET', retryAfter: '1', retried: true });
+  });
+
+  it('gives up with SC_TARGET_THROTTLED after the retry budget, in bounded time', async () => {
+    const url = await listen((_req, res) => { res.writeHead(429, { 'retry-after': '0' }); res.end(); });
+    const t = transport({ retry429: { maxRetries: 3, maxWaitMs: 30_000 } });
+    const err = await get(t, url).catch((e) => e);
+    expect(err).toBeInstanceOf(HarnessError);
+    expect(err.code).toBe('SC_TARGET_THROTTLED');
+    expect(t.throttled).toBe(4);
+  });
+
+  it('does not wait longer than the budget when Retry-After asks too much', async () => {
+    const url = await listen((_req, res) => { res.writeHead(429, { 'retry-after': '3600' }); res.end(); });
+    const began = Date.now();
+    const err = await get(transport(), url).catch((e) => e);
+    expect(err.code).toBe('SC_TARGET_THROTTLED');
+    expect(err.message).toMatch(/asked to wait 3600 s more, beyond the 30 s budget/);
+    expect(Date.now() - began).toBeLessThan(1000);
+  });
+});
+
+describe('a target that stops answering', () => {
+  it('stops sending after three requests in a row get no answer', async () => {
+    let seen = 0;
+    const url = await listen(() => { seen += 1; }); // never answers
+    const t = transport({ timeoutMs: 150 });
+    for (let i = 0; i < 3; i++) expect((await get(t, url).catch((e) => e)).kind).toBe('timeout');
+    const began = Date.now();
+    const err = await get(t, url).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('unreachable');
+    expect(err.notSent).toBe(true);
+    expect(err.message).toMatch(/stopped answering/);
+    expect(Date.now() - began).toBeLessThan(50);
+    expect(seen).toBe(3);
+  });
+
+  it('times out a body that trickles forever (the timeout covers the whole exchange)', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const began = Date.now();
+    const err = await get(transport({ timeoutMs: 300, maxResponseBytes: 1_000_000 }), url).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('timeout');
+    expect(Date.now() - began).toBeLessThan(1500);
+  });
+
+  it('refuses a body whose Content-Length is over the cap without reading it', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });
+      res.write('x');
+    });
+    const err = await get(transport({ maxResponseBytes: 4096 }), url).catch((e) => e);
+    expect(err.kind).toBe('too-large');
+    expect(err.message).toMatch(/52428800 bytes \(Content-Length\), over the 4096-byte cap/);
+  });
+
+  it('marks a refused connection as never sent', async () => {
+    const err = await get(transport(), 'http://127.0.0.1:1/').catch((e) => e);
+    expect(err.notSent).toBe(true);
+  });
+});
