@@ -34,6 +34,7 @@ export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: Requirem
   'bulk.partial-over-limit': { suites: BULK_SUITES, fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'] },
   'bulk.all-or-nothing': { suites: BULK_SUITES, fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'] },
   'bulk.silent-failure': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
+  'bulk.multi-status': { suites: ['bulk-cases', 'bulk-customers', 'bulk-checks'], fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'] },
   'bulk.failure-as-success': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
   'bulk.customers-ignore-external-id': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-BY-EXTERNAL-ID'] },
   'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },

@@ -25,6 +25,7 @@ export const FAULTS = {
   'bulk.partial-over-limit': 'bulk endpoints given over 100 items apply the first 100, then answer 400',
   'bulk.all-or-nothing': 'one failing item fails the whole bulk request with 400, and nothing is applied',
   'bulk.silent-failure': 'bulk answers leave failed items out of their results',
+  'bulk.multi-status': 'bulk answers with any failed item get 207 Multi-Status instead of 200',
   'bulk.failure-as-success': 'bulk answers report failed items as succeeded (status "updated", or "deleted" for checks)',
   'bulk.customers-ignore-external-id': 'bulk customer update never finds a customer by external_id',
   'bulk.checks-delete-noop': 'bulk check delete reports the checks deleted but keeps them',

@@ -270,7 +270,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const bulkAnswer = (res: ServerResponse, all: ItemResult[], okStatus: string) => {
     const results = misreported(all, okStatus);
     const succeeded = results.filter((r) => r.status === okStatus).length;
-    sendJson(res, 200, { succeeded, failed: results.length - succeeded, results });
+    // bulk.multi-status answers a batch with any failed item 207 instead of the 200 the interface shows.
+    const status = faults.has('bulk.multi-status') && succeeded < results.length ? 207 : 200;
+    sendJson(res, status, { succeeded, failed: results.length - succeeded, results });
   };
 
   // Bulk faults (bulk.*, content.*): the 100-item limit, all-or-nothing batches, misreported

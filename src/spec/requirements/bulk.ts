@@ -3,7 +3,7 @@ import { requirements } from '../requirement.ts';
 const REPORT_DECISION =
   'The shape is not shown: screenconf recognises results lists with a per-item status, separate lists of successes and failures, and maps keyed by index, id or external_id (src/kit/bulk-report.ts); --bulk-failures-path names the failure list of any other shape.';
 const PARTIAL_DECISION =
-  'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer, 200 with JSON; 207 Multi-Status, the HTTP status made for per-item results, is accepted too and recorded.';
+  'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails).';
 const LIMIT_DECISION = 'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied in part nor reported per item.';
 
 export const BULK_REQUIREMENTS = requirements([
