@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Outcome } from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
-import { caseView } from './representation.ts';
-import type { Store } from './store.ts';
+import { caseView, checkView } from './representation.ts';
+import type { CaseRecord, Store } from './store.ts';
 
 export interface ProcessingOptions {
   /** Delay between two processing steps, in ms. */
@@ -32,9 +32,18 @@ function outcomeFor(score: number): Outcome {
   return 'ACCEPTED';
 }
 
+/** What a case looked like when its processing started: read only by the webhook.* faults. */
+interface StartSnapshot {
+  webhookUrl: string | null;
+  checks: ReturnType<typeof checkView>[];
+}
+
 export class Processor {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #deliveries = new Set<Promise<void>>();
+  readonly #started = new Map<number, StartSnapshot>();
+  /** Per organisation, the case started last (fault webhook.crosstalk). */
+  readonly #lastStarted = new Map<string, number>();
   #closed = false;
 
   constructor(
@@ -66,6 +75,8 @@ export class Processor {
       Object.assign(check, { status: 'PENDING', outcome: null, risk_score: null, updated_at: now });
     }
     const generation = c.generation;
+    this.#started.set(caseId, { webhookUrl: c.webhook_url, checks: this.store.checksOfCase(org, caseId).map((k) => checkView(k, this.faults)) });
+    this.#lastStarted.set(org, caseId);
     this.#later(this.options.stepMs, () => this.#step(org, caseId, generation));
   }
 
@@ -78,6 +89,7 @@ export class Processor {
     if (next) {
       if (next.status === 'PENDING') {
         Object.assign(next, { status: 'DECIDING', updated_at: now });
+        if (this.faults.has('webhook.early') && next === checks.at(-1)) this.#notify(org, caseId);
       } else {
         const score = scoreFor(caseId, next.id);
         const outcome = outcomeFor(score);
@@ -98,19 +110,42 @@ export class Processor {
     c.outcome = outcomes.length === 0 ? null : outcomes.includes('REJECTED') ? 'REJECTED' : outcomes.includes('PENDING') ? 'PENDING' : 'ACCEPTED';
     c.is_complete = true;
     c.updated_at = now;
-    this.#notify(org, caseId);
+    if (!this.faults.has('webhook.early')) this.#notify(org, caseId);
+    this.#started.delete(caseId);
+  }
+
+  /** The webhook_url to call at completion: the case's own, unless a webhook.* fault says otherwise. */
+  #webhookUrl(c: CaseRecord): string | null {
+    const before = this.#started.get(c.id)?.webhookUrl ?? null;
+    if (before !== null && c.webhook_url === null && this.faults.has('webhook.null-notifies')) return before;
+    if (before !== null && c.webhook_url !== null && this.faults.has('webhook.old-url')) return before;
+    return c.webhook_url;
+  }
+
+  /** The body of the completion webhook: the case read representation, bent by the webhook.* faults. */
+  #webhookBody(org: string, c: CaseRecord): Record<string, unknown> {
+    const latest = this.faults.has('webhook.crosstalk') ? this.store.getCase(org, this.#lastStarted.get(org) ?? c.id) : undefined;
+    const view = caseView(this.store, latest ?? c, this.faults);
+    if (this.faults.has('webhook.stale-checks')) view.checks = this.#started.get(c.id)?.checks ?? view.checks;
+    if (this.faults.has('webhook.no-input-details') && Array.isArray(view.checks)) {
+      view.checks = (view.checks as Record<string, unknown>[]).map((k) => ({ ...k, input_details: null }));
+    }
+    if (this.faults.has('webhook.no-checks')) delete view.checks;
+    return view;
   }
 
   #notify(org: string, caseId: number) {
     const c = this.store.getCase(org, caseId);
-    if (!c || !c.webhook_url) return;
-    const body = JSON.stringify(caseView(this.store, c, this.faults));
-    const delivery = this.#deliver(c.webhook_url, body, 0);
+    if (!c || this.faults.has('webhook.none')) return;
+    const url = this.#webhookUrl(c);
+    if (!url) return;
+    const body = JSON.stringify(this.#webhookBody(org, c));
+    const delivery = this.#deliver(url, body, 0);
     this.#deliveries.add(delivery);
     void delivery.finally(() => this.#deliveries.delete(delivery));
   }
 
-  async #deliver(url: string, body: string, attempt: number): Promise<void> {
+  async #deliver(url: string, body: string, attempt: number, again = this.faults.has('webhook.twice')): Promise<void> {
     if (this.#closed) return;
     let ok = false;
     try {
@@ -129,7 +164,11 @@ export class Processor {
     const delay = this.options.retryDelaysMs[attempt];
     if (!ok && delay !== undefined) {
       await new Promise<void>((resolve) => this.#later(delay, resolve));
-      return this.#deliver(url, body, attempt + 1);
+      return this.#deliver(url, body, attempt + 1, again);
+    }
+    if (ok && again) {
+      await new Promise<void>((resolve) => this.#later(50, resolve));
+      return this.#deliver(url, body, 0, false);
     }
   }
 

@@ -1,0 +1,624 @@
+/**
+ * The completion webhook (interface § Events; § Resources › Case webhook_url; § What the service
+ * does 4). A real receiver (src/webhooks/) listens for the whole file and gives every case its
+ * own unguessable URL; webhook_url is set by PATCH and processing started by the provisioning
+ * conventions. Request shape, signing and retries are not shown: they are recorded, not judged.
+ *
+ * One case (the baseline) is processed once and its delivery judged by several checks, one
+ * requirement each; a re-run of a failed body check processes a fresh one. When the server
+ * delivers nothing at all, only WEBHOOK-DELIVERED fails: the checks that need a delivery skip.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { HarnessError } from '../src/errors.ts';
+import { caseInvariants } from '../src/kit/invariants.ts';
+import { check, deepEqual, excerpt, expectCaseBody, fail, getHarness, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import type { NewCase } from '../src/provision/provisioner.ts';
+import { createWebhookReceiver, WebhookTimeoutError, type WebhookDelivery, type WebhookEndpoint, type WebhookReceiver } from '../src/webhooks/index.ts';
+
+type Json = Record<string, unknown>;
+
+const SETTINGS = getHarness().run.webhooks;
+/** The webhook deadline (--webhook-timeout-ms): every wait for a delivery is bounded by it. */
+const DEADLINE_MS = SETTINGS.timeoutMs;
+/** The shortest quiet period watched for a delivery that must not come. */
+const QUIET_MIN_MS = 1_000;
+const POLL_MS = 50;
+/** A check waits for at most a few deadlines in a row (first delivery, a second one, a quiet period). */
+const CHECK_TIMEOUT_MS = 4 * DEADLINE_MS + 30_000;
+const CROSSTALK_CASES = 4;
+
+let receiver: WebhookReceiver | undefined;
+let receiverError: unknown;
+
+beforeAll(async () => {
+  try {
+    receiver = await createWebhookReceiver({
+      host: SETTINGS.host,
+      port: SETTINGS.port,
+      ...(SETTINGS.publicUrl ? { publicUrl: SETTINGS.publicUrl } : {}),
+    });
+  } catch (err) {
+    receiverError = err; // every check reports it as a harness fault
+  }
+});
+
+afterAll(async () => {
+  await receiver?.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Setting up: the receiver, cases with a webhook_url, processing.
+
+/** A scenario cannot be set up on this target: the check that needs it is skipped with the reason. */
+class CannotJudge extends Error {
+  override readonly name = 'CannotJudge';
+}
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1';
+}
+
+/** The receiver, or a skip when the target cannot reach it. */
+function ready(t: CheckApi): WebhookReceiver {
+  if (receiverError) throw receiverError;
+  if (!receiver) throw new HarnessError('SC_HARNESS', 'the webhook receiver was not started');
+  const target = new URL(t.run.target.baseUrl).hostname;
+  if (t.run.target.kind === 'url' && !t.run.webhooks.publicUrl && isLoopback(new URL(receiver.url).hostname) && !isLoopback(target)) {
+    t.skip(`the target ${target} is not this machine and cannot reach the receiver at ${receiver.url}: give --webhook-public-url (a tunnel or an address the target reaches) or --webhook-host`);
+  }
+  return receiver;
+}
+
+/** Runs a setup step; a CannotJudge becomes a skip of the current check. */
+async function judgeable<T>(t: CheckApi, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof CannotJudge) return t.skip(err.message);
+    throw err;
+  }
+}
+
+/** Checks with distinct input_details, marked so a body from another run cannot match by chance. */
+function checksWithInputs(count: number): NonNullable<NewCase['checks']> {
+  const marker = randomBytes(6).toString('hex');
+  const all: NonNullable<NewCase['checks']> = [
+    { check_type: 'PEP', input_details: { source: 'screenconf', marker, subject: { names: ['Ann Example', 'A. Example'], born: 1970 } } },
+    { check_type: 'SANCTIONS', input_details: { lists: ['OFAC', 'EU'], marker, fuzzy: true, threshold: 0.85 } },
+    { check_type: 'ADVERSE_MEDIA', input_details: { marker, sources: [], note: 'ünïcödé ✓' } },
+  ];
+  return all.slice(0, count);
+}
+
+/** Sets webhook_url by PATCH; returns the answer's case. A refusal means the scenario cannot run here. */
+async function setWebhookUrl(t: CheckApi, id: number, url: string | null): Promise<CaseBody> {
+  const res = await t.primary.api.patchCase(id, { webhook_url: url });
+  if (res.status < 200 || res.status > 299) {
+    const hint = url !== null && res.status < 500 ? ' (a target that refuses this address needs --webhook-public-url)' : '';
+    throw new CannotJudge(`PATCH webhook_url ${JSON.stringify(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`);
+  }
+  return expectCaseBody(res.json, id, `the answer to PATCH webhook_url of case ${id}`);
+}
+
+/** Starts processing; returns when the start was answered (ms since the epoch). */
+async function start(t: CheckApi, id: number): Promise<number> {
+  await t.primary.provision.startCase(id);
+  return Date.now();
+}
+
+/** The first delivery at an endpoint within the deadline, or undefined. */
+async function firstDelivery(endpoint: WebhookEndpoint): Promise<WebhookDelivery | undefined> {
+  try {
+    return (await endpoint.waitForDelivery({ timeoutMs: DEADLINE_MS }))[0];
+  } catch (err) {
+    if (err instanceof WebhookTimeoutError) return undefined;
+    throw err;
+  }
+}
+
+/** The first delivery at any of the endpoints within the deadline, or undefined. */
+async function firstOf(endpoints: WebhookEndpoint[]): Promise<{ endpoint: WebhookEndpoint; delivery: WebhookDelivery } | undefined> {
+  try {
+    return await Promise.any(endpoints.map(async (endpoint) => ({ endpoint, delivery: (await endpoint.waitForDelivery({ timeoutMs: DEADLINE_MS }))[0]! })));
+  } catch (err) {
+    const errors = err instanceof AggregateError ? (err.errors as unknown[]) : [err];
+    const other = errors.find((e) => !(e instanceof WebhookTimeoutError));
+    if (other) throw other;
+    return undefined;
+  }
+}
+
+/** All deliveries at the endpoint once `ms` have passed since `from` (ms since the epoch). */
+function deliveriesUntil(endpoint: WebhookEndpoint, from: number, ms: number): Promise<WebhookDelivery[]> {
+  return endpoint.deliveriesWithin(Math.max(0, from + ms - Date.now()));
+}
+
+/** Reads the case until it shows is_complete true, for at most the deadline. */
+async function readUntilComplete(t: CheckApi, id: number, when: string): Promise<{ body: CaseBody; complete: boolean }> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const body = await readCase(t.primary, id, `reading case ${id} ${when}`);
+    if (body.is_complete === true) return { body, complete: true };
+    if (Date.now() >= deadline) return { body, complete: false };
+    await sleep(POLL_MS);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a delivery.
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A case rather than a check or customer that shares its id (ids may be per resource): fields only a case has. */
+function looksLikeCase(v: Json): boolean {
+  return Array.isArray(v.checks) || isObject(v.customer) || 'is_complete' in v || 'is_started' in v;
+}
+
+/** The JSON a delivery carries: its body, or (form-encoded) a field holding a JSON object. */
+function payload(d: WebhookDelivery): { json: unknown; where: string } | undefined {
+  if (d.json !== undefined) return { json: d.json, where: '' };
+  if (/application\/x-www-form-urlencoded/i.test(d.headers['content-type'] ?? '')) {
+    for (const [name, value] of new URLSearchParams(d.body)) {
+      try {
+        const json = JSON.parse(value) as unknown;
+        if (isObject(json)) return { json, where: `form field ${name}: ` };
+      } catch {
+        // not JSON: try the next field
+      }
+    }
+  }
+  return undefined;
+}
+
+interface Located {
+  body: Json;
+  /** `the whole body`, or a path such as `$.data`. */
+  where: string;
+  /** The other fields of the envelope, when the case is inside one. */
+  envelope: string[];
+}
+
+/** The case with this id in a delivery: the whole body, or an object inside it (an envelope). */
+function locateCase(d: WebhookDelivery, id: number): Located | undefined {
+  const p = payload(d);
+  if (!p) return undefined;
+  const found: { body: Json; path: string; parent: Json | undefined }[] = [];
+  const walk = (v: unknown, path: string, parent: Json | undefined, depth: number) => {
+    if (isObject(v)) {
+      if (v.id === id) found.push({ body: v, path, parent });
+      if (depth > 0) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, v, depth - 1);
+    } else if (Array.isArray(v) && depth > 0) v.forEach((x, i) => walk(x, `${path}[${i}]`, parent, depth - 1));
+  };
+  walk(p.json, '$', undefined, 3);
+  const best = found.find((f) => looksLikeCase(f.body)) ?? found.find((f) => f.path === '$');
+  if (!best) return undefined;
+  const where = p.where + (best.path === '$' ? 'the whole body' : best.path);
+  const envelope = best.parent ? Object.keys(best.parent).filter((k) => best.parent![k] !== best.body) : [];
+  return { body: best.body, where, envelope };
+}
+
+const SHOWN_BODY_CHARS = 600;
+
+/** A delivery in a failure message: method, path, content type, body excerpt. */
+function show(d: WebhookDelivery): string {
+  const body = d.body.length > SHOWN_BODY_CHARS ? `${d.body.slice(0, SHOWN_BODY_CHARS)}… (${d.body.length} chars)` : d.body;
+  return `${d.method} ${d.path} (${d.headers['content-type'] ?? 'no content-type'}) at ${d.receivedAtIso}: ${body || '(empty body)'}`;
+}
+
+/** Fails, after reading the case once more so that the reproduction shown with the failure reads it. */
+async function failFor(t: CheckApi, caseId: number, what: string, expected: string, received: string): Promise<never> {
+  await t.primary.provision.readCase(caseId).catch(() => undefined);
+  return fail(what, expected, received);
+}
+
+/** The strays so far, for a failure message (a mangled URL shows up there). */
+function straysNote(): string {
+  const strays = receiver?.strays() ?? [];
+  if (strays.length === 0) return '';
+  const listed = strays.slice(0, 3).map((s) => `${s.method} ${s.path.slice(0, 80)}`).join('; ');
+  return `; meanwhile the receiver got ${strays.length} request(s) at paths no case was given: ${listed}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline: one case, webhook_url set by PATCH, processed once.
+
+interface Baseline {
+  caseId: number;
+  url: string;
+  endpoint: WebhookEndpoint;
+  /** When the start request was answered (ms since the epoch). */
+  startedAt: number;
+  /** The first delivery, or undefined when none arrived within the deadline. */
+  first: WebhookDelivery | undefined;
+}
+
+let baselineRun: Promise<Baseline> | undefined;
+
+async function runBaseline(t: CheckApi): Promise<Baseline> {
+  const r = ready(t);
+  const c = await t.primary.provision.createCase({ checks: checksWithInputs(2) });
+  const endpoint = r.endpoint(`case ${c.id}`);
+  await setWebhookUrl(t, c.id, endpoint.url);
+  const startedAt = await start(t, c.id);
+  const first = await firstDelivery(endpoint);
+  return { caseId: c.id, url: endpoint.url, endpoint, startedAt, first };
+}
+
+/** The baseline, processed once per file (or afresh when a check is re-run after failing). */
+function baseline(t: CheckApi, fresh = false): Promise<Baseline> {
+  if (fresh || !baselineRun) baselineRun = runBaseline(t);
+  return judgeable(t, () => baselineRun!);
+}
+
+/** The baseline's delivery; skips when none arrived (WEBHOOK-DELIVERED judges that). */
+async function delivered(t: CheckApi, fresh = false): Promise<Baseline & { first: WebhookDelivery }> {
+  const b = await baseline(t, fresh);
+  if (!b.first) return t.skip(`no webhook arrived for case ${b.caseId} at ${b.url} within ${DEADLINE_MS} ms (WEBHOOK-DELIVERED): nothing to judge`);
+  return b as Baseline & { first: WebhookDelivery };
+}
+
+/** How long a delivery that must not come is watched for: twice the baseline's latency, within [1 s, deadline]. */
+function quietMs(b: Baseline & { first: WebhookDelivery }): number {
+  return Math.min(DEADLINE_MS, Math.max(QUIET_MIN_MS, 2 * (b.first.receivedAt - b.startedAt)));
+}
+
+/** Counts the attempts of a check, so a re-run after a failure processes a fresh baseline. */
+function attempts() {
+  let n = 0;
+  return () => n++ > 0;
+}
+
+/** The baseline's case in its delivery, if it carries one. */
+function locatedIn(b: Baseline & { first: WebhookDelivery }): Located | undefined {
+  return locateCase(b.first, b.caseId);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the completion webhook', () => {
+  // A re-run looks again at the same case: the first attempt already allowed the whole deadline.
+  check(
+    'a case whose webhook_url was set by PATCH gets a request at that URL when its processing completes',
+    ['WEBHOOK-DELIVERED', 'WEBHOOK-LATENCY'],
+    async (t) => {
+      const b = await baseline(t);
+      if (!b.first) {
+        return failFor(t, b.caseId, `no webhook for case ${b.caseId} at ${b.url}`, `a request at ${b.url} within ${DEADLINE_MS} ms of starting processing`, `none${straysNote()}`);
+      }
+      const latency = b.first.receivedAt - b.startedAt;
+      const updatedAt = Date.parse(String(locatedIn(b as Baseline & { first: WebhookDelivery })?.body.updated_at ?? ''));
+      const skew = Number.isNaN(updatedAt) ? '' : `; ${b.first.receivedAt - updatedAt} ms after the delivered case's updated_at (server clock against this machine's)`;
+      t.observe('WEBHOOK-LATENCY', `case ${b.caseId}: delivered ${latency} ms after POST /start/ was answered (processing included)${skew}`);
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedShape = attempts();
+  check(
+    "the delivery's body is JSON carrying the case as in its read representation",
+    ['WEBHOOK-BODY-CASE', 'WEBHOOK-ENVELOPE'],
+    async (t) => {
+      const b = await delivered(t, retriedShape());
+      const located = locatedIn(b);
+      if (!located) {
+        return failFor(
+          t,
+          b.caseId,
+          `the webhook for case ${b.caseId} at ${b.url}`,
+          `a JSON body carrying case ${b.caseId} (the body itself, or an object in it with "id": ${b.caseId})`,
+          show(b.first),
+        );
+      }
+      t.observe('WEBHOOK-ENVELOPE', located.where === 'the whole body' ? 'the case is the whole body' : `the case is at ${located.where}; the envelope's other fields: ${located.envelope.join(', ') || 'none'}`);
+      const findings = caseInvariants(located.body);
+      if (findings.length) {
+        const lines = findings.map((f) => `${f.what}: expected ${f.expected}, received ${f.received}`);
+        return failFor(t, b.caseId, `the case in the webhook for case ${b.caseId} at ${b.url} (${located.where})`, 'the case as in its read representation', `${lines.join('\n')}\n${show(b.first)}`);
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedComplete = attempts();
+  check(
+    'the delivered case shows is_complete true',
+    ['WEBHOOK-BODY-COMPLETE'],
+    async (t) => {
+      const b = await delivered(t, retriedComplete());
+      const located = locatedIn(b);
+      if (typeof located?.body.is_complete !== 'boolean') return t.skip(`the webhook for case ${b.caseId} carries no is_complete boolean (judged by WEBHOOK-BODY-CASE)`);
+      if (located.body.is_complete !== true) {
+        const states = Array.isArray(located.body.checks) ? (located.body.checks as Json[]).map((k) => `${String(k.status)}/${String(k.outcome)}`).join(', ') : 'no checks';
+        return failFor(t, b.caseId, `the webhook for case ${b.caseId} at ${b.url}`, 'is_complete true: the webhook is sent when processing completes', `is_complete ${String(located.body.is_complete)} (check status/outcome: ${states})\n${show(b.first)}`);
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedResults = attempts();
+  check(
+    'the delivered case carries the results a read after completion shows',
+    ['WEBHOOK-BODY-RESULTS'],
+    async (t) => {
+      const b = await delivered(t, retriedResults());
+      const located = locatedIn(b);
+      if (!located || caseInvariants(located.body).length > 0) return t.skip(`the webhook for case ${b.caseId} does not carry a well-formed case (judged by WEBHOOK-BODY-CASE)`);
+      if (located.body.is_complete !== true) return t.skip(`the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by WEBHOOK-BODY-COMPLETE)`);
+      const { body: read, complete } = await readUntilComplete(t, b.caseId, 'after its webhook');
+      const sent = located.body;
+      const differences: string[] = [];
+      const same = (what: string, inBody: unknown, inRead: unknown) => {
+        if (!deepEqual(inBody ?? null, inRead ?? null)) differences.push(`${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} in the read`);
+      };
+      same('case outcome', sent.outcome, read.outcome);
+      same('case risk_score', sent.risk_score, read.risk_score);
+      const byId = (checks: unknown) => new Map((Array.isArray(checks) ? checks.filter(isObject) : []).map((k) => [k.id, k] as const));
+      const sentChecks = byId(sent.checks);
+      const readChecks = byId(read.checks);
+      same('check ids', [...sentChecks.keys()].sort(), [...readChecks.keys()].sort());
+      for (const [id, k] of readChecks) {
+        const s = sentChecks.get(id);
+        if (!s) continue;
+        same(`check ${String(id)} outcome`, s.outcome, k.outcome);
+        same(`check ${String(id)} risk_score`, s.risk_score, k.risk_score);
+      }
+      if (differences.length) {
+        const note = complete ? '' : ` (the case still read is_complete false ${DEADLINE_MS} ms after the webhook)`;
+        fail(`the webhook for case ${b.caseId} at ${b.url}, against a read of the case after completion${note}`, 'the same results: checks, outcomes and risk scores', differences.join('\n'));
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedInputs = attempts();
+  check(
+    'each check of the delivered case carries its input_details as the case read shows them',
+    ['WEBHOOK-INPUT-DETAILS'],
+    async (t) => {
+      const b = await delivered(t, retriedInputs());
+      const located = locatedIn(b);
+      if (!located || !Array.isArray(located.body.checks)) return t.skip(`the webhook for case ${b.caseId} carries no checks array (judged by WEBHOOK-BODY-CASE)`);
+      const read = await readCase(t.primary, b.caseId);
+      const readChecks = (Array.isArray(read.checks) ? read.checks : []).filter(isObject);
+      if (!readChecks.some((k) => isObject(k.input_details))) {
+        t.skip(`a read of case ${b.caseId} shows no input_details on its checks, though it was created with some: nothing to compare the webhook with`);
+      }
+      const sent = new Map((located.body.checks as unknown[]).filter(isObject).map((k) => [k.id, k] as const));
+      const wrong: string[] = [];
+      let compared = 0;
+      for (const k of readChecks) {
+        const s = sent.get(k.id);
+        if (!s) continue; // a missing check is WEBHOOK-BODY-RESULTS'
+        compared += 1;
+        if (!deepEqual(s.input_details ?? null, k.input_details ?? null)) {
+          wrong.push(`check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ${JSON.stringify(k.input_details)} in the read`);
+        }
+      }
+      if (compared === 0) return t.skip(`the webhook for case ${b.caseId} carries none of the checks a read shows (judged by WEBHOOK-BODY-RESULTS)`);
+      if (wrong.length) fail(`input_details in the webhook for case ${b.caseId} at ${b.url}`, 'the input_details the case read shows for each check', wrong.join('\n'));
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedOnce = attempts();
+  check(
+    'a completion whose delivery was acknowledged with 2xx is not delivered again',
+    ['WEBHOOK-ONE-PER-COMPLETION', 'WEBHOOK-DUPLICATES'],
+    async (t) => {
+      const b = await delivered(t, retriedOnce());
+      const all = b.endpoint.deliveries();
+      const acked = all.find((d) => d.status >= 200 && d.status <= 299);
+      if (!acked) return t.skip(`no delivery for case ${b.caseId} was acknowledged with 2xx`);
+      const quiet = quietMs(b);
+      const seen = await deliveriesUntil(b.endpoint, acked.receivedAt, quiet);
+      const again = seen.filter((d) => d.seq > acked.seq);
+      t.observe('WEBHOOK-DUPLICATES', `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, watched until ${quiet} ms after the first was answered ${acked.status}`);
+      if (again.length) {
+        fail(
+          `the webhook for case ${b.caseId} at ${b.url}`,
+          `one delivery per completion: none after the receiver answered ${acked.status} at ${acked.receivedAtIso}`,
+          `${again.length} more within ${quiet} ms: ${again.map((d) => `${d.receivedAt - acked.receivedAt} ms later, ${d.body === acked.body ? 'the same body' : 'another body'}`).join('; ')}`,
+        );
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'what the delivery looks like: method, content type, authentication headers',
+    ['WEBHOOK-METHOD', 'WEBHOOK-CONTENT-TYPE', 'WEBHOOK-AUTH-HEADERS'],
+    async (t) => {
+      const b = await delivered(t);
+      const d = b.first;
+      t.observe('WEBHOOK-METHOD', d.method);
+      const names = Object.keys(d.headers).sort();
+      const safe = ['content-type', 'user-agent', 'content-encoding', 'transfer-encoding'];
+      const described = names.map((n) => (safe.includes(n) ? `${n}: ${d.headers[n]!.slice(0, 120)}` : n));
+      t.observe('WEBHOOK-CONTENT-TYPE', `${d.headers['content-type'] ?? 'no Content-Type header'}; headers: ${described.join(', ')}`);
+      t.observe('WEBHOOK-AUTH-HEADERS', authHeaders(d.headers));
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'a case whose webhook_url changed before completion notifies only the new URL',
+    ['WEBHOOK-NEW-URL-ONLY'],
+    async (t) => {
+      const b = await delivered(t);
+      const r = ready(t);
+      const quiet = quietMs(b);
+      const p = t.primary.provision;
+      const { before, during, duringJudged } = await judgeable(t, async () => {
+        const a = await p.createCase({ checks: checksWithInputs(3) });
+        const c = await p.createCase({ checks: checksWithInputs(3) });
+        const before = { id: a.id, when: 'changed before processing started', old: r.endpoint(`case ${a.id} old URL`), new: r.endpoint(`case ${a.id} new URL`) };
+        const during = { id: c.id, when: 'changed while processing ran', old: r.endpoint(`case ${c.id} old URL`), new: r.endpoint(`case ${c.id} new URL`) };
+        await setWebhookUrl(t, a.id, before.old.url);
+        await setWebhookUrl(t, a.id, before.new.url);
+        await setWebhookUrl(t, c.id, during.old.url);
+        await start(t, a.id);
+        await start(t, c.id);
+        const patched = await setWebhookUrl(t, c.id, during.new.url);
+        return { before, during, duringJudged: patched.is_complete === false };
+      });
+      const judge = async (s: typeof before): Promise<string[]> => {
+        const first = await firstOf([s.old, s.new]);
+        if (!first) return [`case ${s.id} (${s.when}): no delivery at the new URL ${s.new.url} within ${DEADLINE_MS} ms${straysNote()}`];
+        const atOld = await deliveriesUntil(s.old, first.delivery.receivedAt, quiet);
+        const atNew = s.new.deliveries();
+        if (atOld.length === 0) return [];
+        return [`case ${s.id} (${s.when}): ${atOld.length} delivery(ies) at the old URL ${s.old.url} (first ${show(atOld[0]!)}), ${atNew.length} at the new URL ${s.new.url}`];
+      };
+      const problems = (await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])])).flat();
+      if (problems.length) fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
+      if (!duringJudged) {
+        t.skip(`processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered is_complete true): only a change before processing started was judged, and it passed`);
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'a case whose webhook_url was set to null gets no delivery at its former URL',
+    ['WEBHOOK-NULL-NO-DELIVERY'],
+    async (t) => {
+      const b = await delivered(t);
+      const r = ready(t);
+      const quiet = quietMs(b);
+      const p = t.primary.provision;
+      const { before, during, duringJudged } = await judgeable(t, async () => {
+        const a = await p.createCase({ checks: checksWithInputs(3) });
+        const c = await p.createCase({ checks: checksWithInputs(3) });
+        const before = { id: a.id, when: 'set to null before processing started', old: r.endpoint(`case ${a.id} former URL`) };
+        const during = { id: c.id, when: 'set to null while processing ran', old: r.endpoint(`case ${c.id} former URL`) };
+        await setWebhookUrl(t, a.id, before.old.url);
+        await setWebhookUrl(t, a.id, null);
+        await setWebhookUrl(t, c.id, during.old.url);
+        await start(t, a.id);
+        await start(t, c.id);
+        const patched = await setWebhookUrl(t, c.id, null);
+        return { before, during, duringJudged: patched.is_complete === false };
+      });
+      const judge = async (s: typeof before): Promise<{ problem?: string; unjudged?: string }> => {
+        const { complete } = await readUntilComplete(t, s.id, 'until its processing completes');
+        if (!complete) return { unjudged: `case ${s.id} (${s.when}) did not read is_complete true within ${DEADLINE_MS} ms` };
+        const seen = await deliveriesUntil(s.old, Date.now(), quiet);
+        if (seen.length === 0) return {};
+        return { problem: `case ${s.id} (${s.when}): ${seen.length} delivery(ies) at its former URL ${s.old.url}, first ${show(seen[0]!)}` };
+      };
+      const results = await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])]);
+      const problems = results.flatMap((x) => (x.problem ? [x.problem] : []));
+      if (problems.length) fail('webhooks after webhook_url was set to null', `no delivery at the former URL, watched for ${quiet} ms after the case read complete`, problems.join('\n'));
+      const unjudged = results.flatMap((x) => (x.unjudged ? [x.unjudged] : []));
+      if (!duringJudged) unjudged.push(`processing of case ${during.id} completed before webhook_url could be set to null (the PATCH answered is_complete true)`);
+      if (unjudged.length) return t.skip(`not every case could be judged: ${unjudged.join('; ')}`);
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'several cases processed at once each get their own delivery, carrying their own case',
+    ['WEBHOOK-NO-CROSSTALK', 'WEBHOOK-DUPLICATES'],
+    async (t) => {
+      const b = await delivered(t);
+      const r = ready(t);
+      const quiet = quietMs(b);
+      const p = t.primary.provision;
+      const watched = await judgeable(t, async () => {
+        const cases = await Promise.all(Array.from({ length: CROSSTALK_CASES }, () => p.createCase({ checks: checksWithInputs(2) })));
+        const watched = cases.map((c) => ({ id: c.id, endpoint: r.endpoint(`case ${c.id}`) }));
+        await Promise.all(watched.map((w) => setWebhookUrl(t, w.id, w.endpoint.url)));
+        await Promise.all(watched.map((w) => start(t, w.id)));
+        return watched;
+      });
+      const firsts = await Promise.all(watched.map((w) => firstDelivery(w.endpoint)));
+      const last = Math.max(...firsts.map((d) => d?.receivedAt ?? 0));
+      if (last > 0) await Promise.all(watched.map((w) => deliveriesUntil(w.endpoint, last, quiet)));
+      const problems: string[] = [];
+      const counts: string[] = [];
+      for (const w of watched) {
+        const all = w.endpoint.deliveries();
+        counts.push(`case ${w.id}: ${all.length}`);
+        if (all.length === 0) problems.push(`case ${w.id}: no delivery at ${w.endpoint.url} within ${DEADLINE_MS} ms`);
+        for (const d of all) {
+          if (locateCase(d, w.id)) continue;
+          const other = watched.find((o) => o.id !== w.id && locateCase(d, o.id));
+          if (other) problems.push(`case ${w.id}: the delivery at ${w.endpoint.url} at ${d.receivedAtIso} carries case ${other.id}`);
+        }
+      }
+      t.observe('WEBHOOK-DUPLICATES', `${CROSSTALK_CASES} cases processed at once, deliveries per case: ${counts.join(', ')}`);
+      if (problems.length) fail(`webhooks of cases ${watched.map((w) => w.id).join(', ')}, processed at once`, 'each case notified at its own URL with its own case', `${problems.join('\n')}${straysNote()}`);
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'what the server does when the receiver answers 500 once',
+    ['WEBHOOK-RETRY-AFTER-500'],
+    async (t) => {
+      const b = await delivered(t);
+      const r = ready(t);
+      const quiet = quietMs(b);
+      const { id, endpoint } = await judgeable(t, async () => {
+        const c = await t.primary.provision.createCase({ checks: checksWithInputs(1) });
+        const endpoint = r.endpoint(`case ${c.id} (answers 500 once)`);
+        endpoint.respondWith([500]);
+        await setWebhookUrl(t, c.id, endpoint.url);
+        await start(t, c.id);
+        return { id: c.id, endpoint };
+      });
+      const first = await firstDelivery(endpoint);
+      if (!first) {
+        t.observe('WEBHOOK-RETRY-AFTER-500', `case ${id}: no delivery at all within ${DEADLINE_MS} ms (the baseline case was delivered)`);
+        return;
+      }
+      let second: WebhookDelivery | undefined;
+      try {
+        second = (await endpoint.waitForDelivery({ timeoutMs: DEADLINE_MS, count: 2 }))[1];
+      } catch (err) {
+        if (!(err instanceof WebhookTimeoutError)) throw err;
+      }
+      if (!second) {
+        t.observe('WEBHOOK-RETRY-AFTER-500', `not sent again within ${DEADLINE_MS} ms after the receiver answered ${first.status}`);
+        return;
+      }
+      const after = await deliveriesUntil(endpoint, second.receivedAt, quiet);
+      const more = after.length - 2;
+      t.observe(
+        'WEBHOOK-RETRY-AFTER-500',
+        `sent again ${second.receivedAt - first.receivedAt} ms after the receiver answered ${first.status}, ${second.body === first.body ? 'with the same body' : 'with another body'} (answered ${second.status}); ${more > 0 ? `${more} more within ${quiet} ms after that` : `no more within ${quiet} ms`}`,
+      );
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'requests to the receiver at paths no case was given are recorded apart',
+    ['WEBHOOK-STRAYS'],
+    async (t) => {
+      const strays = ready(t).strays();
+      const listed = strays.slice(0, 10).map((s) => `${s.method} ${s.path.slice(0, 100)} at ${s.receivedAtIso} (user-agent: ${(s.headers['user-agent'] ?? 'none').slice(0, 60)})`);
+      t.observe('WEBHOOK-STRAYS', strays.length === 0 ? 'none' : `${strays.length}: ${listed.join('; ')}${strays.length > listed.length ? '; …' : ''}`);
+    },
+  );
+});
+
+/** Authentication-looking headers, by name and form only: a value may be a secret. */
+function authHeaders(headers: Readonly<Record<string, string>>): string {
+  const pattern = /authorization|signature|hmac|token|secret|api-?key|webhook-|svix-|timestamp|x-hub|digest/i;
+  const found = Object.entries(headers).filter(([name]) => pattern.test(name));
+  if (found.length === 0) return 'none: no Authorization, signature, token or timestamp header';
+  return found
+    .map(([name, value]) => {
+      const scheme = name === 'authorization' ? /^(\S+)\s/.exec(value)?.[1] : undefined;
+      const rest = scheme ? value.slice(scheme.length).trim() : value;
+      const form = /^[0-9a-f]+$/i.test(rest) ? 'hex' : /^\d+$/.test(rest) ? 'digits' : /^[A-Za-z0-9+/=_-]+$/.test(rest) ? 'base64-like' : 'text';
+      return `${name}: ${scheme ? `${scheme} ` : ''}<${rest.length} ${form} chars>`;
+    })
+    .join('; ');
+}
