@@ -49,6 +49,8 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
 };
 
 const REALM = 'Bearer realm="screening"';
+/** Fault unique.race: the pause between the uniqueness check and the write. */
+const RACE_WINDOW_MS = 150;
 
 function newOrganisation(name: string): Organisation {
   return {
@@ -119,29 +121,56 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       res,
       200,
       { access_token: accessToken, token_type: 'Bearer', expires_in: faults.has('token.expires-in-string') ? String(tokenTtl) : tokenTtl },
-      { 'cache-control': 'no-store', pragma: 'no-cache' },
+      faults.has('token.cacheable') ? {} : { 'cache-control': 'no-store', pragma: 'no-cache' },
     );
   }
 
-  function findCase(org: string, id: number): CaseRecord {
-    const c = store.getCase(org, id);
+  /**
+   * A lookup in the caller's organisation; with the tenant.leak-* fault `leak` switched on, in
+   * every organisation (the caller's first), so another organisation's records can be reached.
+   */
+  function lookup<T>(org: string, find: (org: string) => T | undefined, leak?: FaultName): T | undefined {
+    if (!leak || !faults.has(leak)) return find(org);
+    for (const o of [org, ...organisations.map((x) => x.name).filter((n) => n !== org)]) {
+      const found = find(o);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  function findCase(org: string, id: number, leak?: FaultName): CaseRecord {
+    const c = lookup(org, (o) => store.getCase(o, id), leak);
     if (!c) throw new HttpError(404, 'not_found', `no case with id ${id}`);
     return c;
   }
 
-  /** Throws 409 when another non-archived case of the organisation holds this external_id. */
+  // Fault unique.freed-kept: the values cases were renamed away from (`org\nvalue`) stay taken.
+  const renamedAway = new Set<string>();
+
+  /**
+   * Throws 409 when another non-archived case of the organisation holds this external_id.
+   * Faults: unique.global looks in every organisation, unique.self-conflict counts the case
+   * itself, unique.freed-kept counts values renamed away from.
+   */
   function assertExternalIdFree(org: string, externalId: string, self?: number) {
-    const holder = store.findCaseByExternalId(org, externalId);
-    if (holder && holder.id !== self) {
+    const scope = faults.has('unique.global') ? organisations.map((o) => o.name) : [org];
+    const holders = scope.flatMap((o) => store.findCaseByExternalId(o, externalId) ?? []);
+    const taken = holders.some((h) => h.id !== self || faults.has('unique.self-conflict')) || renamedAway.has(`${org}\n${externalId}`);
+    if (taken) {
       throw new HttpError(409, 'external_id_conflict', 'external_id is already used by another case of this organisation', {
         fields: { external_id: ['must be unique per organisation'] },
       });
     }
   }
 
-  /** Validates and applies a patch to a case; returns nothing, throws HttpError on refusal. */
-  function applyPatch(org: string, c: CaseRecord, patch: z.infer<typeof ReferenceCasePatch>) {
-    if (typeof patch.external_id === 'string') assertExternalIdFree(org, patch.external_id, c.id);
+  /**
+   * Validates and applies a patch to a case; returns nothing, throws HttpError on refusal. `via`
+   * is the endpoint (unique.no-check and unique.bulk-no-check skip the uniqueness check on one),
+   * or 'checked' when the caller checked uniqueness already (unique.race).
+   */
+  function applyPatch(org: string, c: CaseRecord, patch: z.infer<typeof ReferenceCasePatch>, via: 'patch' | 'bulk' | 'checked') {
+    const unchecked = via === 'checked' || (via === 'patch' && faults.has('unique.no-check')) || (via === 'bulk' && faults.has('unique.bulk-no-check'));
+    if (typeof patch.external_id === 'string' && !unchecked) assertExternalIdFree(org, patch.external_id, c.id);
     if (faults.has('patch.replace-not-merge')) {
       c.webhook_url = null;
       c.metadata = null;
@@ -152,7 +181,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     if (patch.delete_after !== undefined) c.delete_after = patch.delete_after;
     if (patch.metadata !== undefined) c.metadata = patch.metadata;
     if (patch.sync_platforms !== undefined) c.sync_platforms = patch.sync_platforms;
-    if (patch.external_id !== undefined) c.external_id = patch.external_id ?? randomUUID();
+    if (patch.external_id !== undefined) {
+      const next = patch.external_id ?? randomUUID();
+      if (faults.has('unique.freed-kept') && next !== c.external_id) renamedAway.add(`${c.org}\n${c.external_id}`);
+      c.external_id = next;
+    }
     c.updated_at = new Date().toISOString();
   }
 
@@ -162,7 +195,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     if (faults.has('patch.non-atomic') && isObject && !rules.casePatch.safeParse(body).success) {
       const shape: Record<string, z.ZodType> = rules.casePatch.shape;
       const valid = Object.fromEntries(Object.entries(body).filter(([k, v]) => Object.hasOwn(shape, k) && shape[k]!.safeParse(v).success));
-      applyPatch(org, c, rules.casePatch.parse(valid));
+      applyPatch(org, c, rules.casePatch.parse(valid), 'patch');
     }
     return parseOr400(rules.casePatch, body);
   }
@@ -250,8 +283,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     deletedCases.delete(id);
   }
 
-  function deleteCase(org: string, id: number) {
-    const c = findCase(org, id);
+  function deleteCase(requester: string, id: number) {
+    const c = findCase(requester, id, 'tenant.leak-delete');
+    const org = c.org;
     if (faults.has('delete.noop')) return;
     if (faults.has('model.delete-resurrects')) deletedCases.set(id, { record: c, customer: store.getCustomer(org, c.customerId) });
     for (const check of store.checksOfCase(org, id)) store.deleteCheck(org, check.id);
@@ -340,9 +374,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         if (!parsed.success) throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
         const { id, ...patch } = parsed.data;
         if (faults.has('model.delete-resurrects')) resurrect(org, id);
-        const c = findCase(org, id);
+        const c = findCase(org, id, 'tenant.leak-bulk-cases');
         keepForUndo(undo, c);
-        applyPatch(org, c, patch);
+        applyPatch(org, c, patch, 'bulk');
         return { index, ...key, status: 'updated' };
       } catch (err) {
         return failure(index, key, err);
@@ -364,12 +398,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         const data = parsed.data;
         let customer;
         if (data.id !== undefined) {
-          customer = store.getCustomer(org, data.id);
+          customer = lookup(org, (o) => store.getCustomer(o, data.id!), 'tenant.leak-bulk-customers');
           if (!customer) throw new HttpError(404, 'not_found', `no customer with id ${data.id}`);
           keepForUndo(undo, customer);
           if (data.external_id !== undefined) customer.external_id = data.external_id;
         } else {
-          const found = faults.has('bulk.customers-ignore-external-id') ? [] : store.findCustomersByExternalId(org, data.external_id!);
+          const byExternalId = (o: string) => {
+            const list = store.findCustomersByExternalId(o, data.external_id!);
+            return list.length > 0 ? list : undefined;
+          };
+          const found = faults.has('bulk.customers-ignore-external-id') ? [] : (lookup(org, byExternalId, 'tenant.leak-bulk-customers') ?? []);
           if (found.length === 0) throw new HttpError(404, 'not_found', `no customer with external_id ${data.external_id}`);
           if (found.length > 1) throw new HttpError(409, 'ambiguous', `several customers have external_id ${data.external_id}`);
           customer = found[0]!;
@@ -392,11 +430,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const undo: (() => void)[] = [];
     const results = ids.map((id, index): ItemResult => {
       try {
-        const check = store.getCheck(org, id);
+        const check = lookup(org, (o) => store.getCheck(o, id), 'tenant.leak-bulk-checks');
         if (!check) throw new HttpError(404, 'not_found', `no check with id ${id}`);
         if (faults.has('bulk.all-or-nothing')) undo.push(() => store.putCheck(check));
-        if (!faults.has('bulk.checks-delete-noop')) store.deleteCheck(org, id);
-        const c = store.getCase(org, check.caseId);
+        if (!faults.has('bulk.checks-delete-noop')) store.deleteCheck(check.org, id);
+        const c = store.getCase(check.org, check.caseId);
         if (c) c.updated_at = new Date().toISOString();
         return { index, id, status: 'deleted' };
       } catch (err) {
@@ -456,14 +494,22 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
         return;
       }
       const body = await readApiBody(req);
-      const c = store.getCase(org, id);
+      const c = lookup(org, (o) => store.getCase(o, id), 'tenant.leak-patch');
       if (!c) {
         if (faults.has('patch.unknown-id-500')) return sendJson(res, 500, { error: 'server_error' });
         throw new HttpError(404, 'not_found', `no case with id ${id}`);
       }
       const patch = parsePatch(org, c, body);
+      let via: 'patch' | 'checked' = 'patch';
+      if (faults.has('unique.race') && typeof patch.external_id === 'string') {
+        // Check, then write after a pause: by the time of the write the check is stale, so
+        // PATCHes racing for one value all pass it.
+        assertExternalIdFree(org, patch.external_id, c.id);
+        await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
+        via = 'checked';
+      }
       restorePatchCopy(c);
-      applyPatch(org, c, patch);
+      applyPatch(org, c, patch, via);
       keepPatchCopy(c);
       return sendJson(res, 200, caseView(store, c, faults));
     }
@@ -471,6 +517,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   }
 
   const server: Server = createServer((req, res) => {
+    // Identifies the software, as servers commonly do (the report lists it under the target).
+    res.setHeader('server', 'screenconf-reference');
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) return res.destroy();
       if (err instanceof HttpError) return sendError(res, err);

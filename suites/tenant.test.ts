@@ -1,0 +1,312 @@
+/**
+ * Tenant isolation (interface § Authentication 1-2; § Errors 2): with another organisation's
+ * credentials (the peer: --peer-client-id, --peer-client-secret) none of our cases, customers or
+ * checks can be updated or deleted, singly or in bulk. Every check reads our side back with our
+ * own credentials; bulk items naming our resources must be reported as failed.
+ *
+ * The bulk suites (bulk-*.test.ts) send our batches with the peer's ids among their failing
+ * items; here the peer sends batches naming ours, each beside a valid item of its own, so the
+ * answer is a partial success whose report can be read.
+ */
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { validCasePatch } from '../src/arbitraries/index.ts';
+import type { ReceivedResponse } from '../src/client/transport.ts';
+import {
+  check,
+  deepEqual,
+  excerpt,
+  expectBulkAnswer,
+  expectFailuresReported,
+  expectRejected,
+  fail,
+  keepingEvidence,
+  property,
+  readCase,
+  stableFields,
+  unknownId,
+  type CaseBody,
+  type CheckApi,
+  type ExpectedItem,
+  type Organisation,
+} from '../src/kit/index.ts';
+
+const NO_PEER = 'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to run the tenant checks';
+
+type Json = Record<string, unknown>;
+
+function peerOf(t: CheckApi): Organisation {
+  return t.peer ?? t.skip(NO_PEER);
+}
+
+function show(value: unknown): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 90 ? `${s.slice(0, 90)}… (${s.length} chars)` : s;
+}
+
+/** The fields that differ between two reads (updated_at aside). */
+function changedFields(before: Json, after: Json): string[] {
+  const a = stableFields(before);
+  const b = stableFields(after);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k])).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+}
+
+/** Our case read back with our credentials: there, and unchanged since `before`; else a failure naming the request. */
+async function expectOursUnchanged(t: CheckApi, before: CaseBody, what: string): Promise<void> {
+  const res = await t.primary.provision.readCase(before.id);
+  if (res.status !== 200) fail(`our case ${before.id} read back with our credentials after the ${what}`, 'HTTP 200: the case still there', excerpt(res));
+  const changed = changedFields(before, (res.json ?? {}) as Json);
+  if (changed.length) fail(`our case ${before.id} read back after the ${what}`, 'unchanged', changed.join(', '));
+}
+
+/** Records how a refusal of our case compares with the answer for an id that exists nowhere. */
+async function observeRefusal(t: CheckApi, peer: Organisation, method: 'PATCH' | 'DELETE', res: ReceivedResponse, caseId: number): Promise<void> {
+  const id = unknownId();
+  const nowhere = method === 'PATCH' ? await peer.api.patchCase(id, {}) : await peer.api.deleteCase(id);
+  const same = nowhere.status === res.status ? 'the same answer: the case\'s existence is not disclosed' : 'a different answer: the case\'s existence shows';
+  t.observe('TENANT-REFUSAL-STATUS', `${method} of our case ${caseId} by the other organisation: HTTP ${res.status}; ${method} of case ${id}, which exists nowhere: HTTP ${nowhere.status} (${same})`);
+}
+
+/** Fails a bulk answer with a 5xx: whatever it did, a 5xx never conforms. */
+function notServerError(res: ReceivedResponse, what: string): void {
+  if (res.status >= 500) fail(what, 'a 200 reporting the items naming our resources as failed (or a 4xx refusing the batch); a 5xx never conforms', excerpt(res));
+}
+
+describe("another organisation's PATCH and DELETE", () => {
+  check('the other organisation cannot PATCH our case', ['TENANT-PATCH', 'TENANT-REFUSAL-STATUS'], async (t) => {
+    const peer = peerOf(t);
+    const ours = await t.primary.provision.createCase();
+    const before = await readCase(t.primary, ours.id);
+    const base = `${t.primary.provision.externalIdPrefix}tenant-`;
+    const slot = `${base}${'x'.repeat(8)}-`;
+    let seq = 0;
+    let observed = false;
+    await property(
+      t,
+      'tenant: PATCH by the other organisation',
+      validCasePatch({ externalIdPrefix: slot }) as fc.Arbitrary<Json>,
+      async (generated) => {
+        const patch = { ...generated };
+        if (typeof patch.external_id === 'string') patch.external_id = `${base}${(++seq).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}-${patch.external_id.slice(slot.length)}`;
+        const what = `PATCH ${show(patch)} of our case ${ours.id} with the other organisation's credentials`;
+        const res = await peer.api.patchCase(ours.id, patch);
+        const exchange = t.exchanges.at(-1);
+        if (!observed) {
+          observed = true;
+          await observeRefusal(t, peer, 'PATCH', res, ours.id);
+        }
+        await keepingEvidence(t, exchange, async () => {
+          expectRejected(res, what);
+          await expectOursUnchanged(t, before, what);
+        });
+      },
+      { scale: 0.4 },
+    );
+  });
+
+  check('the other organisation cannot DELETE our case', ['TENANT-DELETE', 'TENANT-REFUSAL-STATUS'], async (t) => {
+    const peer = peerOf(t);
+    const ours = await t.primary.provision.createCase();
+    const before = await readCase(t.primary, ours.id);
+    const what = `DELETE of our case ${ours.id} with the other organisation's credentials`;
+    const res = await peer.api.deleteCase(ours.id);
+    const exchange = t.exchanges.at(-1);
+    await observeRefusal(t, peer, 'DELETE', res, ours.id);
+    await keepingEvidence(t, exchange, async () => {
+      expectRejected(res, what);
+      await expectOursUnchanged(t, before, what);
+    });
+  });
+});
+
+/** A bulk batch sent with the peer's credentials: items naming ours (must fail) and one of its own (valid). */
+interface PeerBatch {
+  request: { id?: unknown; external_id?: unknown }[] | number[];
+  ours: ExpectedItem[];
+  own: ExpectedItem;
+  res: ReceivedResponse;
+  what: string;
+}
+
+/** Judges the report of a peer batch: ours failed; the peer's own item not failed when `ownApplied`. */
+function expectOursReported(t: CheckApi, batch: PeerBatch, ownApplied: boolean): void {
+  expectBulkAnswer(batch.res, [200, 207], batch.what);
+  expectFailuresReported(t, batch.res, batch.request, { failed: batch.ours, applied: ownApplied ? [batch.own] : [] }, batch.what);
+}
+
+interface CasesSetup {
+  ours: CaseBody[];
+  own: CaseBody;
+}
+
+async function casesSetup(t: CheckApi, peer: Organisation): Promise<CasesSetup> {
+  const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
+  const own = await peer.provision.createCase();
+  return { ours: [await readCase(t.primary, ours[0]!.id), await readCase(t.primary, ours[1]!.id)], own };
+}
+
+const OWN_DELETE_AFTER = 77;
+
+async function sendCases(t: CheckApi, peer: Organisation, s: CasesSetup): Promise<PeerBatch> {
+  const [x, y] = s.ours as [CaseBody, CaseBody];
+  const items = [
+    { id: x.id, delete_after: 4242, external_id: `${t.primary.provision.externalId('tenant-bulk')}` },
+    { id: s.own.id, delete_after: OWN_DELETE_AFTER },
+    { id: y.id, metadata: { screenconf: 'tenant-probe' }, webhook_url: 'https://example.com/screenconf/tenant' },
+  ];
+  const res = await peer.api.bulkUpdateCases({ items });
+  return {
+    request: items.map((i) => ({ id: i.id })),
+    ours: [
+      { index: 0, label: `our case ${x.id}` },
+      { index: 2, label: `our case ${y.id}` },
+    ],
+    own: { index: 1, label: `its own case ${s.own.id}` },
+    res,
+    what: `bulk update of cases ${x.id} and ${y.id} (ours) and ${s.own.id} (its own) with the other organisation's credentials`,
+  };
+}
+
+interface Customer {
+  caseId: number;
+  id: number;
+  externalId: string | null;
+  read: Json;
+}
+
+function customerOf(c: CaseBody): Customer {
+  const k = c.customer as Json | undefined;
+  if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k));
+  return { caseId: c.id, id: k.id as number, externalId: typeof k.external_id === 'string' ? k.external_id : null, read: k };
+}
+
+async function sendCustomers(t: CheckApi, peer: Organisation, ours: Customer[], own: Customer, ownName: string): Promise<PeerBatch> {
+  const [byId, byExternalId] = ours as [Customer, Customer];
+  if (byExternalId.externalId === null) fail(`the customer of our case ${byExternalId.caseId}`, 'an external_id (set at creation)', show(byExternalId.read));
+  const items = [
+    { id: byId.id, full_name: 'Screenconf Tenant Probe', customer_type: 'COMPANY' },
+    { id: own.id, full_name: ownName },
+    { external_id: byExternalId.externalId, full_name: 'Screenconf Tenant Probe', customer_type: 'COMPANY' },
+  ];
+  const res = await peer.api.bulkUpdateCustomers({ items });
+  return {
+    request: items.map((i) => ('id' in i ? { id: i.id } : { external_id: i.external_id })),
+    ours: [
+      { index: 0, label: `our customer ${byId.id}, by id` },
+      { index: 2, label: `our customer ${byExternalId.id}, by external_id ${show(byExternalId.externalId)}` },
+    ],
+    own: { index: 1, label: `its own customer ${own.id}` },
+    res,
+    what: `bulk update of customers ${byId.id} (ours, by id), ${byExternalId.id} (ours, by external_id) and ${own.id} (its own) with the other organisation's credentials`,
+  };
+}
+
+async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: Customer[]; own: Customer }> {
+  const ours = [customerOf(await t.primary.provision.createCase()), customerOf(await t.primary.provision.createCase())];
+  const own = customerOf(await peer.provision.createCase());
+  return { ours: [customerOf(await readCase(t.primary, ours[0]!.caseId)), customerOf(await readCase(t.primary, ours[1]!.caseId))], own };
+}
+
+function checkIds(c: CaseBody): number[] {
+  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
+  return checks
+    .map((k) => (k as { id?: unknown } | null)?.id)
+    .filter((id): id is number => Number.isInteger(id))
+    .sort((a, b) => a - b);
+}
+
+/** A case with two checks, and their ids. */
+async function caseWithChecks(org: Organisation): Promise<{ caseId: number; checks: number[] }> {
+  const created = await org.provision.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }] });
+  let ids = checkIds(created);
+  if (ids.length !== 2) ids = checkIds(await readCase(org, created.id));
+  if (ids.length !== 2) fail(`the checks of case ${created.id}, created with 2`, '2 checks with integer ids', show(ids));
+  return { caseId: created.id, checks: ids };
+}
+
+async function sendChecks(peer: Organisation, ours: { caseId: number; checks: number[] }, own: { caseId: number; checks: number[] }): Promise<PeerBatch> {
+  const ids = [ours.checks[0]!, own.checks[0]!, ours.checks[1]!];
+  const res = await peer.api.bulkDeleteChecks({ ids });
+  return {
+    request: ids,
+    ours: [
+      { index: 0, label: `our check ${ids[0]}` },
+      { index: 2, label: `our check ${ids[2]}` },
+    ],
+    own: { index: 1, label: `its own check ${ids[1]}` },
+    res,
+    what: `bulk delete of checks ${ids[0]} and ${ids[2]} (of our case ${ours.caseId}) and ${ids[1]} (its own) with the other organisation's credentials`,
+  };
+}
+
+describe("another organisation's bulk requests", () => {
+  check('a bulk case update by the other organisation changes none of our cases', ['TENANT-BULK-CASES'], async (t) => {
+    const peer = peerOf(t);
+    const s = await casesSetup(t, peer);
+    const batch = await sendCases(t, peer, s);
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      notServerError(batch.res, batch.what);
+      for (const before of s.ours) await expectOursUnchanged(t, before, batch.what);
+    });
+  });
+
+  check('a bulk case update by the other organisation reports our cases as failed', ['TENANT-BULK-CASES-REPORTED'], async (t) => {
+    const peer = peerOf(t);
+    const s = await casesSetup(t, peer);
+    const batch = await sendCases(t, peer, s);
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      const own = await readCase(peer, s.own.id, `reading its own case ${s.own.id} with the other organisation's credentials`);
+      expectOursReported(t, batch, own.delete_after === OWN_DELETE_AFTER);
+    });
+  });
+
+  check('a bulk customer update by the other organisation changes none of our customers', ['TENANT-BULK-CUSTOMERS'], async (t) => {
+    const peer = peerOf(t);
+    const s = await customersSetup(t, peer);
+    const batch = await sendCustomers(t, peer, s.ours, s.own, 'Screenconf Peer Own');
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      notServerError(batch.res, batch.what);
+      const problems: string[] = [];
+      for (const k of s.ours) {
+        const after = customerOf(await readCase(t.primary, k.caseId, `reading our case ${k.caseId} (customer ${k.id}) after the ${batch.what}`));
+        const changed = changedFields(k.read, after.read);
+        if (changed.length) problems.push(`customer ${k.id}: ${changed.join(', ')}`);
+      }
+      if (problems.length) fail(`our customers read back after the ${batch.what}`, 'unchanged', problems.join('; '));
+    });
+  });
+
+  check('a bulk customer update by the other organisation reports our customers as failed', ['TENANT-BULK-CUSTOMERS-REPORTED'], async (t) => {
+    const peer = peerOf(t);
+    const s = await customersSetup(t, peer);
+    const ownName = `Screenconf Peer Own ${randomBytes(3).toString('hex')}`;
+    const batch = await sendCustomers(t, peer, s.ours, s.own, ownName);
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      const own = customerOf(await readCase(peer, s.own.caseId, `reading its own case ${s.own.caseId} with the other organisation's credentials`));
+      expectOursReported(t, batch, own.read.full_name === ownName);
+    });
+  });
+
+  check('a bulk check delete by the other organisation deletes none of our checks', ['TENANT-BULK-CHECKS'], async (t) => {
+    const peer = peerOf(t);
+    const [ours, own] = [await caseWithChecks(t.primary), await caseWithChecks(peer)];
+    const batch = await sendChecks(peer, ours, own);
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      notServerError(batch.res, batch.what);
+      const now = checkIds(await readCase(t.primary, ours.caseId, `reading our case ${ours.caseId} after the ${batch.what}`));
+      const gone = ours.checks.filter((id) => !now.includes(id));
+      if (gone.length) fail(`our case ${ours.caseId} read back after the ${batch.what}`, `checks ${ours.checks.join(', ')} still there`, `checks ${gone.join(', ')} gone`);
+    });
+  });
+
+  check('a bulk check delete by the other organisation reports our checks as failed', ['TENANT-BULK-CHECKS-REPORTED'], async (t) => {
+    const peer = peerOf(t);
+    const [ours, own] = [await caseWithChecks(t.primary), await caseWithChecks(peer)];
+    const batch = await sendChecks(peer, ours, own);
+    await keepingEvidence(t, t.exchanges.at(-1), async () => {
+      const left = checkIds(await readCase(peer, own.caseId, `reading its own case ${own.caseId} with the other organisation's credentials`));
+      expectOursReported(t, batch, !left.includes(own.checks[0]!));
+    });
+  });
+});
