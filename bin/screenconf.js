@@ -31,5 +31,6 @@ const status = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stopSignal,
+  isTTY: process.stdout.isTTY === true,
 });
 process.exit(status);

@@ -2,12 +2,13 @@
  * The screenconf command line. Thin: parses arguments and calls the runner, the reference
  * server or the catalogue. main() takes its argv and returns the exit status, so tests call it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from './errors.ts';
 import { FAULTS, isFaultName } from './reference/faults.ts';
-import { createReferenceServer } from './reference/server.ts';
+import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from './reference/credentials.ts';
+import { createReferenceServer, type Organisation } from './reference/server.ts';
 import { loadConfigFile, readEnv, resolveConfig, SETTINGS, type Config, type ConfigInput, type SettingKey } from './runner/config.ts';
 import { CATALOGUE, CATALOGUE_VERSION, AREAS } from './spec/index.ts';
 import { VERSION } from './version.ts';
@@ -19,12 +20,15 @@ export interface CliIO {
   cwd: string;
   /** Resolves with the signal's name when the process is asked to stop (serve waits on it; run cancels and cleans up). */
   stopSignal?: Promise<NodeJS.Signals | void>;
+  /** Whether standard output is a terminal (colour is used only then, unless FORCE_COLOR). */
+  isTTY?: boolean;
 }
 
 const RUN_HELP = `Usage: screenconf run [options]
 
 Runs the conformance suites against a target and writes reports.
-Without --base-url, starts the embedded reference server and runs against it.
+Without --base-url, starts the embedded reference server and runs against it; with
+--target-image, starts that container image, runs against it and removes it at the end.
 
 Options (each also read from its environment variable, then from the config file):
 ${Object.values(SETTINGS)
@@ -33,13 +37,24 @@ ${Object.values(SETTINGS)
   --config FILE              JSON config file (default ./screenconf.config.json when present)
   -h, --help                 this help
 
+Reports go to a folder of their own, <report-dir>/<UTC time>-<run id>/: conformance.json,
+report.html, report.md, junit.xml and SHA256SUMS ("screenconf verify" checks it);
+<report-dir>/latest points at the newest.
+
 Every case the run creates is recorded in <report-dir>/ledger.jsonl before it is created and
 deleted when its suite file ends; "screenconf cleanup <ledger>" removes what a killed run left.
 Ctrl-C (SIGINT) or SIGTERM stops the run: checks in flight finish, cleanup runs, the report of
 what ran is written; a second Ctrl-C exits at once without cleanup.
 
-Exit status: 0 conforming, 1 not conforming, 2 usage or config error, 3 target unreachable,
-harness fault or run deadline passed, 130 stopped by SIGINT, 143 stopped by SIGTERM.`;
+With --target LABEL=URL (repeatable) the suites run against each target in turn, and one report
+compares them. --expect FILE lists known failures ({"expectations": [{"id", "reason", "expires":
+"YYYY-MM-DD", "target"?}]}): an expected failure does not fail the run; an unexpected pass or an
+expired entry does.
+
+Exit status: 0 conforming (every target; failures the expectations file lists do not count),
+1 not conforming (a MUST failed, a SHOULD warned with --strict, an expectation passed unexpectedly
+or expired), 2 usage or config error, 3 target unreachable, harness fault or run deadline passed,
+130 stopped by SIGINT, 143 stopped by SIGTERM.`;
 
 const CLEANUP_HELP = `Usage: screenconf cleanup LEDGER [options]
 
@@ -59,11 +74,14 @@ Exit status: 0 nothing of the ledger is left on the target, 1 something could no
 (or a create got no answer, so the target may hold a case with no known id), 2 usage, config or
 unreadable ledger, 3 target unreachable.`;
 
-const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-out FILE] [--fault NAME ...]
+const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE] [--fault NAME ...]
 
 Starts the reference server standalone and prints its base URL and credentials.
   --port N               port to listen on (default: a free port)
   --host H               address to bind (default 127.0.0.1)
+  --credentials-in FILE  use these organisations instead of generated ones: the JSON --credentials-out
+                         writes (apiKey optional); ${SERVE_CREDENTIALS_ENV} may hold the JSON itself.
+                         Given credentials are not printed.
   --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON
   --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
 ${Object.entries(FAULTS)
@@ -79,6 +97,8 @@ Commands:
   cleanup  remove what a killed run left on the target, from its ledger
   serve    start the reference server standalone
   list     print the requirement catalogue (--json for JSON)
+  report   re-render report.html and report.md of a run folder from its conformance.json
+  verify   check a run folder against its SHA256SUMS (0 intact, 1 changed, 2 usage)
   help     this help; "screenconf <command> --help" for a command's options
 
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
@@ -100,7 +120,7 @@ function settingOptions(keys: readonly SettingKey[] = Object.keys(SETTINGS) as S
   const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
   for (const key of keys) {
     const s = SETTINGS[key];
-    options[s.flag] = { type: 'boolean' in s && s.boolean ? 'boolean' : 'string' };
+    options[s.flag] = { type: 'boolean' in s && s.boolean ? 'boolean' : 'string', ...('multiple' in s && s.multiple ? { multiple: true } : {}) };
   }
   return options;
 }
@@ -109,7 +129,7 @@ function configFrom(values: Values, io: CliIO, keys: readonly SettingKey[] = Obj
   const flags: ConfigInput = {};
   for (const key of keys) {
     const v = values[SETTINGS[key].flag];
-    if (typeof v === 'string' || typeof v === 'boolean') flags[key] = v;
+    if (typeof v === 'string' || typeof v === 'boolean' || Array.isArray(v)) flags[key] = v;
   }
   const file = loadConfigFile(values.config as string | undefined, io.cwd);
   const env = readEnv(io.env);
@@ -126,7 +146,29 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const config = configFrom(values, io);
   const { runConformance } = await import('./runner/run.ts');
   const stop = io.stopSignal?.then((signal) => signal ?? 'SIGINT');
-  return runConformance(config, { out: io.out, err: io.err, cwd: io.cwd, ...(stop ? { stop } : {}) });
+  return runConformance(config, {
+    out: io.out,
+    err: io.err,
+    cwd: io.cwd,
+    ...(stop ? { stop } : {}),
+    console: consoleStyle(io),
+    ...(io.env.SCREENCONF_TODAY ? { today: io.env.SCREENCONF_TODAY } : {}),
+  });
+}
+
+/**
+ * Colour only on a terminal: FORCE_COLOR (any value but 0/false) switches it on, NO_COLOR off,
+ * as Node reads them; GitHub Actions annotations when GITHUB_ACTIONS is true.
+ */
+export function consoleStyle(io: Pick<CliIO, 'env' | 'isTTY'>): { colour: boolean; githubActions: boolean } {
+  const force = io.env.FORCE_COLOR;
+  const colour =
+    force !== undefined
+      ? !['0', 'false'].includes(force.trim().toLowerCase())
+      : io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== ''
+        ? false
+        : io.isTTY === true && io.env.TERM !== 'dumb';
+  return { colour, githubActions: io.env.GITHUB_ACTIONS === 'true' };
 }
 
 const CLEANUP_SETTINGS: readonly SettingKey[] = [
@@ -146,12 +188,29 @@ async function cleanupCommand(args: string[], io: CliIO): Promise<number> {
   return cleanupLedger(ledgerPath, (ledgerBaseUrl) => configFrom(values, io, CLEANUP_SETTINGS, ledgerBaseUrl), io);
 }
 
+/** The organisations given to serve: --credentials-in FILE, else SCREENCONF_SERVE_CREDENTIALS; none when neither. */
+function serveCredentials(file: string | undefined, io: CliIO): Organisation[] | undefined {
+  if (file !== undefined) {
+    const path = resolve(io.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new HarnessError('SC_USAGE', `--credentials-in ${path} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+    return parseServeCredentials(text, `--credentials-in ${path}`);
+  }
+  const text = io.env[SERVE_CREDENTIALS_ENV];
+  return text ? parseServeCredentials(text, SERVE_CREDENTIALS_ENV) : undefined;
+}
+
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse(
     args,
     {
       port: { type: 'string' },
       host: { type: 'string' },
+      'credentials-in': { type: 'string' },
       'credentials-out': { type: 'string' },
       fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -166,15 +225,18 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarnessError('SC_USAGE', `--port must be an integer from 0 to 65535, got "${values.port}"`);
   const faults = (values.fault as string[] | undefined) ?? [];
   for (const f of faults) if (!isFaultName(f)) throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
+  const given = serveCredentials(values['credentials-in'] as string | undefined, io);
   let server;
   try {
-    server = await createReferenceServer({ port, host: (values.host as string | undefined) ?? '127.0.0.1', faults: faults.filter(isFaultName) });
+    server = await createReferenceServer({ port, host: (values.host as string | undefined) ?? '127.0.0.1', faults: faults.filter(isFaultName), ...(given ? { organisations: given } : {}) });
   } catch (err) {
     throw new HarnessError('SC_USAGE', `cannot listen on ${(values.host as string | undefined) ?? '127.0.0.1'}:${port}: ${(err as { code?: string }).code ?? (err as Error).message}`);
   }
   const organisations = server.organisations.map(({ clientId, clientSecret, apiKey }) => ({ clientId, clientSecret, apiKey }));
   io.out(`screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`);
-  organisations.forEach((o, i) => io.out(`organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`));
+  organisations.forEach((o, i) =>
+    io.out(given ? `organisation ${i + 1}: client_id=${o.clientId} (secret and API key as given)` : `organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`),
+  );
   io.out(`run against it: screenconf run --base-url ${server.url} --client-id ${organisations[0]!.clientId} --client-secret <client_secret>`);
   if (values['credentials-out']) {
     const file = resolve(io.cwd, values['credentials-out'] as string);
@@ -184,6 +246,34 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
   await (io.stopSignal ?? new Promise<void>(() => {}));
   await server.close();
   return 0;
+}
+
+const REPORT_HELP = `Usage: screenconf report DIR
+
+Re-renders report.html and report.md of a run folder from its conformance.json, which is
+validated against the report schema first (SC_REPORT_INVALID, exit 2, when it does not fit).
+DIR is a run folder (<report-dir>/<time>-<run id>) or a report folder (its "latest" run).
+When SHA256SUMS vouched for the folder, its entries for the two views are brought up to date;
+otherwise it is left as it was (screenconf verify names the differences).`;
+
+const VERIFY_HELP = `Usage: screenconf verify DIR
+
+Checks a run folder against its SHA256SUMS (the SHA-256 of every file, written at the end of
+the run; "sha256sum -c SHA256SUMS" reads it too). Names every file that changed, went missing
+or was added. DIR is a run folder or a report folder (its "latest" run).
+
+Exit status: 0 intact, 1 a difference (each named), 2 usage error (DIR is not a folder).`;
+
+/** report DIR / verify DIR: one folder argument. */
+async function folderCommand(name: 'report' | 'verify', args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { help: { type: 'boolean', short: 'h' } }, name, true);
+  if (values.help) {
+    io.out(name === 'report' ? REPORT_HELP : VERIFY_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new HarnessError('SC_USAGE', `${name} takes one folder (got ${positionals.length}); see "screenconf ${name} --help"`);
+  const { reportCommand, verifyCommand } = await import('./report/commands.ts');
+  return (name === 'report' ? reportCommand : verifyCommand)(positionals[0]!, io);
 }
 
 function listCommand(args: string[], io: CliIO): number {
@@ -222,6 +312,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return await serveCommand(rest, io);
       case 'list':
         return listCommand(rest, io);
+      case 'report':
+      case 'verify':
+        return await folderCommand(command, rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -233,7 +326,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         io.out(VERSION);
         return 0;
       default:
-        throw new HarnessError('SC_USAGE', `unknown command "${command}" (commands: run, cleanup, serve, list, help)`);
+        throw new HarnessError('SC_USAGE', `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, help)`);
     }
   } catch (err) {
     if (err instanceof HarnessError) {

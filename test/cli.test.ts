@@ -1,10 +1,10 @@
 /** The command line as a user meets it: real processes, real listeners. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/spec/index.ts';
-import { BIN, cleanEnv, readReport, ROOT, screenconf, tempDir } from './support/cli.ts';
+import { BIN, cleanEnv, readReport, reportFiles, ROOT, screenconf, tempDir } from './support/cli.ts';
 
 interface Credentials {
   baseUrl: string;
@@ -46,7 +46,7 @@ describe('screenconf serve + screenconf run --base-url', () => {
     expect(result.status).toBe(0);
     expect(readReport(dir).summary.conforming).toBe(true);
     const secrets = [a!.clientSecret, a!.apiKey, b!.clientSecret];
-    const outputs = [result.stdout, result.stderr, ...readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'))];
+    const outputs = [result.stdout, result.stderr, ...reportFiles(dir).map(([, text]) => text)];
     for (const secret of secrets) for (const text of outputs) expect(text.includes(secret)).toBe(false);
   });
 

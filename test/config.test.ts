@@ -5,18 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
 import { readConfigFile, readEnv, resolveConfig } from '../src/runner/config.ts';
 import { tempDir } from './support/cli.ts';
+import { harnessError as error } from './support/errors.ts';
 
 const id = '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c';
 
-function error(fn: () => unknown): HarnessError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof HarnessError) return err;
-    throw err;
-  }
-  throw new Error('expected a HarnessError');
-}
 
 describe('resolveConfig', () => {
   it('takes flags over environment over file', () => {

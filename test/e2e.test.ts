@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/spec/index.ts';
-import { readReport, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { readReport, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
 
 describe('screenconf run against the embedded reference server', () => {
   const dir = tempDir();
@@ -33,11 +33,11 @@ describe('screenconf run against the embedded reference server', () => {
   });
 
   it('writes JUnit XML beside conformance.json, with no secret in either', () => {
-    const junit = join(dir, 'junit.xml');
+    const junit = join(runFolder(dir), 'junit.xml');
     expect(existsSync(junit)).toBe(true);
     expect(readFileSync(junit, 'utf8')).toContain('<testsuites');
     for (const file of ['junit.xml', 'conformance.json']) {
-      const text = readFileSync(join(dir, file), 'utf8');
+      const text = readFileSync(join(runFolder(dir), file), 'utf8');
       expect(text).not.toMatch(/sk_[A-Za-z0-9_-]{20,}/); // reference API keys
     }
   });

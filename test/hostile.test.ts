@@ -4,12 +4,12 @@
  * requirements, exit 3 with one line on stderr when the harness could not judge — within
  * bounded time, and never with a crash, a hang, a stack trace or a leaked secret.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE } from './hostile/index.ts';
 import { STACK_LINE, type Report } from './hostile/support.ts';
-import { screenconf, tempDir } from './support/cli.ts';
+import { reportFiles, screenconf, tempDir } from './support/cli.ts';
 
 const BOUND_MS = 30_000;
 
@@ -40,11 +40,11 @@ describe.concurrent('hostile servers', () => {
           expect(r.stderr, context).toBe('');
           expect(r.stdout, context).toContain('Verdict: NOT CONFORMING');
         }
-        const files = readdirSync(dir);
-        const outputs = [r.stdout, r.stderr, ...files.map((f) => readFileSync(join(dir, f), 'utf8'))];
+        const files = reportFiles(dir);
+        const outputs = [r.stdout, r.stderr, ...files.map(([, text]) => text)];
         for (const secret of server.secrets()) for (const text of outputs) expect(text.includes(secret), `a secret in the outputs of ${name}`).toBe(false);
-        if (files.includes('conformance.json')) {
-          const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report;
+        if (existsSync(join(dir, 'latest/conformance.json'))) {
+          const report = JSON.parse(readFileSync(join(dir, 'latest/conformance.json'), 'utf8')) as Report;
           if (hostile.exit === 1) expect(report.summary.mustFailures + report.results.filter((x) => x.verdict === 'warn').length).toBeGreaterThan(0);
           await hostile.verify?.(report, server);
         } else {

@@ -4,14 +4,14 @@
  * output. The reference server confirms what is left on it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEDGER_FILE, readLedger, type LedgerLine } from '../src/provision/ledger.ts';
 import { createReferenceServer, type Organisation, type ReferenceServer } from '../src/reference/server.ts';
 import { plantedOrganisations, proxy, relay, STACK_LINE } from './hostile/support.ts';
-import { BIN, cleanEnv, ROOT, screenconf, tempDir } from './support/cli.ts';
+import { BIN, cleanEnv, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
 
 const children: ChildProcess[] = [];
 const references: ReferenceServer[] = [];
@@ -116,7 +116,7 @@ describe('Ctrl-C during a run', () => {
     expect(r.stderr).toMatch(/^screenconf: interrupted by SIGINT: stopped the run and cleaned up; the report of what ran is /);
     expect(r.stdout).toContain('Verdict: INTERRUPTED');
     expect(`${r.stdout}${r.stderr}`).not.toMatch(STACK_LINE);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
     expect(report.run.interrupted).toBe('SIGINT');
     expect(report.summary.conforming).toBe(false);
     expect(report.summary.cleanup).toMatchObject({ left: [], unconfirmed: [] });
@@ -193,7 +193,7 @@ describe('--keep, the deadline and the ledger', () => {
     expect(Date.now() - began).toBeLessThan(30_000);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^screenconf: error SC_DEADLINE: the run deadline of 2500 ms passed; stopped the run and cleaned up; the report of what ran is /);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
     expect(report.run.interrupted).toBe('deadline');
     expect(report.results.some((x: { reason?: string }) => /^not run: the run deadline/.test(x.reason ?? ''))).toBe(true);
     expect(server.store.countCases('org-1') + server.store.countCases('org-2')).toBe(0);
@@ -230,7 +230,7 @@ describe('throttling', () => {
       const r = await screenconf(['run', '--base-url', target.url, '--client-id', target.clientId, '--report-dir', dir, '--suites', 'token'], { env: { SCREENCONF_CLIENT_SECRET: target.clientSecret } });
       expect(r.status, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toContain('Throttled: the target answered 429 to 2 request(s)');
-      expect(JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).summary.throttled).toBe(2);
+      expect(JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8')).summary.throttled).toBe(2);
     } finally {
       await target.close();
     }
@@ -264,24 +264,46 @@ describe('no secret in any output', () => {
       const peer = join(tempDir(), 'peer');
       writeFileSync(secrets, `${a!.clientSecret}\n`);
       writeFileSync(peer, b!.clientSecret);
+      // The API key is planted in a config file (the other secrets come from files and flags).
+      const config = join(tempDir(), 'screenconf.config.json');
+      writeFileSync(config, JSON.stringify({ apiKey: a!.apiKey }));
       const r = await screenconf(
-        ['run', '--base-url', target.url, '--client-id', a!.clientId, '--client-secret-file', secrets, '--peer-client-id', b!.clientId, '--peer-client-secret-file', peer, '--report-dir', dir, '--suites', 'token,auth,case-patch', '--max-rps', '0', '--runs', '5'],
-        { env: { SCREENCONF_API_KEY: a!.apiKey } },
+        ['run', '--config', config, '--base-url', target.url, '--client-id', a!.clientId, '--client-secret-file', secrets, '--peer-client-id', b!.clientId, '--peer-client-secret-file', peer, '--report-dir', dir, '--suites', 'token,auth,case-patch', '--max-rps', '0', '--runs', '5'],
       );
       expect(r.status, r.stdout + r.stderr).toBe(1);
+      // Re-rendering and verifying the folder print nothing secret either.
+      const rendered = await screenconf(['report', dir]);
+      const verified = await screenconf(['verify', dir]);
+      expect(verified.status, verified.stdout).toBe(0);
       const planted = [...target.secrets(), ...issued];
       expect(planted.length).toBeGreaterThan(6);
-      const files = readdirSync(dir);
-      expect(files).toEqual(expect.arrayContaining(['conformance.json', 'junit.xml', LEDGER_FILE]));
-      const outputs: [string, string][] = [['stdout', r.stdout], ['stderr', r.stderr], ...files.map((f): [string, string] => [f, readFileSync(join(dir, f), 'utf8')])];
+      const files = reportFiles(dir);
+      const run = relative(dir, runFolder(dir));
+      expect(files.map(([f]) => f)).toEqual(
+        expect.arrayContaining([LEDGER_FILE, ...['conformance.json', 'junit.xml', 'report.html', 'report.md', 'SHA256SUMS'].map((f) => `${run}/${f}`)]),
+      );
+      const outputs: [string, string][] = [
+        ['stdout', r.stdout], ['stderr', r.stderr], ['report stdout', rendered.stdout + rendered.stderr], ['verify stdout', verified.stdout + verified.stderr], ...files,
+      ];
+      // Each secret also as the HTML, JSON, Markdown and URL encodings of a report would write it.
+      const encodings = (x: string) => [
+        x,
+        x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+        JSON.stringify(x).slice(1, -1),
+        x.replace(/([\\`*_[\]|~])/g, '\\$1'),
+        encodeURIComponent(x),
+      ];
       for (const secret of new Set(planted)) {
-        for (const [where, text] of outputs) {
-          const at = text.indexOf(secret);
-          expect(at, `a secret in ${where}: …${text.slice(Math.max(0, at - 300), at + 60)}…`).toBe(-1);
+        for (const form of new Set(encodings(secret))) {
+          for (const [where, text] of outputs) {
+            const at = text.indexOf(form);
+            expect(at, `a secret in ${where}: …${text.slice(Math.max(0, at - 300), at + 60)}…`).toBe(-1);
+          }
         }
       }
-      const report = readFileSync(join(dir, 'conformance.json'), 'utf8');
+      const report = readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8');
       expect(report).toContain('$SCREENCONF_ACCESS_TOKEN'); // the reproductions name it instead
+      expect(JSON.parse(report).run.options).toMatchObject({ apiKey: '[REDACTED]', clientSecret: '[REDACTED]', peerClientSecret: '[REDACTED]' });
     } finally {
       await target.close();
     }

@@ -9,7 +9,7 @@ import { TransportError } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import { requirement, type RequirementId } from '../spec/index.ts';
 import { getHarness, type Harness } from './context.ts';
-import type { ScreenconfMeta } from './meta.ts';
+import type { Evidence, Observation, PropertyEvidence, ScreenconfMeta } from './meta.ts';
 
 export interface CheckApi extends Harness {
   /** Records what the server did, for an OBSERVE requirement this check names. */
@@ -34,14 +34,24 @@ export function check(title: string, ids: readonly RequirementId[], fn: (t: Chec
   test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
     const meta: ScreenconfMeta = { requirements: [...ids] };
     ctx.task.meta.screenconf = meta;
+    // The ids also go to junit.xml, as <property name="requirement" value="ID"> of the testcase
+    // (vitest's JUnit reporter writes a test's annotations as properties); once, also on a re-run.
+    for (const id of ids) {
+      if (!ctx.task.annotations.some((a) => a.type === 'requirement' && a.message === id)) await ctx.annotate(id, 'requirement');
+    }
     const h = getHarness();
     h.exchanges.length = 0;
+    const evidenceOf = (exchanges: typeof h.exchanges): Evidence => ({ exchanges, curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)) });
     let skipping = false;
     const api: CheckApi = {
       ...h,
       observe(id, text) {
         if (!ids.includes(id)) throw new Error(`check "${title}" observes ${id}, which it does not name`);
-        (meta.observations ??= []).push({ requirement: id, text: h.redactor.redact(text) });
+        const observation: Observation = { requirement: id, text: h.redactor.redact(text) };
+        // The first observation of an id in a check keeps the exchange it was most likely read from.
+        const last = h.exchanges.at(-1);
+        if (last && !meta.observations?.some((o) => o.requirement === id)) observation.evidence = evidenceOf([last]);
+        (meta.observations ??= []).push(observation);
       },
       skip(reason) {
         meta.skipReason = reason;
@@ -54,8 +64,9 @@ export function check(title: string, ids: readonly RequirementId[], fn: (t: Chec
       await fn(api);
     } catch (err) {
       if (skipping) throw err;
-      const exchanges = h.exchanges.slice(-EVIDENCE_EXCHANGES);
-      meta.evidence = { exchanges, curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)) };
+      meta.evidence = evidenceOf(h.exchanges.slice(-EVIDENCE_EXCHANGES));
+      const property = (err as { property?: PropertyEvidence } | null)?.property;
+      if (property) meta.evidence.property = { ...property, counterexample: h.redactor.redact(property.counterexample) };
       if (err instanceof HarnessError || (err instanceof TransportError && err.kind === 'unreachable')) {
         meta.harnessFault = h.redactor.redact(err.message);
       }

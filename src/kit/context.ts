@@ -8,6 +8,7 @@ import { TokenSource } from '../client/auth.ts';
 import { Redactor } from '../client/redact.ts';
 import { Transport, type Exchange, type OutgoingRequest, type ReceivedResponse, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
+import { ServerHeaders } from '../report/server-headers.ts';
 import { InvariantWatcher } from './invariants.ts';
 
 export interface OrganisationCredentials {
@@ -58,6 +59,8 @@ export interface Harness {
   exchanges: Exchange[];
   /** Judges every case body received, for the READ-* invariants (taken at the end of each file). */
   watcher: InvariantWatcher;
+  /** Server identification headers seen in responses (taken at the end of each file, for the report). */
+  serverHeaders: ServerHeaders;
 }
 
 /** A Transport that also shows every answer, parsed and unredacted, to the invariant watcher. */
@@ -102,7 +105,9 @@ export function getHarness(): Harness {
   ]);
   const exchanges: Exchange[] = [];
   const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
+  const serverHeaders = new ServerHeaders();
   const record = (e: Exchange) => {
+    serverHeaders.observe(e.response?.headers);
     exchanges.push(e);
     if (exchanges.length > 50) exchanges.shift();
   };
@@ -112,6 +117,7 @@ export function getHarness(): Harness {
     redactor,
     exchanges,
     watcher,
+    serverHeaders,
     primary: organisation(run, run.target.primary, transport, 'a'),
     ...(run.target.peer ? { peer: organisation(run, run.target.peer, transport, 'b') } : {}),
   };

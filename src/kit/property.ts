@@ -7,6 +7,9 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { ConformanceFailure } from './assert.ts';
 import type { CheckApi } from './check.ts';
+import type { PropertyEvidence } from './meta.ts';
+
+const COUNTEREXAMPLE_CHARS = 4000;
 
 export interface PropertyOptions {
   /** Generated cases; default: the run's --runs. */
@@ -47,11 +50,22 @@ export async function property<T>(t: CheckApi, name: string, arb: fc.Arbitrary<T
   } catch (err) {
     message = (err as Error)?.message ?? String(err);
   }
-  throw new ConformanceFailure(
+  const failure = new ConformanceFailure(
     [
       message,
       `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${fc.stringify(counterexample)}`,
       `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
     ].join('\n'),
   );
+  // The same, structured, for the report's evidence (check() redacts it).
+  const evidence: PropertyEvidence = {
+    name,
+    counterexample: fc.stringify(counterexample).slice(0, COUNTEREXAMPLE_CHARS),
+    seed: details.seed,
+    path: details.counterexamplePath ?? '',
+    runSeed: t.run.seed,
+    numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+  };
+  throw Object.assign(failure, { property: evidence });
 }

@@ -10,6 +10,7 @@ import { getHarness } from './context.ts';
 afterAll(async ({}, suite) => {
   const h = getHarness();
   suite.meta.screenconfInvariants = h.watcher.take();
+  suite.meta.screenconfServerHeaders = h.serverHeaders.take();
   const left = [...(await h.primary.provision.cleanup()), ...((await h.peer?.provision.cleanup()) ?? [])];
   if (left.length) suite.meta.screenconfLeftovers = left;
 });

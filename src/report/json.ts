@@ -2,7 +2,8 @@
 import type { Redactor } from '../client/redact.ts';
 import type { RequirementResult, Summary } from './verdicts.ts';
 
-export const REPORT_SCHEMA_VERSION = 1;
+/** The schema (zod, and the JSON Schema made from it) is in schema.ts; what is written here must fit it. */
+export { REPORT_SCHEMA_VERSION } from './schema.ts';
 
 /** Why a run stopped before its end: a signal, or the run deadline (--deadline-ms). */
 export type Interruption = 'SIGINT' | 'SIGTERM' | 'deadline';
@@ -30,12 +31,35 @@ export type RunSummary = Summary & {
   cleanup?: CleanupSummary;
 };
 
+/** One target of the run, with its own summary (`targets` of the report; "default" for a single target). */
+export interface TargetEntry {
+  label: string;
+  baseUrl: string;
+  kind: 'embedded' | 'url';
+  referenceFaults?: string[];
+  /** Server identification headers seen in its responses: name → distinct values. */
+  serverHeaders: Record<string, string[]>;
+  summary: RunSummary;
+}
+
 export interface ConformanceReport {
   schemaVersion: number;
   tool: { name: 'screenconf'; version: string };
   catalogueVersion: string;
-  run: { id: string; startedAt: string; finishedAt: string; seed: number; runs: number; suites: string[]; interrupted?: Interruption };
-  target: { baseUrl: string; kind: 'embedded' | 'url'; referenceFaults?: string[] };
+  run: {
+    id: string;
+    startedAt: string;
+    finishedAt: string;
+    seed: number;
+    runs: number;
+    suites: string[];
+    interrupted?: Interruption;
+    /** The run's settings, secrets replaced by "[REDACTED]". */
+    options?: Record<string, unknown>;
+  };
+  /** The (first) target; `targets` lists every one. */
+  target: { baseUrl: string; kind: 'embedded' | 'url'; referenceFaults?: string[]; label?: string; serverHeaders?: Record<string, string[]> };
+  targets: TargetEntry[];
   summary: RunSummary;
   results: RequirementResult[];
 }

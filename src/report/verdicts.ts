@@ -34,11 +34,15 @@ export interface RequirementResult {
   area: Area;
   statement: string;
   source: string;
+  /** Where the interface is ambiguous: the reading the catalogue takes. */
+  decision?: string;
   verdict: Verdict;
   /** Why skipped, or the first failure message. */
   reason?: string;
   tests: { suite: string; name: string; state: TestOutcome['state']; flaky?: boolean }[];
   observations?: string[];
+  /** Each observation with the check that recorded it and the exchange it was read from. */
+  observationEvidence?: { test: string; text: string; evidence?: Evidence }[];
   failures?: { test: string; message: string; flaky?: boolean; evidence?: Evidence }[];
 }
 
@@ -67,7 +71,8 @@ function verdictFor(r: Requirement, tests: TestOutcome[]): Pick<RequirementResul
 export function judge(outcomes: TestOutcome[], catalogue: readonly Requirement[] = CATALOGUE): { results: RequirementResult[]; summary: Summary } {
   const results = catalogue.map((r): RequirementResult => {
     const tests = outcomes.filter((t) => t.requirements.includes(r.id));
-    const observations = tests.flatMap((t) => t.observations.filter((o) => o.requirement === r.id).map((o) => o.text));
+    const observed = tests.flatMap((t) => t.observations.filter((o) => o.requirement === r.id).map((o) => ({ test: t.name, text: o.text, ...(o.evidence ? { evidence: o.evidence } : {}) })));
+    const observations = observed.map((o) => o.text);
     const failures = tests
       .filter((t) => t.state === 'failed')
       .map((t) => ({ test: t.name, message: t.errors.join('\n'), ...(t.flaky !== undefined ? { flaky: t.flaky } : {}), ...(t.evidence ? { evidence: t.evidence } : {}) }));
@@ -77,9 +82,10 @@ export function judge(outcomes: TestOutcome[], catalogue: readonly Requirement[]
       area: r.area,
       statement: r.statement,
       source: r.source,
+      ...(r.decision ? { decision: r.decision } : {}),
       ...verdictFor(r, tests),
       tests: tests.map((t) => ({ suite: t.suite, name: t.name, state: t.state, ...(t.flaky ? { flaky: true } : {}) })),
-      ...(observations.length ? { observations } : {}),
+      ...(observations.length ? { observations, observationEvidence: observed } : {}),
       ...(failures.length ? { failures } : {}),
     };
   });

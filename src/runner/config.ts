@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { HarnessError } from '../errors.ts';
+import { lineAt, parseJsonText } from './json-text.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
 import { PACKAGE_ROOT } from '../version.ts';
 
@@ -29,7 +30,7 @@ export const SETTINGS = {
   peerClientSecret: { flag: 'peer-client-secret', env: 'SCREENCONF_PEER_CLIENT_SECRET', help: 'client_secret of the second organisation', secret: true },
   peerClientSecretFile: { flag: 'peer-client-secret-file', env: 'SCREENCONF_PEER_CLIENT_SECRET_FILE', help: 'file holding the second organisation\'s client_secret' },
   allowInsecureHttp: { flag: 'allow-insecure-http', env: 'SCREENCONF_ALLOW_INSECURE_HTTP', help: 'allow credentials over plain http:// to a host that is not loopback', boolean: true },
-  reportDir: { flag: 'report-dir', env: 'SCREENCONF_REPORT_DIR', help: 'folder for conformance.json, junit.xml and the run ledger (default reports/)' },
+  reportDir: { flag: 'report-dir', env: 'SCREENCONF_REPORT_DIR', help: 'folder of the reports: one folder per run (<UTC time>-<run id>/: conformance.json, report.html, report.md, junit.xml, SHA256SUMS), a "latest" link to the newest, and the run ledger (default reports/)' },
   keep: { flag: 'keep', env: 'SCREENCONF_KEEP', help: 'leave the cases the run creates on the target, for debugging (the ledger lists them)', boolean: true },
   seed: { flag: 'seed', env: 'SCREENCONF_SEED', help: 'seed of the generated inputs; a run with the same seed replays them' },
   runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
@@ -45,7 +46,14 @@ export const SETTINGS = {
   webhookPublicUrl: { flag: 'webhook-public-url', env: 'SCREENCONF_WEBHOOK_PUBLIC_URL', help: 'base URL the target must call to reach the receiver (a tunnel or CI service address)' },
   webhookTimeoutMs: { flag: 'webhook-timeout-ms', env: 'SCREENCONF_WEBHOOK_TIMEOUT_MS', help: 'how long to wait for a webhook delivery, in ms (default 15000)' },
   referenceFaults: { flag: 'reference-faults', env: 'SCREENCONF_REFERENCE_FAULTS', help: 'self-tests only: fault switches for the embedded reference server, comma-separated' },
-} as const satisfies Record<string, { flag: string; env: string; help: string; secret?: boolean; boolean?: boolean }>;
+  targets: { flag: 'target', env: 'SCREENCONF_TARGETS', help: 'LABEL=URL, repeatable: run against each target, one merged report (variable: comma-separated)', multiple: true },
+  expect: { flag: 'expect', env: 'SCREENCONF_EXPECT', help: 'expectations file (JSON): known failures, each with a reason and an expiry date' },
+  strict: { flag: 'strict', env: 'SCREENCONF_STRICT', help: 'SHOULD warnings fail the run too (exit 1)', boolean: true },
+  targetImage: { flag: 'target-image', env: 'SCREENCONF_TARGET_IMAGE', help: 'container image to start and run against (testcontainers: a Docker-compatible engine, DOCKER_HOST); removed at the end; instead of --base-url' },
+  targetPort: { flag: 'target-port', env: 'SCREENCONF_TARGET_PORT', help: 'port the image serves HTTP on inside the container (default 8080)' },
+  targetEnv: { flag: 'target-env', env: 'SCREENCONF_TARGET_ENV', help: 'K=V, repeatable: an environment variable of the target container (variable: one K=V per line)', multiple: true },
+  targetReadyTimeoutMs: { flag: 'target-ready-timeout-ms', env: 'SCREENCONF_TARGET_READY_TIMEOUT_MS', help: 'how long the container gets to answer HTTP on its port, in ms (default 60000)' },
+} as const satisfies Record<string, { flag: string; env: string; help: string; secret?: boolean; boolean?: boolean; multiple?: boolean }>;
 
 /** The polite defaults toward a target given by --base-url (a shared staging server, say). */
 export const URL_TARGET_LIMITS = { concurrency: 4, maxRps: 20 } as const;
@@ -109,6 +117,63 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1' || /^::ffff:127\./.test(h);
 }
 
+/** `K=V` lines or items, or an object {K: V}, as the environment of a target container. */
+const envMap = z.preprocess(
+  (v) => {
+    const items = typeof v === 'string' ? v.split(/\r?\n/).filter((l) => l.trim() !== '') : v;
+    if (!Array.isArray(items)) return items;
+    const out: Record<string, unknown> = {};
+    for (const item of items) {
+      if (typeof item !== 'string') return items;
+      const eq = item.indexOf('=');
+      if (eq <= 0) return items;
+      out[item.slice(0, eq)] = item.slice(eq + 1);
+    }
+    return out;
+  },
+  z.record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'names must be letters, digits and _, not starting with a digit' }),
+    z.string(),
+    { message: 'must be K=V items (variable: one K=V per line)' },
+  ),
+);
+
+/** A target label: what names it in reports and the expectations file (`us`, `eu-west`). */
+export const TARGET_LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/** Credentials a target entry of the config file may carry; those it leaves out are the shared ones. */
+export const TARGET_CREDENTIALS = ['clientId', 'clientSecret', 'apiKey', 'peerClientId', 'peerClientSecret'] as const;
+
+/** One target of a run with several (`--target LABEL=URL`, or an entry of `targets` in the config file). */
+const TargetEntry = z
+  .object({
+    label: z.string().regex(TARGET_LABEL, { message: 'must be LABEL=URL, the label 1 to 32 letters, digits, - or _' }),
+    baseUrl: z
+      .string()
+      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' })
+      .refine(hasNoUserinfo, { message: 'must not carry user:password@' }),
+    clientId: z.uuid({ message: 'must be a UUID' }).optional(),
+    clientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
+    clientSecretFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+    apiKey: z.string().min(1, { message: 'must not be empty' }).optional(),
+    apiKeyFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+    peerClientId: z.uuid({ message: 'must be a UUID' }).optional(),
+    peerClientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
+    peerClientSecretFile: z.string().min(1, { message: 'must not be empty' }).optional(),
+  })
+  .strict();
+
+/** `us=https://…` → {label, baseUrl}; a variable holds them comma-separated. */
+const targetList = z.preprocess((v) => {
+  const items = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v;
+  if (!Array.isArray(items)) return items;
+  return items.map((item) => {
+    if (typeof item !== 'string') return item;
+    const eq = item.indexOf('=');
+    return eq > 0 ? { label: item.slice(0, eq).trim(), baseUrl: item.slice(eq + 1).trim() } : { label: '', baseUrl: item };
+  });
+}, z.array(TargetEntry).min(1, { message: 'must name at least one target' }));
+
 export const ConfigSchema = z
   .object({
     baseUrl: z
@@ -152,25 +217,57 @@ export const ConfigSchema = z
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })
       .transform((xs) => xs as FaultName[])
       .default([]),
+    targets: targetList.optional(),
+    expect: z.string().min(1, { message: 'must name a file' }).optional(),
+    strict: bool.default(false),
+    targetImage: z.string().regex(/^[^\s]+$/, { message: 'must be an image name, like localhost/screenconf-reference:latest' }).optional(),
+    targetPort: intFrom(1, 65535).optional(),
+    targetEnv: envMap.optional(),
+    targetReadyTimeoutMs: intFrom(1000, 3_600_000).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
     const need = (ok: boolean, path: SettingKey, message: string) => {
       if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
     };
-    if (c.baseUrl === undefined) {
+    if (c.targetImage !== undefined) {
+      need(c.baseUrl === undefined, 'targetImage', 'and --base-url (SCREENCONF_BASE_URL) both name the target; give one of them');
+      need(c.targets === undefined, 'targetImage', 'and --target (SCREENCONF_TARGETS) both name the target; give one of them');
+    } else {
+      for (const key of ['targetPort', 'targetEnv', 'targetReadyTimeoutMs'] as const) need(c[key] === undefined, key, 'applies only with --target-image');
+    }
+    if (c.targets !== undefined) {
+      need(c.baseUrl === undefined, 'targets', 'and --base-url (SCREENCONF_BASE_URL) both name the target; give one of them');
+      need(c.referenceFaults.length === 0, 'referenceFaults', 'applies only to the embedded reference server (no --base-url or --target)');
+      const seen = new Set<string>();
+      c.targets.forEach((t, i) => {
+        if (seen.has(t.label.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['targets', i, 'label'], message: `names the target "${t.label}" twice` });
+        seen.add(t.label.toLowerCase());
+      });
+    } else if (c.baseUrl === undefined && c.targetImage === undefined) {
       for (const key of ['clientId', 'clientSecret', 'apiKey', 'peerClientId', 'peerClientSecret'] as const) {
-        need(c[key] === undefined, key, 'is only used with --base-url (without it the embedded server supplies credentials)');
+        need(c[key] === undefined, key, 'is only used with --base-url, --target or --target-image (without them the embedded server supplies credentials)');
       }
     } else {
-      need(c.referenceFaults.length === 0, 'referenceFaults', 'applies only to the embedded reference server (no --base-url)');
+      need(c.referenceFaults.length === 0, 'referenceFaults', `applies only to the embedded reference server (no ${c.baseUrl === undefined ? '--target-image' : '--base-url'})`);
       need((c.clientId === undefined) === (c.clientSecret === undefined), c.clientId === undefined ? 'clientId' : 'clientSecret', 'client id and secret go together');
-      need(c.clientId !== undefined || c.apiKey !== undefined, 'clientId', 'is required with --base-url (or give --api-key)');
+      need(c.clientId !== undefined || c.apiKey !== undefined, 'clientId', `is required with ${c.baseUrl === undefined ? '--target-image' : '--base-url'} (or give --api-key)`);
     }
     need((c.peerClientId === undefined) === (c.peerClientSecret === undefined), c.peerClientId === undefined ? 'peerClientId' : 'peerClientSecret', 'peer client id and secret go together');
   });
 
-export type Config = z.infer<typeof ConfigSchema>;
+/** A target of a run with several, its credentials resolved (its own, else the shared ones). */
+export interface TargetConfig {
+  label: string;
+  baseUrl: string;
+  clientId?: string;
+  clientSecret?: string;
+  apiKey?: string;
+  peerClientId?: string;
+  peerClientSecret?: string;
+}
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'targets'> & { targets?: TargetConfig[] };
 export type ConfigInput = Partial<Record<SettingKey, unknown>>;
 
 /** Where a config file is, and its text, to name the line of a bad value. */
@@ -190,12 +287,6 @@ export interface ConfigSources {
 }
 
 /** The 1-based line of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line += 1;
-  return line;
-}
-
 /** The line of a top-level key in a JSON object's text (a tiny scanner: strings, nesting). */
 export function keyLine(text: string, key: string): number | undefined {
   let depth = 0;
@@ -258,15 +349,9 @@ export function loadConfigFile(path: string | undefined, cwd: string): { values:
   } catch (err) {
     throw new HarnessError('SC_CONFIG_FILE', `config file ${file} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    const message = (err as Error).message;
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const where = position !== undefined ? ` line ${lineAt(text, Number(position))}` : '';
-    throw new HarnessError('SC_CONFIG_FILE', `config file ${file}${where} is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`);
-  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new HarnessError('SC_CONFIG_FILE', `config file ${file}${json.where} is not valid JSON: ${json.message}`);
+  const parsed = json.value;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HarnessError('SC_CONFIG_FILE', `config file ${file} must hold a JSON object`);
   }
@@ -342,27 +427,91 @@ export function resolveConfig(sources: ConfigSources): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
-    const message = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map(flagName).join(', ')}` : `${describeSource(key, sources)} ${issue.message}`;
+    const message =
+      key === 'targets' && typeof issue.path[1] === 'number'
+        ? `${describeSource(key, sources)} ${targetIssue(issue, merged.targets)}`
+        : issue.code === 'unrecognized_keys'
+          ? `unknown setting ${issue.keys.map(flagName).join(', ')}`
+          : `${describeSource(key, sources)} ${issue.message}`;
     throw new HarnessError('SC_CONFIG', message);
   }
-  const config = result.data;
-  const credentials = config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
-  if (config.baseUrl !== undefined && credentials && !config.allowInsecureHttp) {
-    const url = new URL(config.baseUrl);
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+  const { targets: entries, ...rest } = result.data;
+  const config: Config = rest;
+  if (entries) config.targets = entries.map((entry, i) => resolveTarget(entry, i, config, sources));
+  if (config.expect !== undefined) config.expect = resolve(settingBase('expect', sources), config.expect);
+  for (const t of config.targets ?? [{ label: '', ...config }]) {
+    if (t.baseUrl === undefined || config.allowInsecureHttp) continue;
+    const credentials = t.clientSecret !== undefined || t.apiKey !== undefined || t.peerClientSecret !== undefined;
+    const url = new URL(t.baseUrl);
+    if (credentials && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      const where = t.label ? `${describeSource('targets', sources)} target "${t.label}"` : describeSource('baseUrl', sources);
       throw new HarnessError(
         'SC_INSECURE_TRANSPORT',
-        `${describeSource('baseUrl', sources)} is plain http:// to ${url.hostname}, which is not this machine: the credentials and access tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http to accept that`,
+        `${where} is plain http:// to ${url.hostname}, which is not this machine: the credentials and access tokens would cross the network unencrypted. Use https://, or pass --allow-insecure-http to accept that`,
       );
     }
   }
   return config;
 }
 
+/** The folder a path-valued setting is relative to: the config file's when it came from there. */
+function settingBase(key: SettingKey, sources: ConfigSources): string {
+  return rank(key, sources) === 1 && sources.fileSource ? dirname(sources.fileSource.path) : (sources.cwd ?? process.cwd());
+}
+
+/** A problem with one target entry, named by its position and label. */
+function targetIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  const index = issue.path[1] as number;
+  const item = Array.isArray(raw) ? raw[index] : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean)[index] : undefined;
+  const label = typeof item === 'string' ? item.split('=')[0] : (item as { label?: unknown } | undefined)?.label;
+  const name = `target ${index + 1}${typeof label === 'string' && label && TARGET_LABEL.test(label) ? ` ("${label}")` : ''}`;
+  if (issue.code === 'unrecognized_keys') return `${name}: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')} (known: label, baseUrl, ${TARGET_CREDENTIALS.join(', ')}, clientSecretFile, apiKeyFile, peerClientSecretFile)`;
+  const field = issue.path[2];
+  return `${name}${field === undefined || field === 'label' ? '' : ` ${String(field)}`} ${issue.message}`;
+}
+
+/** A target entry with its secret files read and the shared credentials filled in where it gives none. */
+function resolveTarget(entry: z.infer<typeof TargetEntry>, index: number, shared: Config, sources: ConfigSources): TargetConfig {
+  const where = `${describeSource('targets', sources)} target ${index + 1} ("${entry.label}")`;
+  const own: Record<string, string | undefined> = { ...entry };
+  for (const [secretKey, fileKey] of Object.entries(SECRET_FILES)) {
+    const path = own[fileKey];
+    delete own[fileKey];
+    if (path === undefined) continue;
+    if (own[secretKey] !== undefined) throw new HarnessError('SC_CONFIG', `${where}: ${secretKey} and ${fileKey} both give the ${secretKey}; give one`);
+    const file = resolve(settingBase('targets', sources), path);
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new HarnessError('SC_CONFIG', `${where}: ${fileKey} cannot be read: ${file}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    }
+    const secret = content.replace(/[\r\n]+$/, '');
+    if (secret === '') throw new HarnessError('SC_CONFIG', `${where}: ${fileKey} ${file} is empty`);
+    own[secretKey] = secret;
+  }
+  const pair = (id: 'clientId' | 'peerClientId', secret: 'clientSecret' | 'peerClientSecret') => {
+    if ((own[id] === undefined) !== (own[secret] === undefined)) throw new HarnessError('SC_CONFIG', `${where}: ${id} and ${secret} go together`);
+    return own[id] !== undefined ? { [id]: own[id], [secret]: own[secret] } : { [id]: shared[id], [secret]: shared[secret] };
+  };
+  const target = { label: entry.label, baseUrl: entry.baseUrl, ...pair('clientId', 'clientSecret'), apiKey: own.apiKey ?? shared.apiKey, ...pair('peerClientId', 'peerClientSecret') } as TargetConfig;
+  for (const k of Object.keys(target) as (keyof TargetConfig)[]) if (target[k] === undefined) delete target[k];
+  if (target.clientId === undefined && target.apiKey === undefined) {
+    throw new HarnessError('SC_CONFIG', `${where} has no credentials: give --client-id and --client-secret (or --api-key) for every target, or clientId and clientSecret in its entry of the config file`);
+  }
+  return target;
+}
+
+/** Names of container variables whose values are treated as secrets. */
+const SECRET_ENV_NAME = /SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|API_?KEY|PRIVATE/i;
+
 /** The secrets of a config, for redaction. */
 export function configSecrets(c: Partial<Config>): string[] {
-  return Object.entries(SETTINGS)
+  const own = Object.entries(SETTINGS)
     .filter(([, s]) => 'secret' in s && s.secret)
-    .map(([k]) => c[k as SettingKey])
-    .filter((v): v is string => typeof v === 'string');
+    .map(([k]) => c[k as keyof Config]);
+  const perTarget = (c.targets ?? []).flatMap((t) => [t.clientSecret, t.apiKey, t.peerClientSecret]);
+  // A target container's variables with a secret-sounding name (DB_PASSWORD, SCREENCONF_SERVE_CREDENTIALS).
+  const containerEnv = Object.entries(c.targetEnv ?? {}).filter(([k]) => SECRET_ENV_NAME.test(k)).map(([, v]) => v);
+  return [...own, ...perTarget, ...containerEnv].filter((v): v is string => typeof v === 'string');
 }

@@ -5,9 +5,9 @@
  * finish, the rest are not started, cleanup still runs, and the report says what ran.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createVitest, type Vitest } from 'vitest/node';
+import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { ApiClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
 import { sleep } from '../client/limiter.ts';
@@ -17,13 +17,18 @@ import { HarnessError } from '../errors.ts';
 import type { OrganisationCredentials, RunContext } from '../kit/context.ts';
 import { LEDGER_FILE, Ledger, readLedger } from '../provision/ledger.ts';
 import { removeAll, type Removal } from '../provision/removal.ts';
-import { renderSummary } from '../report/console.ts';
-import { renderJson, REPORT_SCHEMA_VERSION, type CleanupSummary, type ConformanceReport, type Interruption } from '../report/json.ts';
+import { githubAnnotations, PLAIN, renderMultiSummary, renderSummary, type ConsoleStyle } from '../report/console.ts';
+import { isIsoDate, loadExpectations, todayUtc, type Expectation } from '../report/expect.ts';
+import { applyGate, type GateOptions, type GateSummary } from '../report/gate.ts';
+import type { CleanupSummary, ConformanceReport, Interruption } from '../report/json.ts';
+import { mergeReports, type GatedReport, type MultiTargetReport, type TargetReport } from '../report/merge.ts';
 import { ConformanceReporter } from '../report/reporter.ts';
+import { buildReport, publicOptions } from '../report/build.ts';
+import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.ts';
+import { ServerHeaders } from '../report/server-headers.ts';
 import { judge, type RequirementResult } from '../report/verdicts.ts';
-import { CATALOGUE_VERSION } from '../spec/index.ts';
 import { PACKAGE_ROOT, VERSION } from '../version.ts';
-import { configSecrets, loadLimits, SUITES, type Config } from './config.ts';
+import { configSecrets, loadLimits, SETTINGS, SUITES, type Config, type TargetConfig } from './config.ts';
 import { openTarget, type Target } from './target.ts';
 
 export interface RunIO {
@@ -33,7 +38,16 @@ export interface RunIO {
   cwd: string;
   /** Resolves with the signal's name when the process is asked to stop (SIGINT, SIGTERM). */
   stop?: Promise<NodeJS.Signals>;
+  /** Colour and GitHub Actions annotations in the summary (plain text when absent). */
+  console?: ConsoleStyle;
+  /** Today's date, YYYY-MM-DD, for expectation expiry (tests set it; default: today in UTC). */
+  today?: string;
 }
+
+/** Settings whose values are secrets: the report's run.options shows them as "[REDACTED]" (at any depth: target entries carry them too). */
+const SECRET_SETTINGS = Object.entries(SETTINGS)
+  .filter(([, s]) => 'secret' in s && s.secret)
+  .map(([key]) => key);
 
 export const EXIT = { conforming: 0, notConforming: 1, usage: 2, harness: 3 } as const;
 /** A run stopped by a signal exits 128 + the signal's number, as a shell reports it. */
@@ -101,53 +115,102 @@ function countLines(path: string): number {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
 }
 
-/** vitest stops the process on SIGINT/SIGTERM by itself; the runner handles those to clean up first. */
+/**
+ * vitest stops the process on SIGINT/SIGTERM by itself; the runner handles those to clean up first.
+ * Its handlers are removed as they are added (before a signal can reach them: a signal arrives
+ * from the event loop, the removal is a microtask), so a signal during createVitest is ours too.
+ */
 function withoutVitestSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
   const before = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
+  const drop = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (event === 'SIGINT' || event === 'SIGTERM') queueMicrotask(() => process.off(event, listener));
+  };
+  process.on('newListener', drop);
   return create().finally(() => {
+    process.off('newListener', drop);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       for (const l of process.listeners(signal)) if (!before[signal].has(l)) process.off(signal, l);
     }
   });
 }
 
-export async function runConformance(config: Config, io: RunIO): Promise<number> {
-  const startedAt = new Date();
-  const seed = config.seed ?? randomInt(0, 2 ** 31 - 1);
-  const runId = randomBytes(4).toString('hex');
-  const suites = config.suites ?? [...SUITES];
-  const reportDir = resolve(io.cwd, config.reportDir);
-  const redactor = new Redactor(configSecrets(config));
-  const err = io.err ?? io.out;
+/** What stops a run early, shared by the targets of a run: a signal, or the run deadline. */
+class Stopper {
+  interruption: Interruption | undefined;
+  readonly whenStopped: Promise<void>;
+  #stopped!: () => void;
+  #cancel: () => void = () => {};
 
-  // A stop (signal or deadline) cancels the vitest run once it is going; before that, it is checked between steps.
-  let interruption: Interruption | undefined;
-  let cancel: () => void = () => {};
-  let stopped!: () => void;
-  const whenStopped = new Promise<void>((r) => (stopped = r));
-  const requestStop = (why: Interruption) => {
-    if (interruption) return;
-    interruption = why;
-    stopped();
-    cancel();
+  constructor() {
+    this.whenStopped = new Promise<void>((r) => (this.#stopped = r));
+  }
+
+  request(why: Interruption): void {
+    if (this.interruption) return;
+    this.interruption = why;
+    this.#stopped();
+    this.#cancel();
+  }
+
+  /** The current vitest run is what a stop cancels. */
+  set cancel(fn: () => void) {
+    this.#cancel = fn;
+    if (this.interruption) fn();
+  }
+}
+
+/** What one target's run produced, before the gate is applied. */
+interface TargetOutcome {
+  report: ConformanceReport;
+  reportPath: string;
+  /** Why the run stopped early, in words, when it did. */
+  why?: string;
+}
+
+interface TargetRunOptions {
+  config: Config;
+  io: RunIO;
+  reportDir: string;
+  runId: string;
+  seed: number;
+  suites: string[];
+  redactor: Redactor;
+  stopper: Stopper;
+  /** The target's label, in a run with several. */
+  label?: string;
+  /** Where the ledger goes (outside the run folder: cleanup appends to it later); default reportDir. */
+  ledgerDir?: string;
+}
+
+/** Collects the server identification headers the suite files saw (their module meta). */
+function serverHeadersReporter(into: ServerHeaders): Reporter {
+  return {
+    onTestModuleEnd(module: TestModule) {
+      into.merge(module.meta().screenconfServerHeaders);
+    },
   };
-  void io.stop?.then((signal) => requestStop(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
-  const deadline = config.deadlineMs ? setTimeout(() => requestStop('deadline'), config.deadlineMs) : undefined;
+}
 
+/** Runs the suites against one target: open it, check it answers, run vitest, clean up, judge. */
+async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
+  const { config, io, reportDir, runId, seed, suites, redactor, stopper, label, ledgerDir } = options;
+  const startedAt = new Date();
+  const tag = label ? ` [${label}]` : '';
   mkdirSync(reportDir, { recursive: true });
-  const target = await openTarget(config);
+  const target = await openTarget(config, { stopped: stopper.whenStopped, log: (line) => (io.err ?? io.out)(line) });
   try {
     for (const c of [target.primary, target.peer]) redactor.add(c?.clientSecret).add(c?.apiKey);
     const limits = loadLimits(config, target.kind);
     const throttleLog = resolve(reportDir, THROTTLE_LOG);
     rmSync(throttleLog, { force: true });
     const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, throttleLog };
-    const transport = new Transport({ ...base, concurrency: limits.concurrency, maxRps: limits.maxRps }, redactor);
-    const ledger = new Ledger(resolve(reportDir, LEDGER_FILE), runId, target.baseUrl);
+    const serverHeaders = new ServerHeaders();
+    const transport = new Transport({ ...base, concurrency: limits.concurrency, maxRps: limits.maxRps }, redactor, (e) => serverHeaders.observe(e.response?.headers));
+    if (ledgerDir) mkdirSync(ledgerDir, { recursive: true });
+    const ledger = new Ledger(resolve(ledgerDir ?? reportDir, LEDGER_FILE), runId, target.baseUrl);
     ledger.begin(target.kind, config.keep);
 
-    io.out(`screenconf ${VERSION} — run ${runId}`);
-    io.out(`target ${target.baseUrl}${target.kind === 'embedded' ? ' (embedded reference server)' : ''}${config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : ''}`);
+    io.out(`target${label ? ` ${label}:` : ''} ${target.baseUrl}${target.kind === 'embedded' ? ' (embedded reference server)' : ''}${target.image ? ` (container of ${target.image}, removed at the end)` : ''}${config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : ''}`);
     io.out(`seed ${seed} (replay with --seed ${seed}), ${config.runs} runs per property`);
     io.out(`${describeLimits(limits)}; ${config.timeoutMs} ms per request${config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : ''}`);
     io.out(`ledger ${ledger.path}${config.keep ? ' (--keep: what the run creates stays on the target)' : ''}`);
@@ -169,10 +232,10 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
         ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
       },
     };
-    const reporter = new ConformanceReporter(io.out);
+    const reporter = new ConformanceReporter((line) => io.out(label ? line.replace(/^( *)/, `$1[${label}] `) : line));
     const runErrors: string[] = [];
-    if (!interruption) {
-      io.out(`suites: ${suites.join(', ')}`);
+    if (!stopper.interruption) {
+      io.out(`suites${tag}: ${suites.join(', ')}`);
       const vitest: Vitest = await withoutVitestSignalHandlers(() =>
         createVitest(
           'test',
@@ -181,7 +244,7 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
             config: false,
             include: ['suites/**/*.test.ts'],
             setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
-            reporters: [reporter, ['junit', {}]],
+            reporters: [reporter, serverHeadersReporter(serverHeaders), ['junit', {}]],
             outputFile: { junit: resolve(reportDir, 'junit.xml') },
             provide: { screenconf: context },
             watch: false,
@@ -194,16 +257,15 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
           { logLevel: 'error' },
         ),
       );
-      cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
-      if (interruption) cancel();
+      stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
       const running = vitest.start(suites.map((s) => `suites/${s}.test.ts`)).catch((e: unknown) => {
         runErrors.push(redactor.redact(((e as Error)?.message ?? String(e)).split('\n')[0]!));
       });
-      await Promise.race([running, whenStopped.then(() => sleep(STOP_GRACE_MS))]);
+      await Promise.race([running, stopper.whenStopped.then(() => sleep(STOP_GRACE_MS))]);
       await Promise.race([vitest.close(), sleep(5_000)]);
+      stopper.cancel = () => {};
       process.exitCode = 0; // vitest sets it from test failures; the verdict below decides
     }
-    if (deadline) clearTimeout(deadline);
 
     const { cleanup, left } = await sweep(ledger, target, transport, config.keep);
     const throttled = countLines(throttleLog);
@@ -220,6 +282,7 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       return o.state === 'failed' ? { ...o, state: 'skipped' as const, skipReason: `could not judge: ${o.harnessFault.split('\n')[0]}` } : o;
     });
     const judged = judge(outcomes);
+    const { interruption } = stopper;
     const why = interruption === 'deadline' ? `the run deadline of ${config.deadlineMs} ms passed` : interruption ? `the run was interrupted by ${interruption}` : undefined;
     const results = why ? markNotRun(judged.results, why) : judged.results;
     const suiteErrors = [...reporter.errors, ...runErrors].map((e) => redactor.redact(e));
@@ -231,56 +294,160 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       cleanup,
     };
     if (suiteErrors.length || interruption) summary.conforming = false;
-    const report: ConformanceReport = {
-      schemaVersion: REPORT_SCHEMA_VERSION,
-      tool: { name: 'screenconf', version: VERSION },
-      catalogueVersion: CATALOGUE_VERSION,
-      run: {
-        id: runId,
-        startedAt: startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        seed,
-        runs: config.runs,
-        suites,
-        ...(interruption ? { interrupted: interruption } : {}),
-      },
-      target: { baseUrl: target.baseUrl, kind: target.kind, ...(config.referenceFaults.length ? { referenceFaults: config.referenceFaults } : {}) },
-      summary,
-      results,
-    };
-    const reportPath = resolve(reportDir, 'conformance.json');
-    writeFileSync(reportPath, renderJson(report, redactor));
-    redactFile(resolve(reportDir, 'junit.xml'), redactor);
+    const report: ConformanceReport = buildReport(
+      { id: runId, startedAt, finishedAt: new Date(), seed, runs: config.runs, suites, ...(interruption ? { interrupted: interruption } : {}), options: publicOptions(config, SECRET_SETTINGS) },
+      { ...(label ? { label } : {}), baseUrl: target.baseUrl, kind: target.kind, referenceFaults: config.referenceFaults, serverHeaders: serverHeaders.toJSON(), summary, results },
+    );
 
-    if (cleanup.removedAtEnd) io.out(`cleanup: removed ${cleanup.removedAtEnd} case(s) the suites had left on the target`);
-    for (const r of left) io.out(redactor.redact(`cleanup: could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
+    if (cleanup.removedAtEnd) io.out(`cleanup${tag}: removed ${cleanup.removedAtEnd} case(s) the suites had left on the target`);
+    for (const r of left) io.out(redactor.redact(`cleanup${tag}: could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
     if (cleanup.unconfirmed.length) {
-      io.out(`cleanup: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases with no known id; their external ids: ${cleanup.unconfirmed.join(', ')}`);
+      io.out(`cleanup${tag}: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases with no known id; their external ids: ${cleanup.unconfirmed.join(', ')}`);
     }
-    if (config.keep && cleanup.left.length && target.kind === 'url') io.out(`kept ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path}`);
-    io.out(redactor.redact(renderSummary(results, summary, reportPath, why)));
+    if (config.keep && cleanup.left.length && target.kind === 'url') io.out(`kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path}`);
+    return { report, reportPath: resolve(reportDir, 'conformance.json'), ...(why ? { why } : {}) };
+  } catch (e) {
+    if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(`${label ? `target "${label}": ` : ''}${e.message}`));
+    throw e;
+  } finally {
+    await target.close();
+  }
+}
 
-    if (interruption && interruption !== 'deadline') {
-      err(`screenconf: interrupted by ${interruption}: stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
+/** The gate applied to one target's report: results marked `expected`, the gate in the summary. */
+function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): GatedReport & { summary: { gate: GateSummary } } {
+  const { results, gate } = applyGate(report.results, expectations, options);
+  const summary = { ...report.summary, gate };
+  return { ...report, summary, targets: report.targets.map((t) => ({ ...t, summary })), results };
+}
+
+/**
+ * Writes a report folder: conformance.json, report.html, report.md and, last, SHA256SUMS over
+ * every file in it. Files written by others (vitest's junit.xml) pass the redactor first.
+ */
+function writeReport(dir: string, report: ConformanceReport | GatedReport | MultiTargetReport, redactor: Redactor): string {
+  redactFile(resolve(dir, 'junit.xml'), redactor);
+  return writeRunReports(dir, report as ConformanceReport, redactor).json;
+}
+
+/** The exit status once the reports are written: a stop or a harness problem first, then the gate. */
+function exitStatus(summary: GatedReport['summary'], interruption: Interruption | undefined, why: string | undefined, reportPath: string, config: Config, err: (line: string) => void, redactor: Redactor): number {
+  if (interruption && interruption !== 'deadline') {
+    err(`screenconf: interrupted by ${interruption}: stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
+    return SIGNAL_EXIT[interruption] ?? EXIT.harness;
+  }
+  if (interruption === 'deadline') {
+    err(`screenconf: error SC_DEADLINE: ${why}; stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
+    return EXIT.harness;
+  }
+  if (summary.harnessFaults.length || summary.suiteErrors.length) {
+    const first = summary.harnessFaults[0] ?? summary.suiteErrors[0]!;
+    const count = summary.harnessFaults.length + summary.suiteErrors.length;
+    err(redactor.redact(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${first.split('\n')[0]} (see ${reportPath})`));
+    return EXIT.harness;
+  }
+  return summary.gate?.passed === false ? EXIT.notConforming : EXIT.conforming;
+}
+
+/** The config of one target of a run with several: its URL and credentials, its own report folder. */
+function targetConfig(config: Config, t: TargetConfig, reportDir: string): Config {
+  const { targets: _all, clientId: _a, clientSecret: _b, apiKey: _c, peerClientId: _d, peerClientSecret: _e, ...rest } = config;
+  const { label: _label, ...own } = t;
+  return { ...rest, ...own, reportDir };
+}
+
+export async function runConformance(config: Config, io: RunIO): Promise<number> {
+  const seed = config.seed ?? randomInt(0, 2 ** 31 - 1);
+  const runId = randomBytes(4).toString('hex');
+  const suites = config.suites ?? [...SUITES];
+  const reportDir = resolve(io.cwd, config.reportDir);
+  const redactor = new Redactor(configSecrets(config));
+  const err = io.err ?? io.out;
+  const style = io.console ?? PLAIN;
+  const today = io.today ?? todayUtc();
+  if (!isIsoDate(today)) throw new HarnessError('SC_CONFIG', `SCREENCONF_TODAY must be a date YYYY-MM-DD, got "${today}"`);
+  // The expectations file is checked before anything is sent: a typo must not cost a run.
+  const expectations = config.expect ? loadExpectations(config.expect, config.targets?.map((t) => t.label)) : [];
+  const gateOptions = { strict: config.strict, today, ...(config.expect ? { expectationsFile: config.expect } : {}) };
+
+  // A stop (signal or deadline) cancels the vitest run once it is going; before that, it is checked between steps.
+  const stopper = new Stopper();
+  void io.stop?.then((signal) => stopper.request(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
+  const deadline = config.deadlineMs ? setTimeout(() => stopper.request('deadline'), config.deadlineMs) : undefined;
+  const common = { io, runId, seed, suites, redactor, stopper };
+  // One folder per run inside the report folder; `latest` points at it once its reports are written.
+  let runDir: string | undefined;
+  try {
+    runDir = createRunFolder(reportDir, new Date(), runId);
+    io.out(`screenconf ${VERSION} — run ${runId}${config.targets ? `, ${config.targets.length} target${config.targets.length === 1 ? '' : 's'}: ${config.targets.map((t) => t.label).join(', ')}` : ''}`);
+    io.out(`report folder ${runDir}`);
+    if (expectations.length) io.out(`expectations: ${expectations.length} known failure(s) from ${config.expect}`);
+
+    if (!config.targets) {
+      const { report, why } = await runTarget({ ...common, config, reportDir: runDir, ledgerDir: reportDir });
+      const final = gated(report, expectations, gateOptions);
+      const reportPath = writeReport(runDir, final, redactor);
+      pointLatest(reportDir, runDir);
+      io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, style)));
+      if (style.githubActions) for (const line of githubAnnotations([{ results: final.results }], final.summary.gate, (s) => redactor.redact(s))) io.out(line);
+      return exitStatus(final.summary, stopper.interruption, why, reportPath, config, err, redactor);
+    }
+
+    // Several targets: each is opened and must answer before any suite runs, then they run one after another.
+    for (const t of config.targets) {
+      const target = await openTarget(targetConfig(config, t, reportDir));
+      try {
+        await preflight(target, new Transport({ ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes }, redactor));
+      } catch (e) {
+        if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(`target "${t.label}": ${e.message}`));
+        throw e;
+      } finally {
+        await target.close();
+      }
+    }
+    const done: TargetReport[] = [];
+    let why: string | undefined;
+    for (const t of config.targets) {
+      if (stopper.interruption) {
+        io.out(`target ${t.label}: not run (${why ?? 'the run was stopping'})`);
+        continue;
+      }
+      io.out('');
+      io.out(`── ${t.label}: ${t.baseUrl}`);
+      const dir = resolve(runDir, t.label);
+      const outcome = await runTarget({ ...common, config: targetConfig(config, t, dir), reportDir: dir, ledgerDir: resolve(reportDir, t.label), label: t.label });
+      why ??= outcome.why;
+      const report = gated(outcome.report, expectations, { ...gateOptions, label: t.label });
+      writeReport(dir, report, redactor);
+      done.push({ label: t.label, report, path: `${t.label}/conformance.json` });
+    }
+    const merged = mergeReports(done, gateOptions);
+    // The merged report's settings are the whole run's (every target), not the first target's.
+    merged.run = { ...merged.run, options: publicOptions(config, SECRET_SETTINGS) };
+    const reportPath = writeReport(runDir, merged, redactor);
+    pointLatest(reportDir, runDir);
+    io.out(redactor.redact(renderMultiSummary(merged, reportPath, why, style)));
+    if (style.githubActions) {
+      const annotated = done.map((d) => ({ label: d.label, results: d.report.results }));
+      for (const line of githubAnnotations(annotated, merged.summary.gate, (s) => redactor.redact(s))) io.out(line);
+    }
+    return exitStatus(merged.summary, stopper.interruption, why, reportPath, config, err, redactor);
+  } catch (e) {
+    // A run that stopped before writing anything leaves no empty folder behind.
+    if (runDir && existsSync(runDir) && readdirSync(runDir).length === 0) rmSync(runDir, { recursive: true, force: true });
+    // A stop that came while the target was being opened (a container starting): nothing ran.
+    const { interruption } = stopper;
+    if (e instanceof HarnessError && e.code === 'SC_INTERRUPTED' && interruption && interruption !== 'deadline') {
+      err(redactor.redact(`screenconf: interrupted by ${interruption}: ${e.message}`));
       return SIGNAL_EXIT[interruption] ?? EXIT.harness;
     }
-    if (interruption === 'deadline') {
-      err(`screenconf: error SC_DEADLINE: ${why}; stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
-      return EXIT.harness;
+    if (e instanceof HarnessError && e.code === 'SC_INTERRUPTED' && interruption === 'deadline') {
+      throw new HarnessError('SC_DEADLINE', redactor.redact(`the run deadline of ${config.deadlineMs} ms passed: ${e.message}`));
     }
-    if (summary.harnessFaults.length || suiteErrors.length) {
-      const first = summary.harnessFaults[0] ?? suiteErrors[0]!;
-      const count = summary.harnessFaults.length + suiteErrors.length;
-      err(redactor.redact(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${first.split('\n')[0]} (see ${reportPath})`));
-      return EXIT.harness;
-    }
-    return summary.mustFailures > 0 ? EXIT.notConforming : EXIT.conforming;
-  } catch (e) {
     if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(e.message));
     throw e;
   } finally {
     if (deadline) clearTimeout(deadline);
-    await target.close();
   }
 }
 

@@ -1,6 +1,6 @@
 /** Runs the real screenconf binary in a child process, as a user would. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -54,6 +54,30 @@ export interface ReportResult {
   reason?: string;
 }
 
+/**
+ * The run folder of the newest run in a report folder (`--report-dir`): each run writes its
+ * reports into <dir>/<time>-<run id>/ and points <dir>/latest at it.
+ */
+export function runFolder(dir: string): string {
+  return realpathSync(join(dir, 'latest'));
+}
+
+/** The newest run's conformance.json in a report folder. */
 export function readReport(dir: string): { summary: { conforming: boolean; mustFailures: number }; results: ReportResult[] } {
-  return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
+}
+
+/** Every file under a folder (run folders, ledger, …) with its text, paths relative to it; the `latest` link is not followed (its folder is listed anyway). */
+export function reportFiles(dir: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      const path = rel ? `${rel}/${name}` : name;
+      const stat = lstatSync(join(dir, path));
+      if (stat.isDirectory()) walk(path);
+      else if (stat.isFile()) out.push([path, readFileSync(join(dir, path), 'utf8')]);
+    }
+  };
+  walk('');
+  return out;
 }

@@ -1,0 +1,67 @@
+/**
+ * `screenconf report DIR` (re-render report.html and report.md from conformance.json) and
+ * `screenconf verify DIR` (check a run folder against its SHA256SUMS). DIR is a run folder, or
+ * a report folder whose `latest` link names one.
+ */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HarnessError } from '../errors.ts';
+import { latestRunFolder, renderViews, REPORT_FILES } from './folder.ts';
+import { loadReport } from './load.ts';
+import { MANIFEST, manifestText, readManifest, sha256File, verifyFolder, type Problem } from './manifest.ts';
+
+export interface CommandIO {
+  out: (...lines: string[]) => void;
+  cwd: string;
+}
+
+/** The run folder a DIR argument means: DIR itself, or DIR/latest when DIR is a report folder. */
+export function runFolderOf(dirArg: string, cwd: string, wants: string): string {
+  const dir = resolve(cwd, dirArg);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new HarnessError('SC_USAGE', `${dir} is not a folder`);
+  if (existsSync(join(dir, wants))) return dir;
+  return latestRunFolder(dir) ?? dir;
+}
+
+/** Re-renders the views; keeps SHA256SUMS true when it vouched for the folder before. */
+export function reportCommand(dirArg: string, io: CommandIO): number {
+  const dir = runFolderOf(dirArg, io.cwd, REPORT_FILES.json);
+  const jsonPath = join(dir, REPORT_FILES.json);
+  const report = loadReport(jsonPath);
+  // Only a manifest that still vouches for everything but the views is brought up to date:
+  // re-rendering must not make a tampered folder look intact.
+  const views: string[] = [REPORT_FILES.html, REPORT_FILES.markdown];
+  const hasManifest = existsSync(join(dir, MANIFEST));
+  const before = hasManifest ? verifyFolder(dir).problems.filter((p) => !(views.includes(p.file) && p.kind !== 'manifest')) : [];
+  const { html, markdown } = renderViews(report);
+  writeFileSync(join(dir, REPORT_FILES.html), html);
+  writeFileSync(join(dir, REPORT_FILES.markdown), markdown);
+  io.out(`rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ${report.run.id})`);
+  if (!hasManifest) return 0;
+  if (before.length) {
+    io.out(`${MANIFEST} left as it was: the folder does not match it (${describe(before[0]!)}${before.length > 1 ? `, and ${before.length - 1} more` : ''}); "screenconf verify ${dir}" lists every difference`);
+    return 0;
+  }
+  const { entries } = readManifest(dir);
+  for (const v of views) entries.set(v, sha256File(join(dir, v)));
+  writeFileSync(join(dir, MANIFEST), manifestText(entries));
+  io.out(`${MANIFEST} updated for the re-rendered ${REPORT_FILES.html} and ${REPORT_FILES.markdown}`);
+  return 0;
+}
+
+function describe(p: Problem): string {
+  return p.kind === 'manifest' ? `${p.file}: ${p.detail}` : `${p.kind}: ${p.file}`;
+}
+
+/** 0 intact, 1 a file changed, went missing or was added (each named). */
+export function verifyCommand(dirArg: string, io: CommandIO): number {
+  const dir = runFolderOf(dirArg, io.cwd, MANIFEST);
+  const { problems, checked } = verifyFolder(dir);
+  if (!problems.length) {
+    io.out(`intact: ${checked} file${checked === 1 ? '' : 's'} match ${MANIFEST} in ${dir}`);
+    return 0;
+  }
+  for (const p of problems) io.out(p.kind === 'manifest' ? `${p.kind.toUpperCase().padEnd(8)} ${p.file}: ${p.detail}` : `${p.kind.toUpperCase().padEnd(8)} ${p.file}`);
+  io.out(`NOT INTACT: ${problems.length} difference${problems.length === 1 ? '' : 's'} from ${MANIFEST} in ${dir}`);
+  return 1;
+}

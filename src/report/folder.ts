@@ -1,0 +1,98 @@
+/**
+ * One folder per run inside --report-dir:
+ *
+ *   reports/
+ *     ledger.jsonl                    every run's ledger (screenconf cleanup reads it)
+ *     latest -> 20260131T120000Z-1a2b3c4d   symbolic link to the newest run folder
+ *     20260131T120000Z-1a2b3c4d/      <UTC start>-<run id>: sorts by time, never reused
+ *       conformance.json  report.html  report.md  junit.xml  [throttled.jsonl]
+ *       SHA256SUMS                    SHA-256 of every other file (screenconf verify)
+ *
+ * Every text written passes the redactor; the manifest is written last.
+ */
+import { existsSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Redactor } from '../client/redact.ts';
+import { renderHtml } from './html.ts';
+import { renderJson, type ConformanceReport } from './json.ts';
+import { writeManifest } from './manifest.ts';
+import { renderMarkdown } from './markdown.ts';
+import { parseReport } from './load.ts';
+import type { ConformanceReport as ParsedReport } from './schema.ts';
+
+export const REPORT_FILES = { json: 'conformance.json', html: 'report.html', markdown: 'report.md', junit: 'junit.xml' } as const;
+export const LATEST = 'latest';
+
+/** `20260131T120000Z-1a2b3c4d`: the run's UTC start and its id. */
+export function runFolderName(startedAt: Date, runId: string): string {
+  return `${startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}-${runId}`;
+}
+
+/** Creates the run's folder inside the report folder (both, when needed); returns its path. */
+export function createRunFolder(reportDir: string, startedAt: Date, runId: string): string {
+  const dir = join(reportDir, runFolderName(startedAt, runId));
+  mkdirSync(reportDir, { recursive: true });
+  mkdirSync(dir);
+  return dir;
+}
+
+/**
+ * Points reportDir/latest at the run folder (a relative symbolic link, replaced atomically).
+ * Returns false when the file system has no symbolic links (the folder name is printed anyway).
+ */
+export function pointLatest(reportDir: string, runDir: string): boolean {
+  const link = join(reportDir, LATEST);
+  const temp = join(reportDir, `.${LATEST}-${process.pid}-${Date.now()}`);
+  try {
+    symlinkSync(basename(runDir), temp, 'dir');
+    renameSync(temp, link);
+    return true;
+  } catch {
+    rmSync(temp, { force: true });
+    return false;
+  }
+}
+
+/** The run folder `latest` points to, when it does. */
+export function latestRunFolder(reportDir: string): string | undefined {
+  const link = join(reportDir, LATEST);
+  try {
+    if (!lstatSync(link).isSymbolicLink()) return undefined;
+    const target = join(reportDir, readlinkSync(link));
+    return existsSync(target) ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every string inside a value, redacted (before rendering: escaping would hide a secret from a pass over the output). */
+export function redactDeep<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactor.redact(k)] = redactDeep(v, redactor);
+  return out as T;
+}
+
+/** report.html and report.md of a report (pure: the same report gives the same bytes). */
+export function renderViews(report: ParsedReport): { html: string; markdown: string } {
+  return { html: renderHtml(report), markdown: renderMarkdown(report) };
+}
+
+/**
+ * Writes conformance.json, report.html and report.md into the run folder, then SHA256SUMS
+ * over everything in it (so junit.xml and any log must be there first). Returns the paths.
+ */
+export function writeRunReports(runDir: string, report: ConformanceReport, redactor: Redactor): { json: string; html: string; markdown: string } {
+  const clean = redactDeep(report, redactor);
+  const paths = { json: join(runDir, REPORT_FILES.json), html: join(runDir, REPORT_FILES.html), markdown: join(runDir, REPORT_FILES.markdown) };
+  const json = renderJson(clean, redactor);
+  writeFileSync(paths.json, json);
+  // Rendered from the file as written, exactly as `screenconf report` re-renders it.
+  const views = renderViews(parseReport(json, paths.json));
+  writeFileSync(paths.html, redactor.redact(views.html));
+  writeFileSync(paths.markdown, redactor.redact(views.markdown));
+  writeManifest(runDir);
+  return paths;
+}

@@ -1,0 +1,109 @@
+/**
+ * The release gate: from the verdicts of one target to "does this run pass".
+ *   - a MUST failure fails the gate, and so does a SHOULD warning under --strict,
+ *     unless an unexpired expectation names the requirement (shown as expected-fail);
+ *   - an expectation whose requirement passed fails the gate (the file is out of date: remove it);
+ *   - an expired expectation fails the gate, whatever its requirement did;
+ *   - an expectation whose requirement was not judged (skipped) changes nothing.
+ * The verdicts themselves stay what they are: `verdict` says what the server did, `expected`
+ * says what the team knew.
+ */
+import type { Expectation } from './expect.ts';
+import type { RequirementResult } from './verdicts.ts';
+
+export type ExpectedOutcome = 'expected-fail' | 'unexpected-pass' | 'expired' | 'not-judged';
+
+/** What an expectation made of a result (added to results[] of conformance.json as `expected`). */
+export interface ExpectedMark {
+  reason: string;
+  expires: string;
+  outcome: ExpectedOutcome;
+}
+
+export type GatedResult = RequirementResult & { expected?: ExpectedMark };
+
+/** A requirement on a target (no target in a run against one unlabelled target). */
+export interface GateRef {
+  id: string;
+  target?: string;
+}
+
+export interface GateSummary {
+  passed: boolean;
+  strict: boolean;
+  /** The expectations file, when one was given. */
+  expectations?: string;
+  /** Failures an expectation covers: they do not fail the gate. */
+  expectedFailures: GateRef[];
+  /** Expected to fail, but passed: fail the gate (remove them from the file). */
+  unexpectedPasses: GateRef[];
+  /** Entries of the file past their expiry date (target: the entry's own, if it names one): fail the gate. */
+  expired: (GateRef & { expires: string; entry: number })[];
+  /** Results that fail the gate: MUST failures (SHOULD warnings under --strict) no expectation covers. */
+  gating: GateRef[];
+}
+
+export interface GateOptions {
+  strict: boolean;
+  /** YYYY-MM-DD. */
+  today: string;
+  /** The target these results are of, in a run with several. */
+  label?: string;
+  expectationsFile?: string;
+}
+
+function ref(id: string, label: string | undefined): GateRef {
+  return label === undefined ? { id } : { id, target: label };
+}
+
+function problem(r: RequirementResult, strict: boolean): boolean {
+  return r.verdict === 'fail' || (strict && r.level === 'SHOULD' && r.verdict === 'warn');
+}
+
+export function applyGate(results: RequirementResult[], expectations: readonly Expectation[], options: GateOptions): { results: GatedResult[]; gate: GateSummary } {
+  const { strict, today, label } = options;
+  const mine = expectations.filter((e) => e.target === undefined || e.target === label);
+  const gate: GateSummary = {
+    passed: true,
+    strict,
+    ...(options.expectationsFile ? { expectations: options.expectationsFile } : {}),
+    expectedFailures: [],
+    unexpectedPasses: [],
+    expired: [],
+    gating: [],
+  };
+  const gated = results.map((r): GatedResult => {
+    const e = mine.find((x) => x.id === r.id);
+    const failing = r.verdict === 'fail' || r.verdict === 'warn';
+    let outcome: ExpectedOutcome | undefined;
+    if (e) {
+      if (e.expires < today) {
+        outcome = 'expired';
+      } else if (failing) {
+        outcome = 'expected-fail';
+        gate.expectedFailures.push(ref(r.id, label));
+      } else if (r.verdict === 'pass') {
+        outcome = 'unexpected-pass';
+        gate.unexpectedPasses.push(ref(r.id, label));
+      } else outcome = 'not-judged';
+    }
+    if (problem(r, strict) && outcome !== 'expected-fail') gate.gating.push(ref(r.id, label));
+    return e && outcome ? { ...r, expected: { reason: e.reason, expires: e.expires, outcome } } : r;
+  });
+  gate.expired = mine.filter((e) => e.expires < today).map((e) => ({ ...ref(e.id, e.target), expires: e.expires, entry: e.entry }));
+  gate.passed = gate.gating.length === 0 && gate.unexpectedPasses.length === 0 && gate.expired.length === 0;
+  return { results: gated, gate };
+}
+
+/** The gate of a run with several targets: it passes when every target's does. */
+export function combineGates(gates: GateSummary[], strict: boolean, expectationsFile?: string): GateSummary {
+  return {
+    passed: gates.every((g) => g.passed),
+    strict,
+    ...(expectationsFile ? { expectations: expectationsFile } : {}),
+    expectedFailures: gates.flatMap((g) => g.expectedFailures),
+    unexpectedPasses: gates.flatMap((g) => g.unexpectedPasses),
+    expired: [...new Map(gates.flatMap((g) => g.expired).map((e) => [e.entry, e])).values()].sort((a, b) => a.entry - b.entry),
+    gating: gates.flatMap((g) => g.gating),
+  };
+}

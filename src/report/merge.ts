@@ -1,0 +1,135 @@
+/**
+ * One report for a run against several targets (`--target us=URL --target eu=URL`): each
+ * requirement once, with its verdict on every target (`byTarget`), whether they differ, and the
+ * worst of them as its verdict. The run conforms when every target does.
+ */
+import type { ConformanceReport, RunSummary, TargetEntry } from './json.ts';
+import { combineGates, type ExpectedMark, type GatedResult, type GateSummary } from './gate.ts';
+import type { RequirementResult, Verdict } from './verdicts.ts';
+
+/** What one target did for one requirement. */
+export interface TargetVerdict {
+  verdict: Verdict;
+  reason?: string;
+  observations?: string[];
+  tests: RequirementResult['tests'];
+  failures?: NonNullable<RequirementResult['failures']>;
+  expected?: ExpectedMark;
+}
+
+export type MergedResult = Omit<RequirementResult, 'tests' | 'failures' | 'observations'> & {
+  /** The checks behind the verdict, on every target. */
+  tests: (RequirementResult['tests'][number] & { target: string })[];
+  failures?: (NonNullable<RequirementResult['failures']>[number] & { target: string })[];
+  byTarget: Record<string, TargetVerdict>;
+  /** The targets' verdicts are not all the same. */
+  differs: boolean;
+};
+
+export type TargetSummary = RunSummary & { gate?: GateSummary };
+
+/** A target of the merged report: its entry in its own report, and where that report is. */
+export type TargetInfo = TargetEntry & { summary: TargetSummary; report: string };
+
+export type MultiTargetReport = Omit<ConformanceReport, 'targets' | 'results' | 'summary'> & {
+  targets: TargetInfo[];
+  summary: TargetSummary & { gate: GateSummary };
+  results: MergedResult[];
+};
+
+/** Worst first: a failure anywhere decides, then a warning, then "not judged everywhere". */
+const RANK: Record<Verdict, number> = { fail: 4, warn: 3, skip: 2, pass: 1, observed: 1 };
+
+export function worstVerdict(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce((worst, v) => (RANK[v] > RANK[worst] ? v : worst), verdicts[0] ?? 'skip');
+}
+
+/** A single-target report after the gate: results carry `expected`, the summary its gate. */
+export type GatedReport = Omit<ConformanceReport, 'summary' | 'results'> & { summary: TargetSummary; results: GatedResult[] };
+
+export interface TargetReport {
+  label: string;
+  report: GatedReport;
+  /** Path of its conformance.json relative to the merged report's folder. */
+  path: string;
+}
+
+export function mergeReports(perTarget: TargetReport[], options: { strict: boolean; expectationsFile?: string }): MultiTargetReport {
+  if (perTarget.length === 0) throw new Error('mergeReports needs at least one target');
+  const first = perTarget[0]!.report;
+  const results = first.results.map((base): MergedResult => {
+    const byTarget: Record<string, TargetVerdict> = {};
+    const tests: MergedResult['tests'] = [];
+    const failures: NonNullable<MergedResult['failures']> = [];
+    for (const { label, report } of perTarget) {
+      const r = report.results.find((x) => x.id === base.id);
+      if (!r) {
+        byTarget[label] = { verdict: 'skip', reason: 'not in this target\'s report', tests: [] };
+        continue;
+      }
+      byTarget[label] = {
+        verdict: r.verdict,
+        ...(r.reason !== undefined ? { reason: r.reason } : {}),
+        ...(r.observations ? { observations: r.observations } : {}),
+        tests: r.tests,
+        ...(r.failures ? { failures: r.failures } : {}),
+        ...(r.expected ? { expected: r.expected } : {}),
+      };
+      tests.push(...r.tests.map((t) => ({ ...t, target: label })));
+      failures.push(...(r.failures ?? []).map((f) => ({ ...f, target: label })));
+    }
+    const verdicts = Object.values(byTarget).map((t) => t.verdict);
+    const verdict = worstVerdict(verdicts);
+    const decidedBy = Object.entries(byTarget).find(([, t]) => t.verdict === verdict && t.reason);
+    return {
+      id: base.id,
+      level: base.level,
+      area: base.area,
+      statement: base.statement,
+      source: base.source,
+      verdict,
+      ...(decidedBy ? { reason: `${decidedBy[0]}: ${decidedBy[1].reason}` } : {}),
+      tests,
+      ...(failures.length ? { failures } : {}),
+      byTarget,
+      differs: new Set(verdicts).size > 1,
+    };
+  });
+
+  const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
+  for (const r of results) counts[r.verdict] += 1;
+  const summaries = perTarget.map((t) => t.report.summary);
+  const tagged = (label: string, xs: string[]) => xs.map((x) => `[${label}] ${x}`);
+  const gate = combineGates(
+    summaries.map((s) => s.gate).filter((g): g is GateSummary => g !== undefined),
+    options.strict,
+    options.expectationsFile,
+  );
+  const summary: MultiTargetReport['summary'] = {
+    conforming: summaries.every((s) => s.conforming),
+    counts,
+    mustFailures: results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length,
+    shouldWarnings: results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn').length,
+    harnessFaults: perTarget.flatMap((t) => tagged(t.label, t.report.summary.harnessFaults)),
+    leftovers: summaries.flatMap((s) => s.leftovers),
+    suiteErrors: perTarget.flatMap((t) => tagged(t.label, t.report.summary.suiteErrors)),
+    throttled: summaries.reduce((n, s) => n + (s.throttled ?? 0), 0),
+    gate,
+  };
+  const startedAt = perTarget.map((t) => t.report.run.startedAt).sort()[0]!;
+  const finishedAt = perTarget.map((t) => t.report.run.finishedAt).sort().at(-1)!;
+  const interrupted = perTarget.map((t) => t.report.run.interrupted).find(Boolean);
+  const { targets: _targets, results: _results, summary: _summary, ...rest } = first;
+  return {
+    ...rest,
+    run: { ...first.run, startedAt, finishedAt, ...(interrupted ? { interrupted } : {}) },
+    targets: perTarget.map(({ label, report, path }) => ({
+      ...(report.targets[0] ?? { baseUrl: report.target.baseUrl, kind: report.target.kind, serverHeaders: report.target.serverHeaders ?? {} }),
+      label,
+      summary: report.summary,
+      report: path,
+    })),
+    summary,
+    results,
+  };
+}

@@ -1,0 +1,64 @@
+/** What the HTML and Markdown renderings share: verdict order, areas, evidence text. */
+import { AREAS, type Area } from '../spec/requirement.ts';
+import type { ConformanceReport, ReportEvidence, RequirementResult, Verdict } from './schema.ts';
+
+export const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'observed', 'skip'];
+
+export function areaTitle(area: string): string {
+  return AREAS[area as Area] ?? area;
+}
+
+/** Verdict counts per area, in catalogue order (areas with no requirement left out). */
+export function countsByArea(results: RequirementResult[]): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
+  const order = [...Object.keys(AREAS), ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
+  return [...new Set(order)]
+    .map((area) => {
+      const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
+      for (const r of results) if (r.area === area) counts[r.verdict] += 1;
+      return { area, title: areaTitle(area), counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+    })
+    .filter((row) => row.total > 0);
+}
+
+/** A failure or warning on any target. */
+export function isFailing(r: RequirementResult): boolean {
+  if (r.verdict === 'fail' || r.verdict === 'warn') return true;
+  return Object.values(r.byTarget ?? {}).some((t) => t.verdict === 'fail' || t.verdict === 'warn');
+}
+
+export function targetLabels(report: Pick<ConformanceReport, 'targets'>): string[] {
+  return report.targets.map((t) => t.label);
+}
+
+/** A run against several targets shows a column per target. */
+export function isMultiTarget(report: Pick<ConformanceReport, 'targets'>): boolean {
+  return report.targets.length > 1;
+}
+
+/** One exchange as HTTP text: request line, headers, body; then the response (or why none came). */
+export function exchangeText(e: ReportEvidence['exchanges'][number], maxBody = Infinity): string {
+  const cap = (body: string) => (body.length > maxBody ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters in conformance.json)` : body);
+  const lines = [`${e.request.method} ${e.request.url}`];
+  for (const [k, v] of Object.entries(e.request.headers)) lines.push(`${k}: ${v}`);
+  if (e.request.body !== undefined && e.request.body !== '') lines.push('', cap(e.request.body));
+  lines.push('');
+  if (e.response) {
+    lines.push(`HTTP ${e.response.status}  (${e.durationMs} ms)`);
+    for (const [k, v] of Object.entries(e.response.headers)) lines.push(`${k}: ${v}`);
+    if (e.response.body !== '') lines.push('', cap(e.response.body));
+  } else lines.push(`(no answer: ${e.error ?? 'unknown'})`);
+  return lines.join('\n');
+}
+
+/** The target as one line: base URL, what it is, faults. */
+export function describeTarget(t: { baseUrl: string; kind: string; referenceFaults?: string[] | undefined }): string {
+  const kind = t.kind === 'embedded' ? ' (embedded reference server)' : '';
+  const faults = t.referenceFaults?.length ? `, with faults: ${t.referenceFaults.join(', ')}` : '';
+  return `${t.baseUrl}${kind}${faults}`;
+}
+
+export function serverHeadersText(headers: Record<string, string[]> | undefined): string {
+  const entries = Object.entries(headers ?? {});
+  if (!entries.length) return 'none seen';
+  return entries.map(([k, vs]) => `${k}: ${vs.join(' | ')}`).join('; ');
+}

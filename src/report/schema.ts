@@ -1,0 +1,225 @@
+/**
+ * conformance.json, as a zod schema: the contract of the machine-readable report. The JSON
+ * Schema in docs/conformance.schema.json is generated from it (`npm run schema`) and a test
+ * keeps the two equal. Field names are a contract: later versions add fields (and raise
+ * schemaVersion), never rename or remove one; the JSON Schema lets objects carry fields it
+ * does not name, so a reader of version N reads version N+1.
+ */
+import { z } from 'zod';
+import type { Exchange } from '../client/transport.ts';
+import type { Evidence, Observation, PropertyEvidence } from '../kit/meta.ts';
+import type { ConformanceReport as WrittenReport } from './json.ts';
+import { AREAS } from '../spec/requirement.ts';
+
+/** Raised when a field is added; fields are never renamed or removed. */
+export const REPORT_SCHEMA_VERSION = 2;
+
+/**
+ * An object. Parsing drops fields it does not know (a newer report renders with what this
+ * version knows); the JSON Schema allows them (generated for input: no additionalProperties).
+ */
+const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
+
+const text = (description: string) => z.string().describe(description);
+
+export const VerdictSchema = z
+  .enum(['pass', 'fail', 'warn', 'skip', 'observed'])
+  .describe('pass; fail (a MUST broken); warn (a SHOULD broken, or an observation that could not be made); skip (no check judged it: see reason); observed (OBSERVE: what the server did is recorded)');
+export const LevelSchema = z.enum(['MUST', 'SHOULD', 'OBSERVE']).describe('MUST fails the run; SHOULD warns; OBSERVE records');
+export const AreaSchema = z.enum(Object.keys(AREAS) as [keyof typeof AREAS, ...(keyof typeof AREAS)[]]).describe('area of the interface (screenconf list names them)');
+
+export const ExchangeSchema = obj({
+  at: text('when the request was sent (ISO 8601)'),
+  durationMs: z.number().describe('request to last byte of the response, in ms'),
+  request: obj({
+    method: z.string(),
+    url: text('absolute URL, secrets redacted'),
+    headers: z.record(z.string(), z.string()).describe('as sent; Authorization and Cookie values redacted'),
+    body: text('as sent (first 16384 characters), secrets redacted').optional(),
+    credential: z.enum(['access-token', 'api-key', 'none', 'other']).describe('which credential the request carried').optional(),
+    cleanup: z.boolean().optional(),
+  }),
+  response: obj({
+    status: z.int(),
+    headers: z.record(z.string(), z.string()).describe('as received; Set-Cookie redacted'),
+    body: text('as received (first 16384 characters), secrets redacted'),
+  })
+    .describe('absent when no HTTP answer came (see error)')
+    .optional(),
+  error: text('why no answer came (refused, timeout, too large, …)').optional(),
+}).describe('one request and its response, as recorded, with secrets redacted ([REDACTED])').meta({ id: 'Exchange' });
+
+export const PropertyEvidenceSchema = obj({
+  name: text('the property'),
+  counterexample: text('the shrunk input that breaks it (fast-check notation, at most 4000 characters)'),
+  seed: z.int().describe("fast-check's seed of this property"),
+  path: text("fast-check's replay path"),
+  runSeed: z.int().describe('the run seed (--seed) that reproduces it'),
+  numRuns: z.int(),
+  numShrinks: z.int(),
+}).describe('a property-based check: the counterexample and how to replay it').meta({ id: 'PropertyEvidence' });
+
+export const EvidenceSchema = obj({
+  exchanges: z.array(ExchangeSchema).describe('the last exchanges of the check (at most 4), oldest first'),
+  curl: z.array(z.string()).describe('one curl command per exchange; secrets are $SCREENCONF_* variables'),
+  property: PropertyEvidenceSchema.optional(),
+}).describe('what the server was sent and answered').meta({ id: 'Evidence' });
+
+export const FailureSchema = obj({
+  test: text('the check (its full name)'),
+  message: text('what was expected and what was received'),
+  flaky: z.boolean().describe('re-run after failing: true when the re-run passed, false when it failed again').optional(),
+  evidence: EvidenceSchema.optional(),
+  target: text('multi-target reports: the target it failed on').optional(),
+}).meta({ id: 'Failure' });
+
+export const ObservationEvidenceSchema = obj({
+  test: text('the check that recorded it'),
+  text: text('what was seen'),
+  evidence: EvidenceSchema.describe('the exchange just before the observation was recorded').optional(),
+  target: text('multi-target reports: the target it was seen on').optional(),
+}).meta({ id: 'ObservationEvidence' });
+
+export const TestRefSchema = obj({
+  suite: text('suite file name (suites/<suite>.test.ts)'),
+  name: text('full name of the check'),
+  state: z.enum(['passed', 'failed', 'skipped']),
+  flaky: z.boolean().optional(),
+  target: text('multi-target reports: the target it ran against').optional(),
+}).meta({ id: 'TestRef' });
+
+export const ExpectedMarkSchema = obj({
+  reason: text('why the failure is known (from the expectations file)'),
+  expires: text('last day the expectation holds, YYYY-MM-DD'),
+  outcome: z.enum(['expected-fail', 'unexpected-pass', 'expired', 'not-judged']),
+}).describe('--expect: what an expectation made of this result').meta({ id: 'ExpectedMark' });
+
+const GateRefSchema = obj({ id: z.string(), target: z.string().optional() });
+
+export const GateSummarySchema = obj({
+  passed: z.boolean().describe('the release gate: no unexpected failure, no unexpected pass, no expired expectation'),
+  strict: z.boolean().describe('--strict: SHOULD warnings gate too'),
+  expectations: text('the expectations file (--expect)').optional(),
+  expectedFailures: z.array(GateRefSchema),
+  unexpectedPasses: z.array(GateRefSchema),
+  expired: z.array(GateRefSchema.extend({ expires: z.string(), entry: z.int() })),
+  gating: z.array(GateRefSchema).describe('results that fail the gate'),
+});
+
+/** One requirement on one target (multi-target reports, results[].byTarget). */
+export const TargetResultSchema = obj({
+  verdict: VerdictSchema,
+  reason: z.string().optional(),
+  observations: z.array(z.string()).optional(),
+  observationEvidence: z.array(ObservationEvidenceSchema).optional(),
+  failures: z.array(FailureSchema).optional(),
+  tests: z.array(TestRefSchema).optional(),
+  expected: ExpectedMarkSchema.optional(),
+}).meta({ id: 'TargetResult' });
+
+export const RequirementResultSchema = obj({
+  id: text('stable requirement id (screenconf list)'),
+  level: LevelSchema,
+  area: AreaSchema,
+  statement: text('what a conforming server does, in one line'),
+  source: text('the section of the interface (or RFC) it comes from'),
+  decision: text('where the interface is ambiguous: the reading taken').optional(),
+  verdict: VerdictSchema.describe('with several targets: the worst of them (fail > warn > skip > observed, pass)'),
+  reason: text('why skipped, or the first line of the first failure').optional(),
+  tests: z.array(TestRefSchema).describe('the checks behind it'),
+  observations: z.array(z.string()).describe('OBSERVE: what was seen').optional(),
+  observationEvidence: z.array(ObservationEvidenceSchema).describe('each observation with the check and exchange it came from').optional(),
+  failures: z.array(FailureSchema).optional(),
+  expected: ExpectedMarkSchema.optional(),
+  byTarget: z.record(z.string(), TargetResultSchema).describe('several targets: the verdict on each, by label').optional(),
+  differs: z.boolean().describe('several targets: the verdicts differ between them').optional(),
+}).meta({ id: 'RequirementResult' });
+
+export const CountsSchema = obj({ pass: z.int(), fail: z.int(), warn: z.int(), skip: z.int(), observed: z.int() });
+
+export const CleanupSchema = obj({
+  ledger: text('the run ledger (JSON lines), for screenconf cleanup'),
+  kept: z.boolean().describe('--keep: nothing was removed on purpose'),
+  removedAtEnd: z.int().describe('cases the end-of-run sweep removed'),
+  left: z.array(z.number()).describe('case ids still on the target'),
+  unconfirmed: z.array(z.string()).describe('external ids of create requests that got no answer'),
+});
+
+export const SummarySchema = obj({
+  conforming: z.boolean().describe('no MUST failed and every check could judge'),
+  counts: CountsSchema.describe('requirements per verdict'),
+  mustFailures: z.int(),
+  shouldWarnings: z.int(),
+  harnessFaults: z.array(z.string()).describe('problems that kept checks from judging (not verdicts on the server)'),
+  leftovers: z.array(z.number()).describe('case ids that could not be removed'),
+  suiteErrors: z.array(z.string()),
+  throttled: z.int().describe('requests the target answered 429').optional(),
+  cleanup: CleanupSchema.optional(),
+  gate: GateSummarySchema.optional(),
+}).meta({ id: 'Summary' });
+
+export const ServerHeadersSchema = z
+  .record(z.string(), z.array(z.string()))
+  .describe('server identification headers seen in responses (Server, X-Powered-By, Via, …): each distinct value, at most 10, 200 characters each');
+
+export const TargetSummarySchema = obj({
+  label: text('"default" for a single target; the --target label otherwise'),
+  baseUrl: z.string(),
+  kind: z.enum(['embedded', 'url']),
+  referenceFaults: z.array(z.string()).optional(),
+  serverHeaders: ServerHeadersSchema,
+  summary: SummarySchema,
+  report: text("that target's own conformance.json, relative to this one").optional(),
+});
+
+export const ConformanceReportSchema = obj({
+  schemaVersion: z.int().min(2, { message: 'reports before schemaVersion 2 cannot be rendered; run again' }).describe('raised when fields are added'),
+  tool: obj({ name: z.literal('screenconf'), version: z.string() }),
+  catalogueVersion: text('version of the requirement catalogue judged against'),
+  run: obj({
+    id: text('run id (in the external ids of the cases the run created)'),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+    seed: z.int().describe('replay the generated inputs with --seed'),
+    runs: z.int().describe('generated cases per property'),
+    suites: z.array(z.string()),
+    interrupted: z.enum(['SIGINT', 'SIGTERM', 'deadline']).optional(),
+    options: z.record(z.string(), z.unknown()).describe('the run settings; secrets are "[REDACTED]"').optional(),
+  }),
+  target: obj({
+    baseUrl: z.string(),
+    kind: z.enum(['embedded', 'url']),
+    referenceFaults: z.array(z.string()).optional(),
+    label: z.string().optional(),
+    serverHeaders: ServerHeadersSchema.optional(),
+  }).describe('the (first) target; targets lists every one'),
+  targets: z.array(TargetSummarySchema).min(1).describe('every target of the run, with its own summary; one entry labelled "default" for a single target'),
+  summary: SummarySchema.describe('the run: with several targets, conforming only when every target conforms'),
+  results: z.array(RequirementResultSchema).describe('one entry per requirement of the catalogue, in catalogue order'),
+}).describe('screenconf conformance report (conformance.json)');
+
+export type ConformanceReport = z.infer<typeof ConformanceReportSchema>;
+export type RequirementResult = z.infer<typeof RequirementResultSchema>;
+export type TargetResult = z.infer<typeof TargetResultSchema>;
+export type TargetSummary = z.infer<typeof TargetSummarySchema>;
+export type Summary = z.infer<typeof SummarySchema>;
+export type ReportEvidence = z.infer<typeof EvidenceSchema>;
+export type Verdict = z.infer<typeof VerdictSchema>;
+export type ExpectedMark = z.infer<typeof ExpectedMarkSchema>;
+export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;
+
+/** The JSON Schema of conformance.json (committed as docs/conformance.schema.json). */
+export function reportJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ConformanceReportSchema, { target: 'draft-2020-12', io: 'input', reused: 'inline' }),
+    title: `screenconf conformance.json, schemaVersion ${REPORT_SCHEMA_VERSION}`,
+  };
+}
+
+// What the harness records must fit the schema: these fail to compile when the two drift apart.
+type Assignable<T, U extends T> = U;
+export type _ExchangeFits = Assignable<z.infer<typeof ExchangeSchema>, Exchange>;
+export type _EvidenceFits = Assignable<z.infer<typeof EvidenceSchema>, Evidence>;
+export type _PropertyFits = Assignable<z.infer<typeof PropertyEvidenceSchema>, PropertyEvidence>;
+export type _ObservationFits = Assignable<{ requirement: string; text: string; evidence?: ReportEvidence }, Observation>;
+export type _ReportFits = Assignable<ConformanceReport, WrittenReport>;

@@ -1,0 +1,260 @@
+/**
+ * The report folder of a real run, through the real CLI: one run against the embedded server
+ * with a fault (so there is a failure with evidence), then golden files of conformance.json,
+ * report.md and junit.xml, the views agreeing with conformance.json, the integrity digest
+ * (`screenconf verify`) and re-rendering (`screenconf report`).
+ */
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../src/report/html.ts';
+import { parseReport } from '../src/report/load.ts';
+import { renderMarkdown } from '../src/report/markdown.ts';
+import { ConformanceReportSchema, type ConformanceReport } from '../src/report/schema.ts';
+import { CATALOGUE } from '../src/spec/index.ts';
+import { main } from '../src/cli.ts';
+import { cleanEnv, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { expectGolden, normalize } from './support/golden.ts';
+
+const dir = tempDir('screenconf-report-');
+let run: CliResult;
+let folder: string;
+let report: ConformanceReport;
+let text: string;
+
+beforeAll(async () => {
+  run = await screenconf(['run', '--report-dir', dir, '--suites', 'case-delete', '--reference-faults', 'delete.noop', '--seed', '5']);
+  folder = runFolder(dir);
+  text = readFileSync(join(folder, 'conformance.json'), 'utf8');
+  report = parseReport(text, 'conformance.json');
+}, 120_000);
+
+/**
+ * The report as its golden file holds it: only the requirements this run judged, counts to
+ * match, and only the options this run set (the rest depend on the catalogue and the settings
+ * other work adds, not on the report code).
+ */
+function judgedView(r: ConformanceReport): ConformanceReport {
+  const raw = JSON.parse(text) as ConformanceReport;
+  const results = raw.results.filter((x) => x.tests.length > 0);
+  const counts = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
+  for (const x of results) counts[x.verdict] += 1;
+  const summary = { ...raw.summary, counts };
+  const options = Object.fromEntries(Object.entries(raw.run.options ?? {}).filter(([k]) => ['referenceFaults', 'reportDir', 'seed', 'suites'].includes(k)));
+  expect(r.results.length).toBe(CATALOGUE.length);
+  return { ...raw, run: { ...raw.run, options }, summary, targets: raw.targets.map((t) => ({ ...t, summary })), results };
+}
+
+const volatile = () => ({ dir, runId: report.run.id });
+
+/** The CLI in this process (report and verify need no separate process; the binary's exit status is checked once for each below). */
+async function cli(args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const status = await main(args, { out: (...lines) => (stdout += lines.map((l) => `${l}\n`).join('')), err: (l) => (stderr += `${l}\n`), env: cleanEnv(), cwd: process.cwd() });
+  return { status, stdout, stderr };
+}
+
+describe('the run folder', () => {
+  it('is <report-dir>/<UTC time>-<run id>, pointed at by <report-dir>/latest, beside the ledger', () => {
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(basename(folder)).toMatch(new RegExp(`^\\d{8}T\\d{6}Z-${report.run.id}$`));
+    expect(readdirSync(dir).sort()).toEqual([basename(folder), 'latest', 'ledger.jsonl'].sort());
+    expect(readdirSync(folder).sort()).toEqual(['SHA256SUMS', 'conformance.json', 'junit.xml', 'report.html', 'report.md']);
+    expect(run.stdout).toContain(`report folder ${folder}`);
+    expect(run.stdout).toContain(`Report: ${join(folder, 'conformance.json')}`);
+  });
+
+  it('a second run gets its own folder and moves latest; the first stays as it was', async () => {
+    const other = tempDir();
+    const first = await screenconf(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '5']);
+    expect(first.status).toBe(0);
+    const one = runFolder(other);
+    const second = await screenconf(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '6']);
+    expect(second.status).toBe(0);
+    expect(runFolder(other)).not.toBe(one);
+    expect(existsSync(join(one, 'conformance.json'))).toBe(true);
+    expect((await cli(['verify', one])).status).toBe(0);
+  }, 120_000);
+});
+
+describe('conformance.json', () => {
+  it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
+    expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
+    expect(report.schemaVersion).toBe(2);
+    expect(report.run).toMatchObject({ seed: 5, suites: ['case-delete'] });
+    expect(report.run.options).toMatchObject({ seed: 5, reportDir: dir, referenceFaults: ['delete.noop'] });
+    expect(report.targets).toEqual([expect.objectContaining({ label: 'default', baseUrl: report.target.baseUrl, kind: 'embedded', summary: report.summary })]);
+    // Server identification headers seen in the target's responses (the reference server names itself).
+    expect(report.target.serverHeaders).toEqual({ Server: ['screenconf-reference'] });
+    expect(report.targets[0]!.serverHeaders).toEqual({ Server: ['screenconf-reference'] });
+    expect(report.results.map((r) => r.id)).toEqual(CATALOGUE.map((r) => r.id));
+  });
+
+  it('gives each failure its evidence: transcript and curl reproduction', () => {
+    const removes = report.results.find((r) => r.id === 'CASE-DELETE-REMOVES')!;
+    expect(removes.verdict).toBe('fail');
+    const evidence = removes.failures![0]!.evidence!;
+    expect(evidence.exchanges.length).toBeGreaterThan(0);
+    expect(evidence.curl.at(-1)).toMatch(/^curl -sS -i -X PATCH "\$SCREENCONF_BASE_URL"/);
+    expect(evidence.exchanges.at(-1)!.response!.status).toBe(200);
+  });
+
+  it('gives a property failure its counterexample, its seed and path, and the run seed that replays it', async () => {
+    const other = tempDir();
+    const r = await screenconf(['run', '--report-dir', other, '--suites', 'case-properties', '--reference-faults', 'patch.replace-not-merge', '--seed', '3', '--runs', '5']);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const json = JSON.parse(readFileSync(join(runFolder(other), 'conformance.json'), 'utf8')) as ConformanceReport;
+    const partial = json.results.find((x) => x.id === 'CASE-PATCH-PARTIAL')!;
+    const property = partial.failures![0]!.evidence!.property!;
+    expect(property).toMatchObject({ name: 'case-properties: valid patch applied, nothing else changed', runSeed: 3 });
+    expect(property.counterexample).toMatch(/^\{"base":\{.*"patch":\{/);
+    expect(Number.isInteger(property.seed) && property.path !== '').toBe(true);
+    expect(partial.failures![0]!.message).toContain(`Counterexample (shrunk after ${property.numShrinks} steps, ${property.numRuns} runs): ${property.counterexample}`);
+    expect(readFileSync(join(runFolder(other), 'report.md'), 'utf8')).toContain(`fast-check seed ${property.seed}, path \`${property.path}\`; replay the run with \`--seed 3\``);
+  }, 120_000);
+
+  it('gives each observation the check and the exchange it came from', () => {
+    const observed = report.results.filter((r) => r.observations?.length);
+    expect(observed.length).toBeGreaterThan(0);
+    for (const r of observed) {
+      expect(r.observationEvidence!.map((o) => o.text)).toEqual(r.observations);
+      expect(r.observationEvidence![0]!.test).toMatch(/\S/);
+      expect(r.observationEvidence![0]!.evidence!.curl[0]).toMatch(/^curl /);
+    }
+  });
+
+  it('matches its golden file', () => {
+    expectGolden('conformance.json', normalize(`${JSON.stringify(judgedView(report), null, 2)}\n`, volatile()));
+  });
+});
+
+describe('report.md and report.html', () => {
+  it('are what the renderers make of conformance.json (what `screenconf report` re-renders)', () => {
+    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe(renderMarkdown(report));
+    expect(readFileSync(join(folder, 'report.html'), 'utf8')).toBe(renderHtml(report));
+  });
+
+  it('report.md matches its golden file', () => {
+    expectGolden('report.md', normalize(renderMarkdown(parseReport(JSON.stringify(judgedView(report)), 'view')), volatile()));
+  });
+});
+
+describe('junit.xml', () => {
+  it('names each check\'s requirements as <property name="requirement"> of its testcase', () => {
+    const xml = readFileSync(join(folder, 'junit.xml'), 'utf8');
+    const cases = [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)];
+    expect(cases.length).toBe(2);
+    for (const [, name, body] of cases) {
+      const ids = [...body!.matchAll(/<property name="requirement" value="([^"]+)">/g)].map((m) => m[1]);
+      const expected = report.results.filter((r) => r.tests.some((t) => t.name === name!.replace(/&gt;/g, '>'))).map((r) => r.id);
+      expect(ids.sort(), name).toEqual(expected.sort());
+    }
+  });
+
+  it('matches its golden file', () => {
+    expectGolden('junit.xml', normalize(readFileSync(join(folder, 'junit.xml'), 'utf8'), volatile()));
+  });
+});
+
+describe('screenconf verify', () => {
+  /** A copy of the run folder to tamper with. */
+  function copy(): string {
+    const to = join(tempDir(), 'run');
+    cpSync(folder, to, { recursive: true });
+    return to;
+  }
+
+  it('exits 0 on the folder as written, and `sha256sum -c` would agree (same format)', async () => {
+    const r = await cli(['verify', folder]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+    expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(/^([0-9a-f]{64} {2}(conformance\.json|junit\.xml|report\.html|report\.md)\n){4}$/);
+    // The report folder stands for its latest run.
+    expect((await cli(['verify', dir])).stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+  });
+
+  it('exits 1 naming the file when one byte changed', async () => {
+    const to = copy();
+    const file = join(to, 'report.html');
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('NOT CONFORMING');
+    bytes[at] = 'M'.charCodeAt(0);
+    writeFileSync(file, bytes);
+    const r = await screenconf(['verify', to]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(`CHANGED  report.html\nNOT INTACT: 1 difference from SHA256SUMS in ${to}\n`);
+  });
+
+  it('names a missing file, an added file and an altered manifest', async () => {
+    const to = copy();
+    rmSync(join(to, 'junit.xml'));
+    writeFileSync(join(to, 'notes.txt'), 'added later\n');
+    const r = await cli(['verify', to]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('MISSING  junit.xml\n');
+    expect(r.stdout).toContain('EXTRA    notes.txt\n');
+    writeFileSync(join(to, 'SHA256SUMS'), `${readFileSync(join(to, 'SHA256SUMS'), 'utf8')}not a line\n`);
+    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 5 is not "<sha256>  <file>"');
+    rmSync(join(to, 'SHA256SUMS'));
+    const none = await cli(['verify', to]);
+    expect(none.status).toBe(1);
+    expect(none.stdout).toContain('MISSING  SHA256SUMS');
+  });
+
+  it('exits 2 on a usage error', async () => {
+    for (const args of [['verify'], ['verify', join(dir, 'nowhere')], ['verify', folder, folder]]) {
+      const r = await cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^screenconf: error SC_USAGE: .+\n$/);
+    }
+  });
+});
+
+describe('screenconf report', () => {
+  it('re-renders the same bytes, and the folder stays intact', async () => {
+    const to = join(tempDir(), 'run');
+    cpSync(folder, to, { recursive: true });
+    rmSync(join(to, 'report.html'));
+    writeFileSync(join(to, 'report.md'), 'stale\n');
+    const r = await cli(['report', to]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(to, 'report.html'), 'utf8')).toBe(readFileSync(join(folder, 'report.html'), 'utf8'));
+    expect(readFileSync(join(to, 'report.md'), 'utf8')).toBe(readFileSync(join(folder, 'report.md'), 'utf8'));
+    expect((await cli(['verify', to])).status).toBe(0);
+  });
+
+  it('does not make a tampered folder look intact', async () => {
+    const to = join(tempDir(), 'run');
+    cpSync(folder, to, { recursive: true });
+    const json = JSON.parse(readFileSync(join(to, 'conformance.json'), 'utf8')) as ConformanceReport;
+    json.summary.conforming = true;
+    writeFileSync(join(to, 'conformance.json'), JSON.stringify(json));
+    const r = await cli(['report', to]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('SHA256SUMS left as it was: the folder does not match it (changed: conformance.json)');
+    const v = await cli(['verify', to]);
+    expect(v.status).toBe(1);
+    expect(v.stdout).toContain('CHANGED  conformance.json');
+  });
+
+  it('refuses a conformance.json that is not a report: SC_REPORT_INVALID, exit 2, one line', async () => {
+    const cases: [string, RegExp][] = [
+      ['{ not json', /is not JSON: /],
+      [JSON.stringify({ ...JSON.parse(text), results: [{ ...JSON.parse(text).results[0], verdict: 'maybe' }] }), /is not a screenconf report: results\[0\]\.verdict: /],
+      [JSON.stringify({ ...JSON.parse(text), schemaVersion: 1 }), /is not a screenconf report: schemaVersion: reports before schemaVersion 2 cannot be rendered/],
+    ];
+    for (const [content, message] of cases) {
+      const to = tempDir();
+      writeFileSync(join(to, 'conformance.json'), content);
+      const r = await cli(['report', to]);
+      expect(r.status, content.slice(0, 40)).toBe(2);
+      expect(r.stderr).toMatch(/^screenconf: error SC_REPORT_INVALID: [^\n]+\n$/);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(join(to, 'report.html'))).toBe(false);
+    }
+    const missing = await screenconf(['report', tempDir()]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^screenconf: error SC_REPORT_INVALID: cannot read .*conformance\.json: ENOENT\n$/);
+  });
+});
