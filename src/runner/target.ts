@@ -1,4 +1,4 @@
-/** Where a run sends its requests: the embedded reference server or a given base URL. */
+/** Where a run sends its requests: the embedded reference server, a given base URL, or a container it starts. */
 import type { OrganisationCredentials } from '../kit/context.ts';
 import { createReferenceServer } from '../reference/server.ts';
 import type { Config } from './config.ts';
@@ -8,11 +8,20 @@ export interface Target {
   baseUrl: string;
   primary: OrganisationCredentials;
   peer?: OrganisationCredentials;
+  /** The image the target was started from (--target-image); the run removes its container on close. */
+  image?: string;
   close(): Promise<void>;
 }
 
-export async function openTarget(config: Config): Promise<Target> {
-  if (config.baseUrl === undefined) {
+export interface OpenTargetOptions {
+  /** Settles when the run is asked to stop: a container still starting is abandoned and removed. */
+  stopped?: Promise<unknown>;
+  /** Where a problem removing the container is reported. */
+  log?: (line: string) => void;
+}
+
+export async function openTarget(config: Config, options: OpenTargetOptions = {}): Promise<Target> {
+  if (config.baseUrl === undefined && config.targetImage === undefined) {
     const server = await createReferenceServer({ faults: config.referenceFaults });
     const [a, b] = server.organisations;
     return {
@@ -24,9 +33,32 @@ export async function openTarget(config: Config): Promise<Target> {
     };
   }
   const peer = config.peerClientId ? { clientId: config.peerClientId, clientSecret: config.peerClientSecret } : undefined;
+  if (config.targetImage !== undefined) {
+    const { startContainerTarget } = await import('./container.ts');
+    const credentials = config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
+    const container = await startContainerTarget({
+      image: config.targetImage,
+      ...(config.targetPort !== undefined ? { port: config.targetPort } : {}),
+      ...(config.targetEnv !== undefined ? { env: config.targetEnv } : {}),
+      ...(config.targetReadyTimeoutMs !== undefined ? { readyTimeoutMs: config.targetReadyTimeoutMs } : {}),
+      loopbackOnly: credentials && !config.allowInsecureHttp,
+      ...(options.stopped ? { stopped: options.stopped } : {}),
+    });
+    return {
+      kind: 'url',
+      baseUrl: container.baseUrl,
+      image: config.targetImage,
+      primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
+      ...(peer ? { peer } : {}),
+      close: async () => {
+        const problem = await container.remove();
+        if (problem) options.log?.(`screenconf: ${problem}`);
+      },
+    };
+  }
   return {
     kind: 'url',
-    baseUrl: config.baseUrl,
+    baseUrl: config.baseUrl!,
     primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
     ...(peer ? { peer } : {}),
     close: async () => {},
