@@ -41,14 +41,15 @@ describe('screenconf serve + screenconf run --base-url', () => {
     const result = await screenconf([
       'run', '--base-url', server.credentials.baseUrl, '--client-id', a!.clientId, '--client-secret', a!.clientSecret,
       '--api-key', a!.apiKey, '--peer-client-id', b!.clientId, '--peer-client-secret', b!.clientSecret, '--report-dir', dir, '--max-rps', '0',
-    ]);
+    ], { timeoutMs: 220_000 });
     expect(result.stdout, result.stderr).toContain('Verdict: CONFORMING');
     expect(result.status).toBe(0);
     expect(readReport(dir).summary.conforming).toBe(true);
     const secrets = [a!.clientSecret, a!.apiKey, b!.clientSecret];
     const outputs = [result.stdout, result.stderr, ...reportFiles(dir).map(([, text]) => text)];
     for (const secret of secrets) for (const text of outputs) expect(text.includes(secret)).toBe(false);
-  });
+    // Every suite over real HTTP: about 15 s alone, several times that beside the fault runs on 2 cores.
+  }, 240_000);
 
   it('reads the target from SCREENCONF_* variables', async () => {
     const server = await serve();
