@@ -11,6 +11,7 @@ export const HARNESS_ERROR_CODES = {
   SC_INSECURE_TRANSPORT: { exit: 2, summary: 'credentials would travel over plain HTTP to a host that is not loopback' },
   SC_LEDGER: { exit: 2, summary: 'the ledger file given to cleanup cannot be read or is not a screenconf ledger' },
   SC_REPORT_INVALID: { exit: 2, summary: 'the conformance.json given to report cannot be read, is not JSON, or does not fit the report schema' },
+  SC_PROVISIONER: { exit: 2, summary: 'the --provisioner module cannot be loaded or has the wrong shape (checked before any request)' },
   SC_CREDENTIALS_REJECTED: { exit: 2, summary: 'the target refused the configured client credentials' },
   SC_TARGET_UNREACHABLE: { exit: 3, summary: 'no HTTP answer from the target (refused, reset, timed out, DNS)' },
   SC_TARGET_BROKEN: { exit: 3, summary: 'the target answered in a way the run cannot go on from' },

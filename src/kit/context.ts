@@ -36,6 +36,8 @@ export interface RunContext {
   ledgerPath?: string;
   /** --keep: leave what the run creates on the target. */
   keep?: boolean;
+  /** --provisioner: an absolute path to the provisioning adapter module. */
+  provisioner?: string;
 }
 
 declare module 'vitest' {
@@ -89,7 +91,7 @@ function organisation(run: RunContext, credentials: OrganisationCredentials, tra
       ? new TokenSource(run.target.baseUrl, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, transport)
       : undefined;
   const api = new ApiClient(run.target.baseUrl, transport, tokens, credentials.apiKey);
-  return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, { org: label, runId: run.runId, ledgerPath: run.ledgerPath, keep: run.keep }) };
+  return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, { org: label, runId: run.runId, ledgerPath: run.ledgerPath, keep: run.keep, adapterFile: run.provisioner }) };
 }
 
 /** The run's harness in this worker: context, clients and the transcript of the current test. */

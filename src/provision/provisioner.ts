@@ -8,6 +8,7 @@ import type { ApiClient } from '../client/api.ts';
 import { TransportError, type ReceivedResponse } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import type { CheckType } from '../spec/index.ts';
+import { loadAdapter, pathFor, type AdapterContext, type ProvisionAdapter } from './adapter.ts';
 import { Ledger } from './ledger.ts';
 import { removeCase } from './removal.ts';
 
@@ -21,10 +22,11 @@ export interface NewCase {
   checks?: { check_type?: CheckType | '' | null; input_details?: Record<string, unknown> | null }[];
 }
 
+/** The conventions of DESIGN.md; a --provisioner module may replace each. */
 export const PROVISION_PATHS = {
   createCase: '/api/cases/',
-  getCase: (id: number) => `/api/cases/${id}/`,
-  startCase: (id: number) => `/api/cases/${id}/start/`,
+  readCase: '/api/cases/{id}/',
+  startCase: '/api/cases/{id}/start/',
 } as const;
 
 type CaseBody = Record<string, unknown> & { id: number };
@@ -38,6 +40,8 @@ export interface ProvisionerOptions {
   ledgerPath?: string | undefined;
   /** Leave what is created in place (--keep): cleanup() removes nothing. */
   keep?: boolean | undefined;
+  /** A --provisioner module (absolute path) for targets with other conventions. */
+  adapterFile?: string | undefined;
 }
 
 export class Provisioner {
@@ -47,6 +51,7 @@ export class Provisioner {
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
+  #adapter?: Promise<ProvisionAdapter>;
 
   constructor(
     private readonly api: ApiClient,
@@ -66,7 +71,39 @@ export class Provisioner {
 
   #fail(what: string, res: ReceivedResponse): never {
     const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
-    throw new HarnessError('SC_TARGET_BROKEN', `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see "Provisioning conventions" in the README`);
+    const hint = this.options.adapterFile ? `the --provisioner module ${this.options.adapterFile}` : '"Provisioning conventions" in the README, or give a --provisioner module';
+    throw new HarnessError('SC_TARGET_BROKEN', `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`);
+  }
+
+  /** The adapter (loaded once, on first use) or none. */
+  async #loadAdapter(): Promise<ProvisionAdapter> {
+    if (!this.options.adapterFile) return {};
+    this.#adapter ??= loadAdapter(this.options.adapterFile);
+    return this.#adapter;
+  }
+
+  #context(): AdapterContext {
+    return {
+      baseUrl: this.api.baseUrl,
+      org: this.#org,
+      request: (method, path, options = {}) => this.api.request(method, path, { ...(options.body !== undefined ? { body: options.body } : {}), ...(options.headers ? { headers: options.headers } : {}) }),
+    };
+  }
+
+  async #path(key: keyof typeof PROVISION_PATHS, id?: number): Promise<string> {
+    const template = (await this.#loadAdapter()).paths?.[key] ?? PROVISION_PATHS[key];
+    return id === undefined ? template : pathFor(template, id);
+  }
+
+  async #adapterCreate(adapter: ProvisionAdapter, body: Parameters<NonNullable<ProvisionAdapter['createCase']>>[1]): Promise<ReceivedResponse> {
+    let created: unknown;
+    try {
+      created = await adapter.createCase!(this.#context(), body);
+    } catch (err) {
+      if (err instanceof HarnessError || err instanceof TransportError) throw err;
+      throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: createCase failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
+    }
+    return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
   }
 
   /** Creates a case (with a customer and, by default, one PEP check) and returns its read representation. */
@@ -83,8 +120,10 @@ export class Provisioner {
     // Recorded before it is sent: a run killed while waiting still knows what it may have created.
     this.#ledger?.intent(this.#org, body.external_id, body.customer.external_id);
     let res: ReceivedResponse;
+    const adapter = await this.#loadAdapter();
+    const createPath = await this.#path('createCase');
     try {
-      res = await this.api.request('POST', PROVISION_PATHS.createCase, { body });
+      res = adapter.createCase ? await this.#adapterCreate(adapter, body) : await this.api.request('POST', createPath, { body });
     } catch (err) {
       // Certainly not sent: nothing to look for later.
       if ((err instanceof HarnessError && err.code === 'SC_INTERRUPTED') || (err instanceof TransportError && err.notSent)) this.#ledger?.refused(this.#org, body.external_id, 0);
@@ -94,8 +133,9 @@ export class Provisioner {
     const ok = (res.status === 201 || res.status === 200) && typeof created?.id === 'number';
     if (!ok) {
       this.#ledger?.refused(this.#org, body.external_id, res.status);
-      if (res.status !== 201 && res.status !== 200) this.#fail('POST /api/cases/', res);
-      this.#fail('POST /api/cases/ (no integer id in the body)', res);
+      const what = adapter.createCase ? 'the provisioner\'s createCase' : `POST ${createPath}`;
+      if (res.status !== 201 && res.status !== 200) this.#fail(what, res);
+      this.#fail(`${what} (no integer id in the case it gave)`, res);
     }
     this.#ledger?.created(this.#org, body.external_id, created.id);
     this.#created.add(created.id);
@@ -104,14 +144,25 @@ export class Provisioner {
 
   /** Reads a case: GET when the target has it, else an empty PATCH (which changes nothing). */
   async readCase(id: number): Promise<ReceivedResponse> {
-    const res = await this.api.request('GET', PROVISION_PATHS.getCase(id));
+    const res = await this.api.request('GET', await this.#path('readCase', id));
     if (res.status !== 405 && res.status !== 501) return res;
     return this.api.patchCase(id, {});
   }
 
   async startCase(id: number): Promise<void> {
-    const res = await this.api.request('POST', PROVISION_PATHS.startCase(id), { body: {} });
-    if (res.status < 200 || res.status >= 300) this.#fail(`POST /api/cases/${id}/start/`, res);
+    const adapter = await this.#loadAdapter();
+    if (adapter.startCase) {
+      try {
+        await adapter.startCase(this.#context(), id);
+      } catch (err) {
+        if (err instanceof HarnessError || err instanceof TransportError) throw err;
+        throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: startCase(${id}) failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
+      }
+      return;
+    }
+    const path = await this.#path('startCase', id);
+    const res = await this.api.request('POST', path, { body: {} });
+    if (res.status < 200 || res.status >= 300) this.#fail(`POST ${path}`, res);
   }
 
   /** Marks a case as deleted by a check, so teardown only confirms it is gone. */

@@ -40,6 +40,7 @@ export const SETTINGS = {
   concurrency: { flag: 'concurrency', env: 'SCREENCONF_CONCURRENCY', help: `requests in flight at once, for the whole run (default 4 with --base-url, unbounded on the embedded server)` },
   maxRps: { flag: 'max-rps', env: 'SCREENCONF_MAX_RPS', help: `requests started per second, for the whole run (default 20 with --base-url, unbounded on the embedded server); 0 = unbounded` },
   suites: { flag: 'suites', env: 'SCREENCONF_SUITES', help: `comma-separated subset of: ${SUITES.join(', ')}` },
+  provisioner: { flag: 'provisioner', env: 'SCREENCONF_PROVISIONER', help: 'module (.mjs, .js or .ts) that creates and starts cases on a target with other conventions (see fixtures/provisioner.example.mjs)' },
   bulkFailuresPath: { flag: 'bulk-failures-path', env: 'SCREENCONF_BULK_FAILURES_PATH', help: 'where bulk responses list failed items, as a JSON path (e.g. $.errors), for shapes the harness does not recognise' },
   webhookHost: { flag: 'webhook-host', env: 'SCREENCONF_WEBHOOK_HOST', help: 'address the webhook receiver binds (default 127.0.0.1)' },
   webhookPort: { flag: 'webhook-port', env: 'SCREENCONF_WEBHOOK_PORT', help: 'port the webhook receiver binds (default: a free port)' },
@@ -202,6 +203,7 @@ export const ConfigSchema = z
     suites: list
       .refine((xs) => xs.every((x) => SUITES.includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
       .optional(),
+    provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),
     bulkFailuresPath: z
       .string()
       .regex(/^\$(\.[A-Za-z_][A-Za-z0-9_-]*|\[\d+\])+$/, { message: 'must be a JSON path of keys and indexes, like $.errors or $.data.failed' })

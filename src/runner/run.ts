@@ -15,6 +15,7 @@ import { Redactor } from '../client/redact.ts';
 import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import type { OrganisationCredentials, RunContext } from '../kit/context.ts';
+import { loadAdapter } from '../provision/adapter.ts';
 import { LEDGER_FILE, Ledger, readLedger } from '../provision/ledger.ts';
 import { removeAll, type Removal } from '../provision/removal.ts';
 import { githubAnnotations, PLAIN, renderMultiSummary, renderSummary, type ConsoleStyle } from '../report/console.ts';
@@ -180,6 +181,8 @@ interface TargetRunOptions {
   label?: string;
   /** Where the ledger goes (outside the run folder: cleanup appends to it later); default reportDir. */
   ledgerDir?: string;
+  /** The --provisioner module, an absolute path, already loaded and checked once. */
+  provisioner?: string | undefined;
 }
 
 /** Collects the server identification headers the suite files saw (their module meta). */
@@ -193,7 +196,7 @@ function serverHeadersReporter(into: ServerHeaders): Reporter {
 
 /** Runs the suites against one target: open it, check it answers, run vitest, clean up, judge. */
 async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
-  const { config, io, reportDir, runId, seed, suites, redactor, stopper, label, ledgerDir } = options;
+  const { config, io, reportDir, runId, seed, suites, redactor, stopper, label, ledgerDir, provisioner } = options;
   const startedAt = new Date();
   const tag = label ? ` [${label}]` : '';
   mkdirSync(reportDir, { recursive: true });
@@ -225,6 +228,7 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
       ledgerPath: ledger.path,
       keep: config.keep,
       ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
+      ...(provisioner ? { provisioner } : {}),
       webhooks: {
         host: config.webhookHost,
         port: config.webhookPort,
@@ -369,12 +373,15 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   // The expectations file is checked before anything is sent: a typo must not cost a run.
   const expectations = config.expect ? loadExpectations(config.expect, config.targets?.map((t) => t.label)) : [];
   const gateOptions = { strict: config.strict, today, ...(config.expect ? { expectationsFile: config.expect } : {}) };
+  // So is the provisioning adapter: a module that does not load must not cost a run either.
+  const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
+  if (provisioner) await loadAdapter(provisioner);
 
   // A stop (signal or deadline) cancels the vitest run once it is going; before that, it is checked between steps.
   const stopper = new Stopper();
   void io.stop?.then((signal) => stopper.request(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   const deadline = config.deadlineMs ? setTimeout(() => stopper.request('deadline'), config.deadlineMs) : undefined;
-  const common = { io, runId, seed, suites, redactor, stopper };
+  const common = { io, runId, seed, suites, redactor, stopper, provisioner };
   // One folder per run inside the report folder; `latest` points at it once its reports are written.
   let runDir: string | undefined;
   try {
