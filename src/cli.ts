@@ -110,9 +110,29 @@ function parse(args: string[], options: ParseArgsConfig['options'], command: str
   try {
     return parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values; positionals: string[] };
   } catch (err) {
-    const message = (err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
-    throw new HarnessError('SC_USAGE', `${message} (see "screenconf ${command} --help")`);
+    throw new HarnessError('SC_USAGE', `${usageMessage(err as Error & { code?: string }, args)} (see "screenconf ${command} --help")`);
   }
+}
+
+/**
+ * parseArgs' complaint, reworded where it misleads. A stray argument is not echoed: it is often
+ * a secret whose flag was left out (`--client-id ID SECRET`). A value starting with "-" needs
+ * `--flag=-value` (parseArgs calls it "ambiguous").
+ */
+function usageMessage(err: Error & { code?: string }, args: string[]): string {
+  const first = err.message.split('\n')[0]!;
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const stray = /^Unexpected argument '(.*)'\./s.exec(err.message)?.[1];
+    const at = stray === undefined ? -1 : args.indexOf(stray);
+    const [prev, prev2] = [args[at - 1], args[at - 2]];
+    const flag = (a: string) => a.split('=')[0];
+    const where =
+      at < 0 ? '' : prev?.startsWith('-') ? ` after ${flag(prev)}` : prev2?.startsWith('-') && !prev2.includes('=') ? ` after ${flag(prev2)} <value>` : ` ${at + 1}`;
+    return `unexpected argument${where}, not shown as it may be a secret: this command takes only --options, and a switch takes no value`;
+  }
+  const ambiguous = /^Option '(-{1,2}[^' ]+)' argument is ambiguous/.exec(first);
+  if (ambiguous) return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
+  return first;
 }
 
 /** The options of the settings (SETTINGS), booleans as switches. */
@@ -333,7 +353,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.err(`screenconf: error ${err.code}: ${err.message}`);
       return err.exitCode;
     }
-    io.err(`screenconf: error SC_HARNESS: ${(err as Error)?.message ?? String(err)}`);
+    // One line, whatever the fault's message holds (the stack only with SCREENCONF_DEBUG).
+    io.err(`screenconf: error SC_HARNESS: ${String((err as Error)?.message ?? err).replace(/\s*[\r\n]+\s*/g, ' ').trim()}`);
     if (io.env.SCREENCONF_DEBUG) io.err(String((err as Error)?.stack));
     return 3;
   }

@@ -1,10 +1,12 @@
 /** The command line as a user meets it: real processes, real listeners. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/spec/index.ts';
-import { BIN, cleanEnv, readReport, reportFiles, ROOT, screenconf, tempDir } from './support/cli.ts';
+import { BIN, cleanEnv, readReport, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
 
 interface Credentials {
   baseUrl: string;
@@ -27,9 +29,30 @@ async function serve(args: string[] = []): Promise<{ child: ChildProcess; creden
 }
 
 const children: ChildProcess[] = [];
+const servers: Server[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGTERM');
+  for (const s of servers) s.close();
 });
+
+/** A local HTTP server for the test; closed after the file. */
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const UUID = '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c';
+
+/** One line on stderr, `screenconf: error <code>: …`, with no stack trace. */
+function oneErrorLine(stderr: string, code: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^screenconf: error ${code}: \\S`));
+  expect(stderr).not.toMatch(/^\s+at /m);
+  return lines[0]!;
+}
 
 describe('screenconf serve + screenconf run --base-url', () => {
   it('conforms, and leaks no secret to the console or the reports', async () => {
@@ -120,5 +143,100 @@ describe('screenconf list', () => {
     const r = await screenconf(['list', '--json']);
     const parsed = JSON.parse(r.stdout);
     expect(parsed.requirements.map((x: { id: string }) => x.id)).toEqual(CATALOGUE.map((x) => x.id));
+  });
+});
+
+describe('a new user\'s slips, and a hostile target, give one clear line', () => {
+  it('never echoes a stray argument: it is often a secret whose flag was left out', async () => {
+    const r = await screenconf(['run', '--base-url', 'https://h.test', '--client-id', UUID, 'stray-secret-value']);
+    expect(r.status).toBe(2);
+    const line = oneErrorLine(r.stderr, 'SC_USAGE');
+    expect(line).toContain('unexpected argument after --client-id <value>, not shown as it may be a secret');
+    expect(r.stderr + r.stdout).not.toContain('stray-secret-value');
+  });
+
+  it('says how to give a value that starts with "-" (parseArgs calls it ambiguous)', async () => {
+    const r = await screenconf(['run', '--base-url', 'https://h.test', '--client-id', UUID, '--client-secret', '-dash-secret']);
+    expect(r.status).toBe(2);
+    expect(oneErrorLine(r.stderr, 'SC_USAGE')).toContain('--client-secret needs a value; a value that starts with "-" must be given as --client-secret=-…');
+    expect(r.stderr).not.toContain('dash-secret');
+    const seed = await screenconf(['run', '--seed', '-1']);
+    expect(oneErrorLine(seed.stderr, 'SC_USAGE')).toContain('--seed=-…');
+  });
+
+  it('cleanup with a ledger but no credentials says which credentials it needs', async () => {
+    const dir = tempDir();
+    const ledger = join(dir, 'ledger.jsonl');
+    const at = new Date().toISOString();
+    const base = { v: 1, run: 'abcd1234', baseUrl: 'http://127.0.0.1:9', at };
+    writeFileSync(ledger, [{ ...base, event: 'run', target: 'url' }, { ...base, event: 'create', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x' }, { ...base, event: 'created', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x', id: 7 }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await screenconf(['cleanup', ledger]);
+    expect(r.status).toBe(2);
+    expect(oneErrorLine(r.stderr, 'SC_CONFIG')).toContain('cleanup of 1 case(s) on http://127.0.0.1:9 needs the credentials the run used: give --client-id and --client-secret (or --api-key)');
+  });
+
+  it('names the token URL when the base URL is wrong (a 404 HTML page)', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n');
+    });
+    const r = await screenconf(['run', '--base-url', `${url}/wrong`, '--client-id', UUID, '--client-secret', 'html-target-secret', '--report-dir', tempDir()]);
+    expect(r.status).toBe(3);
+    const line = oneErrorLine(r.stderr, 'SC_TARGET_BROKEN');
+    expect(line).toContain(`(POST ${url}/wrong/api/oauth/token/) answered HTTP 404 with a body that is not JSON (text/html)`);
+    expect(line).toContain('is the base URL the service\'s base address?');
+    expect(r.stderr + r.stdout).not.toContain('html-target-secret');
+  });
+
+  it('a target that answers every request with a multi-line HTML page: INCOMPLETE on one line, the fault on one line', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>\n  <head><title>502 Bad Gateway</title></head>\n  <body>bad gateway</body>\n</html>\n');
+    });
+    const r = await screenconf(['run', '--base-url', url, '--api-key', 'html-target-key', '--suites', 'case-delete', '--report-dir', tempDir()]);
+    expect(r.status).toBe(3);
+    expect(oneErrorLine(r.stderr, 'SC_INCOMPLETE')).toMatch(/answered HTTP 502 \(<html> <head><title>502 Bad Gateway<\/title><\/head> <body>bad gateway<\/body> <\/html> ?\)/);
+    expect(r.stdout).toMatch(/^HARNESS FAULT provisioning: .*HTTP 502 \(<html> <head>.*<\/html> ?\); see .*$/m);
+    expect(r.stdout).toMatch(/^  \d+ × could not judge: provisioning: .*HTTP 502 \(<html> <head>.*: CASE-DELETE-/m);
+    expect(r.stderr + r.stdout).not.toContain('html-target-key');
+  });
+
+  it('reaches a service behind a gateway path prefix', async () => {
+    const server = await serve();
+    children.push(server.child);
+    const [a] = server.credentials.organisations;
+    const upstream = new URL(server.credentials.baseUrl);
+    // A gateway that serves the reference server under /screening and answers 404 elsewhere.
+    const gateway = await listen((req, res) => {
+      if (!req.url!.startsWith('/screening/')) {
+        res.writeHead(404).end();
+        return;
+      }
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url!.slice('/screening'.length), headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode!, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    const dir = tempDir();
+    const r = await screenconf(['run', '--base-url', `${gateway}/screening`, '--client-id', a!.clientId, '--client-secret', a!.clientSecret, '--suites', 'token,case-delete', '--report-dir', dir, '--max-rps', '0']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Verdict: CONFORMING');
+    const curl = readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8');
+    expect(curl).toContain(`${gateway}/screening`);
+  });
+
+  it('a failing run ends with what failed, what was skipped and why, how to reproduce and replay — without vitest\'s noise', async () => {
+    const dir = tempDir();
+    const r = await screenconf(['run', '--suites', 'token', '--reference-faults', 'token.accept-wrong-secret', '--seed', '77', '--report-dir', dir]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).not.toContain('JUNIT report written');
+    expect(existsSync(join(runFolder(dir), 'junit.xml'))).toBe(true);
+    const tail = r.stdout.slice(r.stdout.indexOf('\nSkipped: '));
+    expect(tail).toMatch(/^\s*Skipped: \d+ requirement\(s\) not judged\n  \d+ × no check ran for it in this run \(suite not selected\)$/m);
+    expect(tail).toContain('Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve --fault token.accept-wrong-secret"');
+    expect(tail).toContain('SCREENCONF_BASE_URL and SCREENCONF_ACCESS_TOKEN');
+    expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
+    expect(tail).toMatch(/Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\nReport: /);
   });
 });

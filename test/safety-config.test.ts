@@ -117,6 +117,20 @@ describe('config errors name the flag, the variable or the file line', () => {
     expect(error(() => loadConfigFile('unknown.json', dir)).message).toMatch(/unknown\.json line 3: unknown setting "colour"/);
   });
 
+  it('names the type a value of the wrong JSON type must have, in words', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'types.json'), '{\n  "suites": 5\n}\n');
+    const suites = loadConfigFile('types.json', dir);
+    expect(error(() => resolveConfig({ flags: {}, env: {}, file: suites.values, fileSource: suites.source })).message).toBe(
+      `config file ${join(dir, 'types.json')} line 2: "suites" (--suites) must be a list (a JSON array, or a comma-separated string), not a number`,
+    );
+    expect(error(() => resolveConfig({ flags: {}, env: {}, file: { baseUrl: 42 } })).message).toBe('--base-url (SCREENCONF_BASE_URL) must be a string, not a number');
+    expect(error(() => resolveConfig({ flags: {}, env: {}, file: { reportDir: ['a'] } })).message).toBe('--report-dir (SCREENCONF_REPORT_DIR) must be a string, not a list');
+    expect(error(() => resolveConfig({ flags: {}, env: {}, file: { targets: [5] } })).message).toBe('--target (SCREENCONF_TARGETS) target 1 must be an object, not a number');
+    const secret = error(() => resolveConfig({ flags: {}, env: {}, file: { baseUrl: 'https://h.test', clientId: id, clientSecret: 12345678 } }));
+    expect(secret.message).toBe('--client-secret (SCREENCONF_CLIENT_SECRET) must be a string, not a number');
+  });
+
   it('exits 2 through the CLI naming the file line', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'screenconf.config.json'), text);

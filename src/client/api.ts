@@ -1,7 +1,7 @@
 /** Typed operations of the interface over one Transport, with a chosen credential. */
 import { TokenSource, TOKEN_PATH } from './auth.ts';
 import { encodeBody, type ContentType } from './encode.ts';
-import type { CredentialKind, ReceivedResponse, Transport } from './transport.ts';
+import { targetUrl, type CredentialKind, type ReceivedResponse, type Transport } from './transport.ts';
 
 /**
  * How a request authenticates: the OAuth token (default when client credentials are set), the
@@ -65,7 +65,7 @@ export class ApiClient {
       headers['content-type'] = encoded.contentType;
       body = encoded.text;
     }
-    const url = new URL(path, this.baseUrl).toString();
+    const url = targetUrl(this.baseUrl, path);
     return this.transport.send({ method, url, headers, body, credential, ...(options.cleanup ? { cleanup: true } : {}) });
   }
 

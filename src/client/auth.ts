@@ -1,7 +1,7 @@
 /** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
 import { HarnessError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
-import { Transport, TransportError } from './transport.ts';
+import { targetUrl, Transport, TransportError } from './transport.ts';
 
 export interface ClientCredentials {
   clientId: string;
@@ -45,11 +45,12 @@ export class TokenSource {
       { client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret, grant_type: 'client_credentials' },
       'json',
     );
+    const url = targetUrl(this.baseUrl, TOKEN_PATH);
     let res;
     try {
       res = await this.transport.send({
         method: 'POST',
-        url: new URL(TOKEN_PATH, this.baseUrl).toString(),
+        url,
         headers: { 'content-type': contentType, accept: 'application/json' },
         body: text,
         credential: 'none',
@@ -69,7 +70,8 @@ export class TokenSource {
     if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
       const type = res.headers['content-type'] ?? 'no content type';
       const what = res.json === undefined ? (res.text === '' ? 'an empty body' : `a body that is not JSON (${type})`) : 'no access_token string';
-      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint answered HTTP ${res.status} with ${what}; cannot authenticate`);
+      const hint = res.status === 404 || res.status === 405 ? '; is the base URL the service\'s base address?' : '';
+      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint (POST ${url}) answered HTTP ${res.status} with ${what}; cannot authenticate${hint}`);
     }
     this.transport.redactor.add(body.access_token);
     const seconds = Number(body.expires_in);

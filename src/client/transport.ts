@@ -29,6 +29,17 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
 }
 
+/**
+ * The URL of an interface path on a target: the path goes after the base URL's own path, so a
+ * service behind a gateway prefix (https://gw.example.com/screening) is reached there, not at
+ * the host's root (which `new URL('/api/…', base)` would give).
+ */
+export function targetUrl(baseUrl: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return new URL(path).toString();
+  const base = new URL(baseUrl);
+  return new URL(`${base.pathname.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`, base.origin).toString();
+}
+
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
 export const DEFAULT_RETRY_429 = { maxRetries: 3, maxWaitMs: 30_000 } as const;
 const DEFAULT_BREAKER_THRESHOLD = 3;

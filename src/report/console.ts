@@ -87,8 +87,10 @@ function problemLines(p: Palette, r: RequirementResult & { expected?: GatedResul
 
 function harnessLines(summary: RunSummary, tag = ''): string[] {
   const lines: string[] = [];
-  for (const fault of summary.harnessFaults) lines.push('', `HARNESS FAULT${tag} ${fault}`);
-  for (const e of summary.suiteErrors) lines.push('', `SUITE ERROR${tag} ${e}`);
+  // A fault may quote a server's body over several lines (an HTML error page): one line each here.
+  const flat = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  for (const fault of summary.harnessFaults) lines.push('', `HARNESS FAULT${tag} ${flat(fault)}`);
+  for (const e of summary.suiteErrors) lines.push('', `SUITE ERROR${tag} ${flat(e)}`);
   if (summary.leftovers.length) {
     const how = summary.cleanup ? `; the ledger lists them, remove them with: screenconf cleanup ${summary.cleanup.ledger}` : '';
     lines.push('', `WARNING${tag}: could not delete cases ${summary.leftovers.join(', ')} on the target${how}`);
@@ -156,13 +158,44 @@ function expectedCount(results: GatedResult[]): number {
   return results.filter((r) => r.expected?.outcome === 'expected-fail').length;
 }
 
-/** `interrupted` says why the run stopped early (a signal, the deadline), when it did. */
+/** Requirements skipped, grouped by reason: a verdict with skips says what was not judged and why. */
+function skippedLines(results: RequirementResult[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of results) {
+    if (r.verdict !== 'skip') continue;
+    const reason = r.reason ?? 'no reason recorded';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
+  }
+  if (byReason.size === 0) return [];
+  const count = [...byReason.values()].reduce((n, ids) => n + ids.length, 0);
+  const lines = ['', `Skipped: ${count} requirement(s) not judged`];
+  for (const [reason, ids] of byReason) {
+    // Requirements of suites not selected are many and self-explaining: counted, not listed.
+    const shown = /suite not selected/.test(reason) ? '' : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
+    lines.push(`  ${ids.length} × ${reason}${shown}`);
+  }
+  return lines;
+}
+
+/** The requirements that make a run non-conforming, by id, for the last lines of the summary. */
+function failingLine(results: GatedResult[]): string | undefined {
+  const failed = results.filter((r) => r.verdict === 'fail' && r.expected?.outcome !== 'expected-fail').map((r) => r.id);
+  const warned = results.filter((r) => r.verdict === 'warn' && r.expected?.outcome !== 'expected-fail').map((r) => r.id);
+  const parts = [...(failed.length ? [`MUST failed: ${failed.join(', ')}`] : []), ...(warned.length ? [`SHOULD warned: ${warned.join(', ')}`] : [])];
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/**
+ * `interrupted` says why the run stopped early (a signal, the deadline), when it did. `notes`
+ * go just before the verdict (how to reproduce and replay the failures).
+ */
 export function renderSummary(
   results: GatedResult[],
   summary: RunSummary & { gate?: GateSummary },
   reportPath: string,
   interrupted?: string,
   style: ConsoleStyle = PLAIN,
+  notes: string[] = [],
 ): string {
   const p = palette(style.colour);
   const lines: string[] = [];
@@ -184,11 +217,17 @@ export function renderSummary(
 
   for (const r of results.filter((x) => x.verdict === 'fail' || x.verdict === 'warn')) lines.push(...problemLines(p, r, r.failures ?? []));
   lines.push(...harnessLines(summary));
+  lines.push(...skippedLines(results));
   const gate = summary.gate && gateMatters(summary.gate) ? summary.gate : undefined;
   if (gate) lines.push(...expectationLines(p, gate));
+  if (notes.length) lines.push('', ...notes);
   const word = verdictWord(summary, interrupted);
   lines.push('', `Verdict: ${paintWord(p, word)} — ${countsLine(summary)}`);
   if (gate && !interrupted) lines.push(gateLine(p, gate));
+  else {
+    const failing = failingLine(results);
+    if (failing) lines.push(failing);
+  }
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n');
 }
@@ -202,7 +241,7 @@ function verdictCell(r: MergedResult, label: string): { text: string; verdict: V
 }
 
 /** The summary of a run against several targets: a column per target, the differences, then each target's failures. */
-export function renderMultiSummary(report: MultiTargetReport, reportPath: string, interrupted?: string, style: ConsoleStyle = PLAIN): string {
+export function renderMultiSummary(report: MultiTargetReport, reportPath: string, interrupted?: string, style: ConsoleStyle = PLAIN, notes: string[] = []): string {
   const p = palette(style.colour);
   const labels = report.targets.map((t) => t.label);
   const lines: string[] = [];
@@ -260,6 +299,7 @@ export function renderMultiSummary(report: MultiTargetReport, reportPath: string
   }
   for (const t of report.targets) lines.push(...harnessLines(t.summary, ` [${t.label}]`));
   lines.push(...expectationLines(p, report.summary.gate));
+  if (notes.length) lines.push('', ...notes);
   lines.push('');
   for (const t of report.targets) {
     lines.push(`${t.label}: ${paintWord(p, verdictWord(t.summary, interrupted))} — ${countsLine(t.summary)} (${t.baseUrl}; ${t.report})`);

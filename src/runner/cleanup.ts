@@ -46,6 +46,10 @@ export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: st
       if (targets.length > 1 && err instanceof HarnessError && err.code === 'SC_CONFIG') {
         throw new HarnessError('SC_USAGE', `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one to clean up`);
       }
+      // The base URL came from the ledger, so "required with --base-url" would puzzle: say what is missing.
+      if (err instanceof HarnessError && err.code === 'SC_CONFIG' && /^--client-id \S+ is required with/.test(err.message)) {
+        throw new HarnessError('SC_CONFIG', `cleanup of ${pending.length} case(s) on ${targets.length === 1 ? targets[0] : 'the target'} needs the credentials the run used: give --client-id and --client-secret (or --api-key), as flags, SCREENCONF_* variables or in the config file`);
+      }
       throw err;
     }
     if (!config.baseUrl) throw new HarnessError('SC_USAGE', 'no target: give --base-url');

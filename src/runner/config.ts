@@ -434,7 +434,7 @@ export function resolveConfig(sources: ConfigSources): Config {
         ? `${describeSource(key, sources)} ${targetIssue(issue, merged.targets)}`
         : issue.code === 'unrecognized_keys'
           ? `unknown setting ${issue.keys.map(flagName).join(', ')}`
-          : `${describeSource(key, sources)} ${issue.message}`;
+          : `${describeSource(key, sources)} ${ruleText(issue)}`;
     throw new HarnessError('SC_CONFIG', message);
   }
   const { targets: entries, ...rest } = result.data;
@@ -456,6 +456,15 @@ export function resolveConfig(sources: ConfigSources): Config {
   return config;
 }
 
+/** A zod issue as the rule a value breaks: "must be a string, not a number" rather than zod's "Invalid input: expected string, received number". */
+function ruleText(issue: z.core.$ZodIssue): string {
+  const wrongType = issue.code === 'invalid_type' ? /expected (\w+), received (\w+)/.exec(issue.message) : null;
+  if (!wrongType) return issue.message;
+  const a = (t: string) => (t === 'array' ? 'a list' : t === 'object' ? 'an object' : t === 'undefined' ? 'nothing' : `a ${t}`);
+  const expected = wrongType[1] === 'array' ? 'a list (a JSON array, or a comma-separated string)' : a(wrongType[1]!);
+  return `must be ${expected}, not ${a(wrongType[2]!)}`;
+}
+
 /** The folder a path-valued setting is relative to: the config file's when it came from there. */
 function settingBase(key: SettingKey, sources: ConfigSources): string {
   return rank(key, sources) === 1 && sources.fileSource ? dirname(sources.fileSource.path) : (sources.cwd ?? process.cwd());
@@ -469,7 +478,7 @@ function targetIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   const name = `target ${index + 1}${typeof label === 'string' && label && TARGET_LABEL.test(label) ? ` ("${label}")` : ''}`;
   if (issue.code === 'unrecognized_keys') return `${name}: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')} (known: label, baseUrl, ${TARGET_CREDENTIALS.join(', ')}, clientSecretFile, apiKeyFile, peerClientSecretFile)`;
   const field = issue.path[2];
-  return `${name}${field === undefined || field === 'label' ? '' : ` ${String(field)}`} ${issue.message}`;
+  return `${name}${field === undefined || field === 'label' ? '' : ` ${String(field)}`} ${ruleText(issue)}`;
 }
 
 /** A target entry with its secret files read and the shared credentials filled in where it gives none. */

@@ -7,6 +7,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { ApiClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
@@ -259,6 +260,8 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
             passWithNoTests: false,
           },
           { logLevel: 'error' },
+          // vitest's own console lines ("JUNIT report written to …") are noise beside the summary.
+          { stdout: vitestStdout((line) => io.out(redactor.redact(line))) },
         ),
       );
       stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
@@ -283,7 +286,7 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
         const { harnessFault: _cut, ...rest } = o;
         return o.state === 'failed' ? { ...rest, state: 'skipped' as const, errors: [], skipReason: 'cut short: the run was stopping' } : rest;
       }
-      return o.state === 'failed' ? { ...o, state: 'skipped' as const, skipReason: `could not judge: ${o.harnessFault.split('\n')[0]}` } : o;
+      return o.state === 'failed' ? { ...o, state: 'skipped' as const, skipReason: `could not judge: ${oneLine(redactor.redact(o.harnessFault), 200)}` } : o;
     });
     const judged = judge(outcomes);
     const { interruption } = stopper;
@@ -308,7 +311,7 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
     if (cleanup.unconfirmed.length) {
       io.out(`cleanup${tag}: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases with no known id; their external ids: ${cleanup.unconfirmed.join(', ')}`);
     }
-    if (config.keep && cleanup.left.length && target.kind === 'url') io.out(`kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path}`);
+    if (config.keep && cleanup.left.length && target.kind === 'url') io.out(`kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path} and the same credentials`);
     return { report, reportPath: resolve(reportDir, 'conformance.json'), ...(why ? { why } : {}) };
   } catch (e) {
     if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(`${label ? `target "${label}": ` : ''}${e.message}`));
@@ -334,6 +337,28 @@ function writeReport(dir: string, report: ConformanceReport | GatedReport | Mult
   return writeRunReports(dir, report as ConformanceReport, redactor).json;
 }
 
+/**
+ * How to reproduce the failures by hand and replay the run, when something failed or warned:
+ * what the curl commands' variables hold, and the seed. `baseUrl` is undefined for the
+ * embedded server, which stops with the run.
+ */
+function failureNotes(results: { verdict: string }[], seed: number, config: Config, baseUrl: string | undefined): string[] {
+  if (!results.some((r) => r.verdict === 'fail' || r.verdict === 'warn')) return [];
+  const vars = `SCREENCONF_ACCESS_TOKEN (the access_token POST /api/oauth/token/ returns for the client credentials; SCREENCONF_API_KEY where a command sends the API key)`;
+  const faults = config.referenceFaults.length ? ` --fault ${config.referenceFaults.join(' --fault ')}` : '';
+  const reproduce =
+    baseUrl === undefined
+      ? `Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve${faults}" starts one to run against with --base-url --keep. The curl commands above read SCREENCONF_BASE_URL and ${vars}.`
+      : `Reproduce by hand: the curl commands above read SCREENCONF_BASE_URL (${baseUrl}) and ${vars}; the cases they name were deleted at the end of the run unless --keep was given.`;
+  return [reproduce, `Replay: the same command with --seed ${seed} generates the same inputs.`];
+}
+
+/** A message on one line (a server's body excerpt may span several), at most `max` characters. */
+export function oneLine(text: string, max = 300): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
 /** The exit status once the reports are written: a stop or a harness problem first, then the gate. */
 function exitStatus(summary: GatedReport['summary'], interruption: Interruption | undefined, why: string | undefined, reportPath: string, config: Config, err: (line: string) => void, redactor: Redactor): number {
   if (interruption && interruption !== 'deadline') {
@@ -347,7 +372,7 @@ function exitStatus(summary: GatedReport['summary'], interruption: Interruption 
   if (summary.harnessFaults.length || summary.suiteErrors.length) {
     const first = summary.harnessFaults[0] ?? summary.suiteErrors[0]!;
     const count = summary.harnessFaults.length + summary.suiteErrors.length;
-    err(redactor.redact(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${first.split('\n')[0]} (see ${reportPath})`));
+    err(redactor.redact(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${oneLine(redactor.redact(first))} (see ${reportPath})`));
     return EXIT.harness;
   }
   return summary.gate?.passed === false ? EXIT.notConforming : EXIT.conforming;
@@ -395,7 +420,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       const final = gated(report, expectations, gateOptions);
       const reportPath = writeReport(runDir, final, redactor);
       pointLatest(reportDir, runDir);
-      io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, style)));
+      const notes = failureNotes(final.results, seed, config, final.target.kind === 'embedded' ? undefined : final.target.baseUrl);
+      io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, style, notes)));
       if (style.githubActions) for (const line of githubAnnotations([{ results: final.results }], final.summary.gate, (s) => redactor.redact(s))) io.out(line);
       return exitStatus(final.summary, stopper.interruption, why, reportPath, config, err, redactor);
     }
@@ -433,7 +459,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
     merged.run = { ...merged.run, options: publicOptions(config, SECRET_SETTINGS) };
     const reportPath = writeReport(runDir, merged, redactor);
     pointLatest(reportDir, runDir);
-    io.out(redactor.redact(renderMultiSummary(merged, reportPath, why, style)));
+    const failed = done.flatMap((d) => d.report.results);
+    io.out(redactor.redact(renderMultiSummary(merged, reportPath, why, style, failureNotes(failed, seed, config, 'the target\'s base URL'))));
     if (style.githubActions) {
       const annotated = done.map((d) => ({ label: d.label, results: d.report.results }));
       for (const line of githubAnnotations(annotated, merged.summary.gate, (s) => redactor.redact(s))) io.out(line);
@@ -456,6 +483,31 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   } finally {
     if (deadline) clearTimeout(deadline);
   }
+}
+
+/**
+ * What vitest's logger writes to standard output, line by line: its JUnit reporter's "JUNIT
+ * report written to …" is dropped (the report folder is printed at the start and the end);
+ * anything else goes to the run's output. Not a terminal, so vitest does not hide the cursor.
+ */
+export function vitestStdout(out: (line: string) => void): Writable {
+  let pending = '';
+  const emit = (line: string) => {
+    if (line.trim() !== '' && !/^JUNIT report written to /.test(line)) out(line);
+  };
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop()!;
+      lines.forEach(emit);
+      done();
+    },
+    final(done) {
+      emit(pending);
+      pending = '';
+      done();
+    },
+  });
 }
 
 /** Files written by others (vitest's JUnit report) pass through the redactor too. */
