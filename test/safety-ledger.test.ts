@@ -123,6 +123,8 @@ describe('re-run of a failed check', () => {
 
   it('labels a failure that repeats deterministic, and one that passed on re-run flaky', () => {
     expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'x'), err('Error', 'x')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['x'], flaky: false });
+    // Failed twice with different details (other case ids): only the re-run's, which the evidence belongs to.
+    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'case 11 changed'), err('Error', 'case 14 changed')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['case 14 changed'], flaky: false });
     expect(rerunOutcome({ state: 'passed', errors: [err('AssertionError', 'got 500')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['got 500'], flaky: true });
     expect(rerunOutcome({ state: 'passed', errors: [err('TransportError', 'ECONNRESET')] } as never, diag(1))).toEqual({ state: 'passed', errors: [], flaky: true });
     expect(rerunOutcome({ state: 'passed', errors: undefined } as never, diag(0))).toEqual({ state: 'passed', errors: [] });

@@ -24,7 +24,9 @@ function messages(errors: ReadonlyArray<{ message?: string }> | undefined): stri
 
 export function rerunOutcome(result: TestResult, diagnostic: TestDiagnostic | undefined): RerunOutcome {
   const retried = (diagnostic?.retryCount ?? 0) > 0;
-  if (result.state === 'failed') return { state: 'failed', errors: messages(result.errors), ...(retried ? { flaky: false } : {}) };
+  // Failed twice: the re-run's message only, so it matches the evidence (also the re-run's) and the
+  // same failure is not printed twice with different case ids.
+  if (result.state === 'failed') return retried ? { state: 'failed', errors: messages(result.errors).slice(-1), flaky: false } : { state: 'failed', errors: messages(result.errors) };
   if (result.state !== 'passed') return { state: 'skipped', errors: [] };
   if (!retried || !result.errors?.length) return { state: 'passed', errors: [], ...(retried ? { flaky: true } : {}) };
   const assertion = result.errors.some((e) => !NO_ANSWER.has((e as { name?: string }).name ?? ''));
