@@ -33,4 +33,7 @@ const status = await main(process.argv.slice(2), {
   stopSignal,
   isTTY: process.stdout.isTTY === true,
 });
+// Pipes are written asynchronously: exiting at once would cut a long output (`list | less`, a
+// test reading stdout). An empty write calls back once everything before it is flushed.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
 process.exit(status);
