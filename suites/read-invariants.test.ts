@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'vitest';
-import { check, expectSuccess, fail, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import { check, fail, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
 import { caseInvariants, type WatchedRequirement } from '../src/kit/invariants.ts';
 
 /** Processing time is not shown; the reference takes well under a second. */
@@ -60,15 +60,18 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   const patched = await t.primary.api.patchCase(a.id, { delete_after: 30 });
   if (patched.status === 200 && patched.json && typeof patched.json === 'object') all.push({ label: 'the answer to a PATCH after processing', body: patched.json as CaseBody });
 
+  // The bulk deletes only make states worth reading: their answers are the bulk suites' to judge
+  // (and a server may refuse to empty a case: "a case holds one or more checks"), so the case is
+  // read whatever they answered.
   const top = [...checksOf(doneA ?? a)].sort((x, y) => (scoreOf(y) ?? -1) - (scoreOf(x) ?? -1))[0];
   if (top && Number.isInteger(top.id)) {
-    expectSuccess(await t.primary.api.bulkDeleteChecks({ ids: [top.id] }), `bulk delete of check ${String(top.id)} of case ${a.id}`);
-    all.push({ label: 'a read after bulk deletion of its highest-scored check', body: await readCase(t.primary, a.id) });
+    const res = await t.primary.api.bulkDeleteChecks({ ids: [top.id] });
+    all.push({ label: `a read after bulk deletion of its highest-scored check (answered HTTP ${res.status})`, body: await readCase(t.primary, a.id) });
   }
   const idsB = checksOf(doneB ?? b).map((k) => k.id).filter(Number.isInteger);
   if (idsB.length) {
-    expectSuccess(await t.primary.api.bulkDeleteChecks({ ids: idsB }), `bulk delete of every check of case ${b.id}`);
-    all.push({ label: 'a read after bulk deletion of all its checks', body: await readCase(t.primary, b.id) });
+    const res = await t.primary.api.bulkDeleteChecks({ ids: idsB });
+    all.push({ label: `a read after bulk deletion of all its checks (answered HTTP ${res.status})`, body: await readCase(t.primary, b.id) });
   }
   return all;
 }

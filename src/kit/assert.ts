@@ -55,15 +55,28 @@ export function expectEqual(actual: unknown, expected: unknown, what: string): v
   if (!deepEqual(actual, expected)) fail(what, JSON.stringify(expected), JSON.stringify(actual));
 }
 
+/**
+ * JSON equality in which strings (values and keys) compare as canonically equivalent Unicode
+ * (NFC): whether a server normalises text is not shown, so "é" stored as "e\u0301" is the
+ * value that was sent.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') return a.normalize('NFC') === b.normalize('NFC');
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bb = b as unknown[];
     return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
   }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra);
+  const kb = Object.keys(rb);
+  if (ka.length !== kb.length) return false;
+  const byNfc = new Map(kb.map((k) => [k.normalize('NFC'), k]));
+  return ka.every((k) => {
+    const other = Object.hasOwn(rb, k) ? k : byNfc.get(k.normalize('NFC'));
+    return other !== undefined && deepEqual(ra[k], rb[other]);
+  });
 }

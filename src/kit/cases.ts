@@ -1,5 +1,6 @@
 /** Reading cases back to compare states: the only way a check sees what a request changed. */
 import type { Organisation } from './context.ts';
+import { Case, Customer } from '../spec/index.ts';
 import { expectStatus, fail } from './assert.ts';
 
 export type CaseBody = Record<string, unknown> & { id: number };
@@ -23,8 +24,15 @@ export function expectCaseBody(json: unknown, id: number, what: string): CaseBod
   return json as CaseBody;
 }
 
-/** A case with its fields except those that move by themselves (updated_at). */
-export function stableFields(c: Record<string, unknown>): Record<string, unknown> {
-  const { updated_at: _updatedAt, ...rest } = c;
-  return rest;
+/** The fields of the Case read representation the interface defines. */
+export const CASE_FIELDS: ReadonlySet<string> = new Set(Object.keys(Case.shape));
+/** The fields of the nested Customer the interface defines. */
+export const CUSTOMER_FIELDS: ReadonlySet<string> = new Set(Object.keys(Customer.shape));
+
+/**
+ * A case's interface-defined fields, except those that move by themselves (updated_at). Fields
+ * the interface does not define (a version, an etag) may change on any write, so they are left out.
+ */
+export function stableFields(c: Record<string, unknown>, fields: ReadonlySet<string> = CASE_FIELDS): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'updated_at' && fields.has(k)));
 }

@@ -48,6 +48,12 @@ export interface InvariantFindings {
   evidence: Partial<Record<WatchedRequirement, Evidence>>;
   /** Defects of the watcher itself (never a verdict on the server). */
   errors: string[];
+  /**
+   * Case bodies each requirement applied to (see applicableInvariants): a requirement that
+   * applied to none was not judged, however many bodies were watched, so its outcome is a skip,
+   * not a pass. Optional for findings recorded before it existed.
+   */
+  judged?: Partial<Record<WatchedRequirement, number>>;
 }
 
 const VIOLATIONS_KEPT = 10;
@@ -56,7 +62,9 @@ const RECORDED_BODY_CHARS = 16_384;
 const RISK_EPSILON = 1e-9;
 
 // Enum values, risk ranges and external_id's type are judged by their own invariants below:
-// the shape only asks for presence and type, so one defect breaks one requirement.
+// the shape only asks for presence and type, so one defect breaks one requirement. Lengths are
+// the LIMIT-* requirements' (judged where they are set, with ASCII): a webhook_url the server
+// accepted within 511 characters and shows percent-encoded is not a broken representation.
 const present = z.unknown().refine((v) => v !== undefined, { message: 'missing' });
 const CheckShape = Check.extend({
   risk_score: z.number().nullable(),
@@ -66,6 +74,7 @@ const CheckShape = Check.extend({
 });
 const CaseShape = Case.extend({
   external_id: present,
+  webhook_url: z.string().nullable().optional(),
   risk_score: z.number().nullable(),
   outcome: z.string().nullable(),
   customer: Customer.extend({ customer_type: z.string().nullable().optional() }),
@@ -158,6 +167,25 @@ export function caseInvariants(body: Json): InvariantFinding[] {
   return findings;
 }
 
+/**
+ * The watched requirements a case body can be judged on: an invariant about values the body
+ * does not have (no risk score, no check scored, no origin_url) passes on it without judging.
+ */
+export function applicableInvariants(body: Json): WatchedRequirement[] {
+  const checks = Array.isArray(body.checks) ? body.checks.filter(isObject) : [];
+  const customer = isObject(body.customer) ? body.customer : {};
+  const out: WatchedRequirement[] = ['READ-CASE-SCHEMA'];
+  const enums = [body.outcome, customer.customer_type, ...checks.flatMap((k) => [k.status, k.outcome, k.check_type])];
+  if (enums.some((v) => typeof v === 'string' && v !== '')) out.push('READ-ENUMS');
+  if ([body.risk_score, ...checks.map((k) => k.risk_score)].some((v) => typeof v === 'number')) out.push('READ-RISK-SCORE-RANGE');
+  if (Array.isArray(body.checks) && checks.length === body.checks.length && checks.length > 0 && checks.every((k) => typeof k.risk_score === 'number')) {
+    out.push('READ-CASE-RISK-MAX');
+  }
+  if ('external_id' in body) out.push('CASE-EXTERNAL-ID-STRING');
+  if (typeof body.origin_url === 'string') out.push('CASE-ORIGIN-URL-ALIAS');
+  return out;
+}
+
 const CASE_KEYS = ['checks', 'created_at', 'customer', 'external_id', 'failed', 'is_complete', 'is_started', 'note', 'origin_url', 'outcome', 'rfi', 'risk_score', 'updated_at'];
 const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
@@ -201,7 +229,7 @@ export class InvariantWatcher {
   ) {}
 
   static #empty(): InvariantFindings {
-    return { watched: 0, violations: [], counts: {}, evidence: {}, errors: [] };
+    return { watched: 0, violations: [], counts: {}, evidence: {}, errors: [], judged: {} };
   }
 
   /** Judges the case bodies of one answer; never throws (a watcher defect is kept as an error). */
@@ -216,6 +244,8 @@ export class InvariantWatcher {
       let exchange: Exchange | undefined;
       for (const body of bodies) {
         f.watched += 1;
+        const judged = (f.judged ??= {});
+        for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
         for (const finding of caseInvariants(body)) {
           f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
           const violation: InvariantViolation = {

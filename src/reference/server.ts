@@ -70,30 +70,32 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const processor = new Processor(store, faults, { ...DEFAULT_PROCESSING, ...options.processing });
   const tokens = new Map<string, { org: string; expiresAt: number }>();
 
-  function authenticate(req: IncomingMessage): string {
+  /** `bulk` names the bulk endpoints (fault auth.token-refused-by-bulk). */
+  function authenticate(req: IncomingMessage, endpoint: 'bulk' | 'other' = 'other'): string {
     const header = req.headers.authorization;
     const fallback = organisations[0]!.name;
+    // Fault auth.no-www-authenticate: 401 answers without the challenge header.
+    const challenge = (value: string): Record<string, string> => (faults.has('auth.no-www-authenticate') ? {} : { 'www-authenticate': value });
     if (header === undefined) {
       if (faults.has('auth.accept-missing')) return fallback;
-      throw new HttpError(401, 'not_authenticated', 'authentication credentials were not provided', {}, { 'www-authenticate': REALM });
+      throw new HttpError(401, 'not_authenticated', 'authentication credentials were not provided', {}, challenge(REALM));
     }
     const m = /^(Bearer|Token)\s+(\S+)$/i.exec(header.trim());
     if (!m) {
-      throw new HttpError(401, 'invalid_authorization', 'Authorization header must be "Bearer <credential>"', {}, {
-        'www-authenticate': `${REALM}, error="invalid_request"`,
-      });
+      if (faults.has('auth.malformed-500')) throw new HttpError(500, 'server_error', 'internal error');
+      throw new HttpError(401, 'invalid_authorization', 'Authorization header must be "Bearer <credential>"', {}, challenge(`${REALM}, error="invalid_request"`));
     }
     const scheme = m[1]!.toLowerCase();
     const credential = m[2]!;
     const token = tokens.get(credential);
-    if (token && scheme === 'bearer') {
+    if (token && scheme === 'bearer' && !(endpoint === 'bulk' && faults.has('auth.token-refused-by-bulk'))) {
       if (token.expiresAt > Date.now()) return token.org;
       tokens.delete(credential);
     }
     const byKey = organisations.find((o) => o.apiKey === credential);
     if (byKey && !(scheme === 'bearer' && faults.has('auth.api-key-rejected'))) return byKey.name;
     if (faults.has('auth.accept-any-bearer')) return fallback;
-    throw new HttpError(401, 'invalid_token', 'the credential is invalid or expired', {}, { 'www-authenticate': `${REALM}, error="invalid_token"` });
+    throw new HttpError(401, 'invalid_token', 'the credential is invalid or expired', {}, challenge(`${REALM}, error="invalid_token"`));
   }
 
   async function issueToken(req: IncomingMessage, res: ServerResponse) {
@@ -103,15 +105,18 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     };
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return oauthError(400, 'invalid_request', 'body must be an object');
     const fields = body as Record<string, unknown>;
+    if (faults.has('token.grant-type-default') && (fields.grant_type === undefined || fields.grant_type === '')) fields.grant_type = 'client_credentials';
     for (const f of ['client_id', 'client_secret', 'grant_type']) {
       if (fields[f] === undefined || fields[f] === null || fields[f] === '') return oauthError(400, 'invalid_request', `${f} is required`);
     }
     if (fields.grant_type !== 'client_credentials' && !faults.has('token.any-grant-type')) {
       return oauthError(400, 'unsupported_grant_type', 'only client_credentials is supported');
     }
+    if (faults.has('token.non-uuid-500') && !z.uuid().safeParse(fields.client_id).success) return sendJson(res, 500, { error: 'server_error' });
     const parsed = TokenRequest.omit({ grant_type: true }).safeParse(fields);
     if (!parsed.success) return oauthError(400, 'invalid_request', Object.entries(fieldErrors(parsed.error)).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; '));
     const org = organisations.find((o) => o.clientId === parsed.data.client_id);
+    if (!org && faults.has('token.unknown-client-500')) return sendJson(res, 500, { error: 'server_error' });
     if (!org || (org.clientSecret !== parsed.data.client_secret && !faults.has('token.accept-wrong-secret'))) {
       return oauthError(401, 'invalid_client', 'client authentication failed');
     }
@@ -120,7 +125,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     sendJson(
       res,
       200,
-      { access_token: accessToken, token_type: 'Bearer', expires_in: faults.has('token.expires-in-string') ? String(tokenTtl) : tokenTtl },
+      { access_token: accessToken, token_type: faults.has('token.type-not-bearer') ? 'JWT' : 'Bearer', expires_in: faults.has('token.expires-in-string') ? String(tokenTtl) : tokenTtl },
       faults.has('token.cacheable') ? {} : { 'cache-control': 'no-store', pragma: 'no-cache' },
     );
   }
@@ -177,12 +182,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       c.sync_platforms = null;
       c.delete_after = -1;
     }
-    if (patch.webhook_url !== undefined && !faults.has('patch.ignore-webhook-url')) c.webhook_url = patch.webhook_url;
+    // Fault patch.null-ignored: a null is read as "not provided" (`if (value != null)`).
+    const given = (v: unknown) => v !== undefined && !(v === null && faults.has('patch.null-ignored'));
+    if (given(patch.webhook_url) && !faults.has('patch.ignore-webhook-url')) c.webhook_url = patch.webhook_url as string | null;
     if (patch.delete_after !== undefined) c.delete_after = patch.delete_after;
-    if (patch.metadata !== undefined) c.metadata = patch.metadata;
-    if (patch.sync_platforms !== undefined) c.sync_platforms = patch.sync_platforms;
+    if (given(patch.metadata)) c.metadata = patch.metadata as Record<string, unknown> | null;
+    if (given(patch.sync_platforms)) c.sync_platforms = patch.sync_platforms;
     if (patch.external_id !== undefined) {
-      const next = patch.external_id ?? randomUUID();
+      // Fault patch.external-id-null-stored keeps the null the read type does not allow.
+      const next = patch.external_id ?? (faults.has('patch.external-id-null-stored') ? (null as unknown as string) : randomUUID());
       if (faults.has('unique.freed-kept') && next !== c.external_id) renamedAway.add(`${c.org}\n${c.external_id}`);
       c.external_id = next;
     }
@@ -283,8 +291,14 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     deletedCases.delete(id);
   }
 
+  // Fault delete.unknown-id-500: ids of deleted cases, so only ids that never existed answer 500.
+  const deletedIds = new Set<number>();
   function deleteCase(requester: string, id: number) {
+    if (faults.has('delete.unknown-id-500') && !deletedIds.has(id) && !lookup(requester, (o) => store.getCase(o, id), 'tenant.leak-delete')) {
+      throw new HttpError(500, 'server_error', 'internal error');
+    }
     const c = findCase(requester, id, 'tenant.leak-delete');
+    if (faults.has('delete.unknown-id-500')) deletedIds.add(id);
     const org = c.org;
     if (faults.has('delete.noop')) return;
     if (faults.has('model.delete-resurrects')) deletedCases.set(id, { record: c, customer: store.getCustomer(org, c.customerId) });
@@ -459,15 +473,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
     if (path === '/api/cases/bulk-update/') {
       allow(['POST']);
-      return bulkUpdateCases(authenticate(req), req, res);
+      return bulkUpdateCases(authenticate(req, 'bulk'), req, res);
     }
     if (path === '/api/customers/bulk-update/') {
       allow(['POST']);
-      return bulkUpdateCustomers(authenticate(req), req, res);
+      return bulkUpdateCustomers(authenticate(req, 'bulk'), req, res);
     }
     if (path === '/api/checks/bulk-delete/') {
       allow(['POST']);
-      return bulkDeleteChecks(authenticate(req), req, res);
+      return bulkDeleteChecks(authenticate(req, 'bulk'), req, res);
     }
     if (path === '/api/cases/') {
       allow(['POST']);

@@ -44,6 +44,7 @@ const RULE_FAULTS: readonly FaultName[] = [
   'limit.customer-external-id-256',
   'limit.delete-after-int64',
   'limit.delete-after-truncate',
+  'limit.delete-after-negative',
   'patch.accept-invalid-metadata',
 ];
 
@@ -64,7 +65,9 @@ export function requestRules(faults: ReadonlySet<FaultName>): RequestRules {
     .number()
     .min(int64 ? Number.MIN_SAFE_INTEGER : LIMITS.deleteAfterMin)
     .max(int64 ? Number.MAX_SAFE_INTEGER : LIMITS.deleteAfterMax);
-  const deleteAfter = faults.has('limit.delete-after-truncate') ? range.transform(Math.trunc) : int64 ? z.int() : Int32;
+  const bounded = faults.has('limit.delete-after-truncate') ? range.transform(Math.trunc) : int64 ? z.int() : Int32;
+  // Fault limit.delete-after-negative: "days until deletion" read as never negative, -1 aside.
+  const deleteAfter = faults.has('limit.delete-after-negative') ? bounded.refine((n) => n >= 0 || n === -1, { message: 'must be -1 or at least 0' }) : bounded;
   const metadata = faults.has('patch.accept-invalid-metadata') ? z.union([JsonObject, z.array(z.unknown())]) : JsonObject;
   const casePatch = ReferenceCasePatch.extend({
     webhook_url: maxCodePoints(webhookMax).refine(isHttpUrl, { message: 'must be an absolute http or https URL' }).nullable().optional(),

@@ -83,6 +83,10 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): TestO
     const base = { suite, name, requirements: [id], observations: [], durationMs: 0 };
     if (findings.watched === 0) return { ...base, state: 'skipped', errors: [], skipReason: 'no case body seen' };
     const count = findings.counts[id] ?? 0;
+    // Bodies were seen, but none the requirement applies to (no check ever had a score): not judged.
+    if (findings.judged && !(findings.judged[id] ?? 0) && count === 0) {
+      return { ...base, state: 'skipped', errors: [], skipReason: `no case body it applies to (${findings.watched} watched)` };
+    }
     if (count === 0) return { ...base, state: 'passed', errors: [] };
     const [first, ...rest] = findings.violations.filter((v) => v.requirement === id);
     const lines = first ? [`${first.what}, in the answer to ${first.request}`, `Expected: ${first.expected}`, `Received: ${first.received}`] : [];

@@ -102,8 +102,9 @@ export const CASE_REQUIREMENTS = requirements([
     id: 'CASE-DELETE-UNKNOWN-ID',
     level: 'MUST',
     area: 'case-delete',
-    statement: 'DELETE of a case id that never existed is rejected with a 4xx.',
+    statement: 'DELETE of a case id that never existed is answered with a 4xx, or a 2xx that deletes nothing; never a 5xx.',
     source: 'interface § Endpoints › DELETE /api/cases/{id}/ (the specified case)',
+    decision: 'The interface does not show the answer for an id that specifies no case; as for a repeated DELETE (CASE-DELETE-REPEAT), RFC 9110 allows a 2xx no-op, so only a 5xx fails.',
   },
   {
     id: 'CASE-EXTERNAL-ID-STRING',
