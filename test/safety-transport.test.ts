@@ -52,9 +52,11 @@ describe('load bounds', () => {
     const t = transport({ maxRps: 10 });
     const began = Date.now();
     await Promise.all(Array.from({ length: 15 }, () => get(t, url)));
-    // 10 at once (the bucket), then 5 more at 10 per second: about 0.5 s.
+    // 10 at once (the bucket), then 5 more at 10 per second: about 0.5 s. Only bounds that a
+    // loaded machine cannot break: load makes a run slower and its first burst smaller, never
+    // faster or larger (an unbounded transport sends all 15 at once and fails both).
     expect(Date.now() - began).toBeGreaterThanOrEqual(400);
-    expect(starts.filter((s) => s - began < 60)).toHaveLength(10);
+    expect(starts.filter((s) => s - began < 60).length).toBeLessThanOrEqual(10);
   });
 
   it('Limiter counts slots exactly when requests fail', async () => {
