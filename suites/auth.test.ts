@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import type { AuthMode } from '../src/client/api.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
+import { HarnessError } from '../src/errors.ts';
 import { check, expectEqual, expectRejected, expectStatus, fail, readCase, stableFields, type CheckApi } from '../src/kit/index.ts';
 
 interface Attempt {
@@ -22,15 +23,18 @@ async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pro
   const api = t.primary.api;
   const c = await t.primary.provision.createCase();
   const victim = await t.primary.provision.createCase();
-  const checkId = (c.checks as { id: number }[])[0]?.id;
   const customerId = (c.customer as { id: number }).id;
   const before = await readCase(t.primary, c.id);
+  // Every case is created with one check; without it the bulk check delete could not be tried,
+  // and leaving it out silently would judge four endpoints while claiming five.
+  const checkId = ((c.checks ?? before.checks) as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as number | undefined;
+  if (checkId === undefined) throw new HarnessError('SC_TARGET_BROKEN', `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ cannot be tried`);
   const attempts: Attempt[] = [
     { what: `PATCH /api/cases/${c.id}/ ${label}`, res: await api.patchCase(c.id, { webhook_url: 'https://attacker.example/hook', delete_after: 7 }, { auth }) },
     { what: `DELETE /api/cases/${victim.id}/ ${label}`, res: await api.deleteCase(victim.id, { auth }) },
     { what: `POST /api/cases/bulk-update/ ${label}`, res: await api.bulkUpdateCases({ items: [{ id: c.id, metadata: { changed: true } }] }, { auth }) },
     { what: `POST /api/customers/bulk-update/ ${label}`, res: await api.bulkUpdateCustomers({ items: [{ id: customerId, full_name: 'Changed Name' }] }, { auth }) },
-    ...(checkId !== undefined ? [{ what: `POST /api/checks/bulk-delete/ ${label}`, res: await api.bulkDeleteChecks({ ids: [checkId] }, { auth }) }] : []),
+    { what: `POST /api/checks/bulk-delete/ ${label}`, res: await api.bulkDeleteChecks({ ids: [checkId] }, { auth }) },
   ];
   for (const a of attempts) expectRejected(a.res, a.what);
   const after = await readCase(t.primary, c.id, `reading case ${c.id} after the rejected requests`);

@@ -60,9 +60,9 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'SHOULD',
     area: 'webhook',
     statement: 'A completion is notified once: after the receiver acknowledged a delivery with 2xx, no second delivery for the same completion arrives.',
-    source: `${EVENTS_1}; RFC 9110 §9.2.2 (a non-idempotent request known to have been applied is not retried automatically)`,
+    source: `${EVENTS_1}; RFC 9110 §9.2.2 (non-idempotent requests are not repeated without cause)`,
     decision:
-      'SHOULD, not MUST: the interface says "a webhook is sent" but leaves delivery semantics unshown, and at-least-once senders are common; the RFC 9110 norm against repeating a request known to have been applied makes a duplicate a warning. Retries are not shown: sending again after a failed (non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the receiver acknowledged is a second webhook for one completion. Watched for a quiet period (twice the observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not seen.',
+      'SHOULD, not MUST: the interface says "a webhook is sent" but leaves delivery semantics unshown, and at-least-once senders are common; a receiver that is not idempotent is harmed by a second delivery it already acknowledged, so a duplicate is a warning (in the spirit of RFC 9110 §9.2.2, which discourages repeating a non-idempotent request without cause). Retries are not shown: sending again after a failed (non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the receiver acknowledged is a second webhook for one completion. Watched for a quiet period (twice the observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not seen.',
   },
   {
     id: 'WEBHOOK-NEW-URL-ONLY',
