@@ -7,32 +7,41 @@
  * recognises the per-item report, and --bulk-failures-path names the failure list of other
  * shapes. What a batch did is always judged by reading the cases back.
  */
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { invalidCasePatch, validCasePatch, type CasePatchInvalidReason } from '../src/arbitraries/index.ts';
-import type { Exchange, ReceivedResponse } from '../src/client/transport.ts';
 import {
+  appliedButReportedFailed,
+  changedFields,
   check,
   deepEqual,
   describeItems,
   describeReport,
+  exchanged,
   expectBulkAnswer,
   expectFailuresReported,
   expectRejected,
   fail,
+  freshExternalIds,
+  inOrder,
+  itemLabels,
   keepingEvidence,
+  learnBefore,
   mapLimit,
   property,
-  readCase,
+  readBackProblems,
   readBulkReport,
+  readCase,
   someOf,
-  stableFields,
   unknownId,
+  type BulkSent,
   type CaseBody,
   type CheckApi,
-  type ExpectedItem,
+  type Json,
+  type MixedEntry,
+  type MixedSetup,
   type Organisation,
+  type ReadBack,
 } from '../src/kit/index.ts';
 import { LIMITS } from '../src/spec/index.ts';
 
@@ -50,11 +59,8 @@ const MAX_VALID = 3;
 const MAX_INVALID = 3;
 const MAX_UNKNOWN = 2;
 
-type Json = Record<string, unknown>;
-
-async function send(t: CheckApi, body: unknown): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
-  const res = await t.primary.api.bulkUpdateCases(body);
-  return { res, exchange: t.exchanges.at(-1) };
+function send(t: CheckApi, body: unknown) {
+  return exchanged(t, () => t.primary.api.bulkUpdateCases(body));
 }
 
 /** How the case differs from what the item sent (fields the read leaves out are not judged). */
@@ -71,13 +77,6 @@ function notApplied(read: CaseBody, sent: Json): string[] {
   return wrong;
 }
 
-/** The fields that changed between two reads of a case (updated_at aside). */
-function changedFields(before: CaseBody, after: CaseBody): string[] {
-  const a = stableFields(before);
-  const b = stableFields(after);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k])).map((k) => `${k} ${JSON.stringify(a[k])?.slice(0, 80)} → ${JSON.stringify(b[k])?.slice(0, 80)}`);
-}
-
 /** The file's 101 cases, created once: the 100- and 101-item batches share them. */
 let hundredAndOne: Promise<CaseBody[]> | undefined;
 function bigPool(t: CheckApi): Promise<CaseBody[]> {
@@ -86,21 +85,16 @@ function bigPool(t: CheckApi): Promise<CaseBody[]> {
 }
 
 /**
- * external_ids must stay unique: generated ones start with a placeholder `slot`, replaced at
- * send time by a fresh prefix of the same length, so no two items or runs ever share a value.
+ * external_ids must stay unique: generated ones start with a placeholder slot, replaced at send
+ * time by a fresh prefix of the same length, so no two items or runs ever share a value.
  */
 function externalIds(t: CheckApi) {
-  const base = `${t.primary.provision.externalIdPrefix}bulk-`;
-  const slot = `${base}${'x'.repeat(8)}-`;
-  let seq = 0;
+  const ids = freshExternalIds(t.primary, 'bulk');
   const fresh = (patch: Json): Json => {
     const v = patch.external_id;
-    if (typeof v !== 'string' || !v.startsWith(slot)) return patch;
-    seq += 1;
-    const unique = `${base}${seq.toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}-`;
-    return { ...patch, external_id: unique + v.slice(slot.length) };
+    return typeof v === 'string' && v.startsWith(ids.slot) ? { ...patch, external_id: ids.fresh(v) } : patch;
   };
-  return { slot, fresh };
+  return { slot: ids.slot, fresh };
 }
 
 interface Batch {
@@ -125,37 +119,24 @@ function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
   });
 }
 
-interface Entry extends ExpectedItem {
-  item: Json;
-  /** Whether the item must be applied; failing items must change nothing. */
-  valid: boolean;
-  /** The case the item names, and the organisation that can read it (none for unknown ids). */
-  target?: { org: Organisation; id: number; key: string; before?: CaseBody };
-}
+/** A case an item names, and the organisation that can read it. */
+type Entry = MixedEntry<{ org: Organisation; id: number }, CaseBody>;
+type Setup = MixedSetup<CaseBody, CaseBody>;
 
-interface Sent {
-  entries: Entry[];
-  res: ReceivedResponse;
-  exchange: Exchange | undefined;
-  what: string;
-}
+const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
+  noun: 'case',
+  read: (target, after) => readCase(target.org, target.id, after ? `reading case ${target.id} ${after}` : undefined),
+  notApplied,
+  changed: (before, after) => changedFields(before, after),
+};
 
-/**
- * The cases mixed batches act on, shared by the file's mixed-batch checks (each run writes new
- * values), a peer case, and the state each was last read in: reads are what a run against a
- * rate-limited server spends most on, so a failing item's case is compared with its last read.
- */
-interface MixedSetup {
-  pool: CaseBody[];
-  peerCase?: CaseBody;
-  known: Map<string, CaseBody>;
-}
-let mixed: Promise<MixedSetup> | undefined;
-function mixedSetup(t: CheckApi): Promise<MixedSetup> {
+/** The cases mixed batches act on (MixedSetup), created once for the file. */
+let mixed: Promise<Setup> | undefined;
+function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
     const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, () => t.primary.provision.createCase());
-    const peerCase = t.peer ? await t.peer.provision.createCase() : undefined;
-    return { pool, ...(peerCase ? { peerCase } : {}), known: new Map() };
+    const peer = t.peer ? await t.peer.provision.createCase() : undefined;
+    return { pool, ...(peer ? { peer } : {}), known: new Map() };
   })();
   return mixed;
 }
@@ -164,8 +145,8 @@ function mixedSetup(t: CheckApi): Promise<MixedSetup> {
  * Builds the request for a generated batch and sends it; with `before`, first learns the state
  * of what the failing items name (from their last read, or by reading them).
  */
-async function sendMixed(t: CheckApi, setup: MixedSetup, fresh: (p: Json) => Json, batch: Batch, before: boolean): Promise<Sent> {
-  const { pool, peerCase } = setup;
+async function sendMixed(t: CheckApi, setup: Setup, fresh: (p: Json) => Json, batch: Batch, before: boolean): Promise<BulkSent<Entry>> {
+  const { pool, peer } = setup;
   const planned: Omit<Entry, 'index'>[] = [];
   batch.valid.forEach((p, i) => {
     const id = pool[i]!.id;
@@ -182,50 +163,14 @@ async function sendMixed(t: CheckApi, setup: MixedSetup, fresh: (p: Json) => Jso
     unknown.add(id);
     planned.push({ item: { id, ...fresh(p) }, valid: false, label: `unknown case id ${id}` });
   }
-  if (batch.peer && peerCase && t.peer) {
-    const id = peerCase.id;
+  if (batch.peer && peer && t.peer) {
+    const id = peer.id;
     planned.push({ item: { id, delete_after: 4242 }, valid: false, label: `case ${id} of another organisation`, target: { org: t.peer, id, key: `b:${id}` } });
   }
-  const order = planned.map((_, k) => k).sort((a, b) => batch.order[a]! - batch.order[b]! || a - b);
-  const entries: Entry[] = order.map((k, index) => ({ ...planned[k]!, index }));
-  for (const e of entries) {
-    if (!before || e.valid || !e.target) continue;
-    e.target.before = setup.known.get(e.target.key) ?? (await readCase(e.target.org, e.target.id));
-  }
-  // What the batch does to its cases is known again only once they are read back.
-  for (const e of entries) if (e.target) setup.known.delete(e.target.key);
+  const entries = inOrder(planned, batch.order);
+  await learnBefore(entries, setup, CASES, before);
   const { res, exchange } = await send(t, { items: entries.map((e) => e.item) });
-  return { entries, res, exchange, what: `bulk update of ${entries.length} cases (${entries.map((e) => `${e.index}: ${e.label}`).join(', ')})` };
-}
-
-/** What read-back shows is wrong: valid items not applied, failing items that changed their case. */
-async function readBackProblems(setup: MixedSetup, sent: Sent): Promise<string[]> {
-  const problems: string[] = [];
-  for (const e of sent.entries) {
-    if (!e.target) continue;
-    const read = await readCase(e.target.org, e.target.id, `reading case ${e.target.id} after the ${sent.what}`);
-    setup.known.set(e.target.key, read);
-    if (e.valid) {
-      const wrong = notApplied(read, e.item);
-      if (wrong.length) problems.push(`item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`);
-    } else if (e.target.before) {
-      const changed = changedFields(e.target.before, read);
-      if (changed.length) problems.push(`item ${e.index} (${e.label}) failed but changed the case: ${changed.join(', ')}`);
-    }
-  }
-  return problems;
-}
-
-/**
- * The valid items the report calls failed that were in fact applied (read back): only those
- * make the report wrong; a valid item not applied is BULK-CASES-PARTIAL's defect.
- */
-async function appliedButReportedFailed(t: CheckApi, sent: Sent, request: { id: unknown }[]): Promise<Entry[]> {
-  const report = readBulkReport(t, sent.res, request);
-  const suspects = sent.entries.filter((e) => e.valid && e.target && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
-  const applied: Entry[] = [];
-  for (const e of suspects) if (notApplied(await readCase(e.target!.org, e.target!.id), e.item).length === 0) applied.push(e);
-  return applied;
+  return { entries, res, exchange, what: `bulk update of ${entries.length} cases (${itemLabels(entries)})` };
 }
 
 describe('POST /api/cases/bulk-update/', () => {
@@ -274,7 +219,7 @@ describe('POST /api/cases/bulk-update/', () => {
         const sent = await sendMixed(t, setup, fresh, batch, true);
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
-          const problems = await readBackProblems(setup, sent);
+          const problems = await readBackProblems(sent, setup, CASES);
           if (problems.length) fail(`${sent.what}: the cases read back`, 'every valid item applied, and no case named by a failing item changed', someOf(problems));
         });
       },
@@ -301,7 +246,7 @@ describe('POST /api/cases/bulk-update/', () => {
             t.observe('BULK-CASES-REPORT-SHAPE', describeReport(sent.res, report, failed.find((e) => !e.target) ?? failed[0]));
           }
           expectBulkAnswer(sent.res, '2xx', sent.what);
-          const applied = await appliedButReportedFailed(t, sent, request);
+          const applied = await appliedButReportedFailed(t, sent, request, CASES);
           expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
         });
       },

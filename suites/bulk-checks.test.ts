@@ -7,16 +7,20 @@
  */
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import type { Exchange, ReceivedResponse } from '../src/client/transport.ts';
 import {
+  caseWithChecks,
   check,
+  checkIds,
   deepEqual,
   describeItems,
   describeReport,
+  exchanged,
   expectBulkAnswer,
   expectFailuresReported,
   expectRejected,
   fail,
+  inOrder,
+  itemLabels,
   keepingEvidence,
   mapLimit,
   property,
@@ -24,48 +28,25 @@ import {
   readCase,
   someOf,
   unknownId,
-  type CaseBody,
+  validReportedFailed,
+  type BulkSent,
+  type CaseWithChecks,
   type CheckApi,
   type ExpectedItem,
-  type Organisation,
 } from '../src/kit/index.ts';
-import { LIMITS, type CheckType } from '../src/spec/index.ts';
+import { LIMITS } from '../src/spec/index.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
-const TYPES: CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'];
 /** Checks per case in mixed batches: up to three are deleted, one always stays. */
 const MIXED_CHECKS = 4;
 const MAX_UNKNOWN = 2;
 
-/** A case and the ids of its checks, as created. */
-interface Holder {
-  org: Organisation;
-  caseId: number;
-  checks: number[];
-}
-
-function checkIds(c: CaseBody): number[] {
-  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
-  return checks
-    .map((k) => (k as { id?: unknown } | null)?.id)
-    .filter((id): id is number => Number.isInteger(id))
-    .sort((a, b) => a - b);
-}
-
-async function caseWithChecks(org: Organisation, n: number): Promise<Holder> {
-  const created = await org.provision.createCase({ checks: Array.from({ length: n }, (_, k) => ({ check_type: TYPES[k % TYPES.length]! })) });
-  let ids = checkIds(created);
-  if (ids.length !== n) ids = checkIds(await readCase(org, created.id));
-  if (ids.length !== n) fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, JSON.stringify(ids));
-  return { org, caseId: created.id, checks: ids };
-}
-
-async function checksNow(h: Holder, what?: string): Promise<number[]> {
-  return checkIds(await readCase(h.org, h.caseId, what ?? `reading case ${h.caseId}`));
+async function checksNow(h: CaseWithChecks, what?: string): Promise<number[]> {
+  return checkIds(await readCase(h.org, h.caseId, what));
 }
 
 /** Each case shows exactly the checks expected of it; one line per case that does not. */
-async function checkProblems(expected: { holder: Holder; ids: number[] }[], what: string): Promise<string[]> {
+async function checkProblems(expected: { holder: CaseWithChecks; ids: number[] }[], what: string): Promise<string[]> {
   const problems: string[] = [];
   for (const { holder, ids } of expected) {
     const now = await checksNow(holder, `reading case ${holder.caseId} after the ${what}`);
@@ -79,9 +60,8 @@ async function checkProblems(expected: { holder: Holder; ids: number[] }[], what
   return problems;
 }
 
-async function send(t: CheckApi, ids: unknown[]): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
-  const res = await t.primary.api.bulkDeleteChecks({ ids });
-  return { res, exchange: t.exchanges.at(-1) };
+function send(t: CheckApi, ids: unknown[]) {
+  return exchanged(t, () => t.primary.api.bulkDeleteChecks({ ids }));
 }
 
 interface Batch {
@@ -107,24 +87,19 @@ interface Entry extends ExpectedItem {
   valid: boolean;
 }
 
-interface Sent {
-  entries: Entry[];
-  holder: Holder;
-  peer?: Holder;
-  res: ReceivedResponse;
-  exchange: Exchange | undefined;
-  what: string;
+interface Sent extends BulkSent<Entry> {
+  holder: CaseWithChecks;
+  peer?: CaseWithChecks;
 }
 
-async function sendMixed(t: CheckApi, peer: Holder | undefined, batch: Batch): Promise<Sent> {
+async function sendMixed(t: CheckApi, peer: CaseWithChecks | undefined, batch: Batch): Promise<Sent> {
   const holder = await caseWithChecks(t.primary, MIXED_CHECKS);
   const planned: Omit<Entry, 'index'>[] = holder.checks.slice(0, batch.existing).map((id) => ({ id, valid: true, label: `check ${id} of case ${holder.caseId}` }));
   const unknown = new Set<number>();
   while (unknown.size < batch.unknown) unknown.add(unknownId());
   for (const id of unknown) planned.push({ id, valid: false, label: `unknown check id ${id}` });
   if (batch.peer && peer) planned.push({ id: peer.checks[0]!, valid: false, label: `check ${peer.checks[0]} of another organisation` });
-  const order = planned.map((_, k) => k).sort((a, b) => batch.order[a]! - batch.order[b]! || a - b);
-  const entries: Entry[] = order.map((k, index) => ({ ...planned[k]!, index }));
+  const entries = inOrder(planned, batch.order);
   const { res, exchange } = await send(t, entries.map((e) => e.id));
   return {
     entries,
@@ -132,7 +107,7 @@ async function sendMixed(t: CheckApi, peer: Holder | undefined, batch: Batch): P
     ...(peer ? { peer } : {}),
     res,
     exchange,
-    what: `bulk delete of ${entries.length} checks (${entries.map((e) => `${e.index}: ${e.label}`).join(', ')})`,
+    what: `bulk delete of ${entries.length} checks (${itemLabels(entries)})`,
   };
 }
 
@@ -194,15 +169,15 @@ describe('POST /api/checks/bulk-delete/', () => {
         await keepingEvidence(t, sent.exchange, async () => {
           const request = sent.entries.map((e) => e.id);
           const failed = sent.entries.filter((e) => !e.valid);
+          const report = readBulkReport(t, sent.res, request);
           if (!observed) {
             observed = true;
-            t.observe('BULK-CHECKS-REPORT-SHAPE', describeReport(sent.res, readBulkReport(t, sent.res, request), failed[0]));
+            t.observe('BULK-CHECKS-REPORT-SHAPE', describeReport(sent.res, report, failed[0]));
           }
           expectBulkAnswer(sent.res, '2xx', sent.what);
           // Only an id reported failed yet deleted makes the report wrong (a check left in place
           // is BULK-CHECKS-PARTIAL's defect): the case is read only when the report calls one failed.
-          const report = readBulkReport(t, sent.res, request);
-          const suspects = sent.entries.filter((e) => e.valid && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
+          const suspects = validReportedFailed(report, sent.entries);
           const now = suspects.length ? await checksNow(sent.holder, `reading case ${sent.holder.caseId} after the ${sent.what}`) : [];
           const applied = suspects.filter((e) => !now.includes(e.id));
           expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);

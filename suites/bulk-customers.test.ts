@@ -11,27 +11,39 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { invalidCustomerItem, unicodeText, type CustomerItemInvalidReason } from '../src/arbitraries/index.ts';
-import type { Exchange, ReceivedResponse } from '../src/client/transport.ts';
 import {
+  appliedButReportedFailed,
+  changedFields,
   check,
+  CUSTOMER_FIELDS,
+  customerOf,
   deepEqual,
   describeItems,
   describeReport,
+  exchanged,
   expectBulkAnswer,
   expectFailuresReported,
   expectRejected,
   fail,
+  inOrder,
+  itemLabels,
   keepingEvidence,
+  learnBefore,
   mapLimit,
   property,
+  readBackProblems,
   readBulkReport,
   readCase,
   someOf,
   unknownId,
-  type CaseBody,
+  type BulkSent,
+  type CaseCustomer,
   type CheckApi,
-  type ExpectedItem,
+  type Json,
+  type MixedEntry,
+  type MixedSetup,
   type Organisation,
+  type ReadBack,
 } from '../src/kit/index.ts';
 import { CUSTOMER_TYPES, LIMITS } from '../src/spec/index.ts';
 
@@ -50,29 +62,13 @@ const MAX_INVALID = 3;
 const SLOT_ID = -424_242;
 const SLOT_EXTERNAL_ID = 'screenconf-slot-external-id';
 
-type Json = Record<string, unknown>;
-
-/** A customer as the run knows it: the case that carries it, its id and external_id. */
-interface Customer {
-  caseId: number;
-  id: number;
-  externalId: string | null;
-}
-
-function customerOf(c: CaseBody): Customer {
-  const k = c.customer as Json | undefined;
-  if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', JSON.stringify(k)?.slice(0, 200) ?? 'missing');
-  return { caseId: c.id, id: k.id as number, externalId: typeof k.external_id === 'string' ? k.external_id : null };
-}
-
-async function readCustomer(org: Organisation, k: Customer, what?: string): Promise<Json> {
+async function readCustomer(org: Organisation, k: CaseCustomer, what?: string): Promise<Json> {
   const c = await readCase(org, k.caseId, what ?? `reading case ${k.caseId} (customer ${k.id})`);
   return (c.customer ?? {}) as Json;
 }
 
-async function send(t: CheckApi, body: unknown): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
-  const res = await t.primary.api.bulkUpdateCustomers(body);
-  return { res, exchange: t.exchanges.at(-1) };
+function send(t: CheckApi, body: unknown) {
+  return exchanged(t, () => t.primary.api.bulkUpdateCustomers(body));
 }
 
 /** How the customer differs from what the item set (full_name, customer_type). */
@@ -82,15 +78,9 @@ function notApplied(read: Json, sent: Json): string[] {
     .map((f) => `${f} is ${JSON.stringify(read[f])?.slice(0, 120)}, the item sent ${JSON.stringify(sent[f])?.slice(0, 120)}`);
 }
 
-function changedFields(before: Json, after: Json): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => !deepEqual(before[k], after[k]))
-    .map((k) => `${k} ${JSON.stringify(before[k])?.slice(0, 80)} → ${JSON.stringify(after[k])?.slice(0, 80)}`);
-}
-
 /** The file's 101 customers, created once: the 100- and 101-item batches share them. */
-let hundredAndOne: Promise<Customer[]> | undefined;
-function bigPool(t: CheckApi): Promise<Customer[]> {
+let hundredAndOne: Promise<CaseCustomer[]> | undefined;
+function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
   hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()));
   return hundredAndOne;
 }
@@ -128,31 +118,20 @@ function batches(withPeer: boolean): fc.Arbitrary<Batch> {
   });
 }
 
-interface Entry extends ExpectedItem {
-  item: Json;
-  valid: boolean;
-  /** The customer the item names (or, for an invalid item, was built around) and who can read it. */
-  target?: { org: Organisation; customer: Customer; key: string; before?: Json };
-}
+/** The customer an item names (or, for an invalid item, was built around) and who can read it. */
+type Entry = MixedEntry<{ org: Organisation; customer: CaseCustomer }, Json>;
+type Setup = MixedSetup<CaseCustomer, Json>;
 
-interface Sent {
-  entries: Entry[];
-  res: ReceivedResponse;
-  exchange: Exchange | undefined;
-  what: string;
-}
+const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, Json> = {
+  noun: 'customer',
+  read: (target, after) => readCustomer(target.org, target.customer, after ? `reading case ${target.customer.caseId} ${after}` : undefined),
+  notApplied,
+  changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
+};
 
-/**
- * The customers mixed batches act on, shared by the file's mixed-batch checks, a peer's
- * customer, and the state each was last read in (reads are what a rate-limited run spends most on).
- */
-interface MixedSetup {
-  pool: Customer[];
-  peer?: Customer;
-  known: Map<string, Json>;
-}
-let mixed: Promise<MixedSetup> | undefined;
-function mixedSetup(t: CheckApi): Promise<MixedSetup> {
+/** The customers mixed batches act on (MixedSetup), created once for the file. */
+let mixed: Promise<Setup> | undefined;
+function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
     const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()));
     const peer = t.peer ? customerOf(await t.peer.provision.createCase()) : undefined;
@@ -170,7 +149,7 @@ function requestKey(item: Json): { id?: unknown; external_id?: unknown } {
  * Builds the request for a generated batch and sends it; with `before`, first learns the state
  * of the customers the failing items name (from their last read, or by reading them).
  */
-async function sendMixed(t: CheckApi, setup: MixedSetup, batch: Batch, before: boolean): Promise<Sent> {
+async function sendMixed(t: CheckApi, setup: Setup, batch: Batch, before: boolean): Promise<BulkSent<Entry>> {
   const { pool, peer } = setup;
   const planned: Omit<Entry, 'index'>[] = [];
   batch.valid.forEach((fields, i) => {
@@ -198,45 +177,10 @@ async function sendMixed(t: CheckApi, setup: MixedSetup, batch: Batch, before: b
     const item = byExternalId ? { external_id: peer.externalId, full_name: 'Screenconf Peer Probe' } : { id: peer.id, full_name: 'Screenconf Peer Probe' };
     planned.push({ item, valid: false, label: `customer ${peer.id} of another organisation, by ${byExternalId ? 'external_id' : 'id'}`, target: { org: t.peer, customer: peer, key: `b:${peer.id}` } });
   }
-  const order = planned.map((_, k) => k).sort((a, b) => batch.order[a]! - batch.order[b]! || a - b);
-  const entries: Entry[] = order.map((k, index) => ({ ...planned[k]!, index }));
-  for (const e of entries) {
-    if (!before || e.valid || !e.target) continue;
-    e.target.before = setup.known.get(e.target.key) ?? (await readCustomer(e.target.org, e.target.customer));
-  }
-  for (const e of entries) if (e.target) setup.known.delete(e.target.key);
+  const entries = inOrder(planned, batch.order);
+  await learnBefore(entries, setup, CUSTOMERS, before);
   const { res, exchange } = await send(t, { items: entries.map((e) => e.item) });
-  return { entries, res, exchange, what: `bulk update of ${entries.length} customers (${entries.map((e) => `${e.index}: ${e.label}`).join(', ')})` };
-}
-
-/** What read-back shows is wrong: valid items not applied, failing items that changed their customer. */
-async function readBackProblems(setup: MixedSetup, sent: Sent): Promise<string[]> {
-  const problems: string[] = [];
-  for (const e of sent.entries) {
-    if (!e.target) continue;
-    const read = await readCustomer(e.target.org, e.target.customer, `reading case ${e.target.customer.caseId} after the ${sent.what}`);
-    setup.known.set(e.target.key, read);
-    if (e.valid) {
-      const wrong = notApplied(read, e.item);
-      if (wrong.length) problems.push(`item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`);
-    } else if (e.target.before) {
-      const changed = changedFields(e.target.before, read);
-      if (changed.length) problems.push(`item ${e.index} (${e.label}) failed but changed the customer: ${changed.join(', ')}`);
-    }
-  }
-  return problems;
-}
-
-/**
- * The valid items the report calls failed that were in fact applied (read back): only those
- * make the report wrong; a valid item not applied is BULK-CUSTOMERS-PARTIAL's defect.
- */
-async function appliedButReportedFailed(t: CheckApi, sent: Sent, request: readonly { id?: unknown; external_id?: unknown }[]): Promise<Entry[]> {
-  const report = readBulkReport(t, sent.res, request);
-  const suspects = sent.entries.filter((e) => e.valid && e.target && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
-  const applied: Entry[] = [];
-  for (const e of suspects) if (notApplied(await readCustomer(e.target!.org, e.target!.customer), e.item).length === 0) applied.push(e);
-  return applied;
+  return { entries, res, exchange, what: `bulk update of ${entries.length} customers (${itemLabels(entries)})` };
 }
 
 describe('POST /api/customers/bulk-update/', () => {
@@ -274,7 +218,7 @@ describe('POST /api/customers/bulk-update/', () => {
 
   check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) => {
     const customers = (await mapLimit(Array.from({ length: 3 }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()))).filter(
-      (k): k is Customer & { externalId: string } => k.externalId !== null,
+      (k): k is CaseCustomer & { externalId: string } => k.externalId !== null,
     );
     if (customers.length === 0) t.skip('the customers of the created cases show no external_id (it is set at creation; see "Provisioning conventions")');
     const tag = randomBytes(3).toString('hex');
@@ -302,7 +246,7 @@ describe('POST /api/customers/bulk-update/', () => {
         const sent = await sendMixed(t, setup, batch, true);
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
-          const problems = await readBackProblems(setup, sent);
+          const problems = await readBackProblems(sent, setup, CUSTOMERS);
           if (problems.length) fail(`${sent.what}: the customers read back`, 'every valid item applied, and no customer named by a failing item changed', someOf(problems));
         });
       },
@@ -327,7 +271,7 @@ describe('POST /api/customers/bulk-update/', () => {
             t.observe('BULK-CUSTOMERS-REPORT-SHAPE', describeReport(sent.res, readBulkReport(t, sent.res, request), failed.find((e) => !e.target) ?? failed[0]));
           }
           expectBulkAnswer(sent.res, '2xx', sent.what);
-          const applied = await appliedButReportedFailed(t, sent, request);
+          const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
           expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
         });
       },

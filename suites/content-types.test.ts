@@ -13,9 +13,22 @@ import { describe } from 'vitest';
 import { unicodeText, validCasePatch } from '../src/arbitraries/index.ts';
 import type { ContentType } from '../src/client/encode.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
-import { check, deepEqual, excerpt, expectStatus, fail, property, readCase, someOf, type CaseBody, type CheckApi } from '../src/kit/index.ts';
-
-type Json = Record<string, unknown>;
+import {
+  caseWithChecks,
+  check,
+  checkIds,
+  customerOf,
+  deepEqual,
+  excerpt,
+  expectStatus,
+  fail,
+  property,
+  readCase,
+  someOf,
+  type CaseBody,
+  type CheckApi,
+  type Json,
+} from '../src/kit/index.ts';
 type FormType = Exclude<ContentType, 'json'>;
 
 const MEDIA: Record<FormType, string> = { form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
@@ -121,26 +134,25 @@ describe('request content types', () => {
       for (const type of ['form', 'multipart'] as const) {
         const p = t.primary.provision;
         // Bulk check delete: ids as repeated fields.
-        const holder = await p.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }, { check_type: 'ADVERSE_MEDIA' }] });
-        const ids = (holder.checks as { id: number }[]).slice(0, 2).map((k) => k.id);
+        const holder = await caseWithChecks(t.primary, 3);
+        const ids = holder.checks.slice(0, 2);
         const del = await t.primary.api.bulkDeleteChecks({ ids }, { contentType: type });
         judge(del, `bulk check delete as ${MEDIA[type]}`);
-        const left = ((await readCase(t.primary, holder.id)).checks as { id: number }[]).map((k) => k.id);
+        const left = checkIds(await readCase(t.primary, holder.caseId));
         const gone = ids.filter((id) => !left.includes(id)).length;
         t.observe('CONTENT-BULK-DELETE-IDS-FORM', `${MEDIA[type]}, ids as repeated fields: ${answer(del)}; ${gone} of ${ids.length} checks deleted`);
 
-        // Bulk case and customer updates: items as JSON text.
+        // Bulk case and customer updates: items as JSON text, both judged by one read of the case.
         const c = await p.createCase();
         const caseItem = { id: c.id, delete_after: 321, external_id: p.externalId(`${type}-item`) };
         const cases = await t.primary.api.bulkUpdateCases({ items: [caseItem] }, { contentType: type });
         judge(cases, `bulk case update as ${MEDIA[type]}`);
-        const caseRead = await readCase(t.primary, c.id);
-        const caseApplied = caseRead.external_id === caseItem.external_id;
-        const customer = c.customer as { id: number };
         const fullName = `Screenconf ${type} item`;
-        const customers = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customer.id, full_name: fullName }] }, { contentType: type });
+        const customers = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerOf(c).id, full_name: fullName }] }, { contentType: type });
         judge(customers, `bulk customer update as ${MEDIA[type]}`);
-        const customerApplied = ((await readCase(t.primary, c.id)).customer as { full_name?: unknown }).full_name === fullName;
+        const read = await readCase(t.primary, c.id);
+        const caseApplied = read.external_id === caseItem.external_id;
+        const customerApplied = (read.customer as { full_name?: unknown } | undefined)?.full_name === fullName;
         t.observe(
           'CONTENT-BULK-UPDATE-ITEMS-FORM',
           `${MEDIA[type]}, items as JSON text: cases ${answer(cases)}, ${caseApplied ? 'applied' : 'not applied'}; customers ${answer(customers)}, ${customerApplied ? 'applied' : 'not applied'}`,

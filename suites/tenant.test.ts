@@ -14,44 +14,36 @@ import { describe } from 'vitest';
 import { validCasePatch } from '../src/arbitraries/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import {
+  caseWithChecks,
+  changedFields,
   check,
-  deepEqual,
+  checkIds,
+  CUSTOMER_FIELDS,
+  customerOf,
   excerpt,
   expectBulkAnswer,
   expectFailuresReported,
   expectRejected,
   fail,
+  freshExternalIds,
   keepingEvidence,
   property,
   readCase,
-  stableFields,
-  CASE_FIELDS,
-  CUSTOMER_FIELDS,
+  show,
   unknownId,
   type CaseBody,
+  type CaseCustomer,
+  type CaseWithChecks,
   type CheckApi,
   type ExpectedItem,
+  type Json,
   type Organisation,
 } from '../src/kit/index.ts';
 
 const NO_PEER = 'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to run the tenant checks';
 
-type Json = Record<string, unknown>;
-
 function peerOf(t: CheckApi): Organisation {
   return t.peer ?? t.skip(NO_PEER);
-}
-
-function show(value: unknown): string {
-  const s = JSON.stringify(value) ?? String(value);
-  return s.length > 90 ? `${s.slice(0, 90)}… (${s.length} chars)` : s;
-}
-
-/** The fields that differ between two reads (updated_at aside). */
-function changedFields(before: Json, after: Json, fields: ReadonlySet<string> = CASE_FIELDS): string[] {
-  const a = stableFields(before, fields);
-  const b = stableFields(after, fields);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k])).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
 }
 
 /** Our case read back with our credentials: there, and unchanged since `before`; else a failure naming the request. */
@@ -80,17 +72,15 @@ describe("another organisation's PATCH and DELETE", () => {
     const peer = peerOf(t);
     const ours = await t.primary.provision.createCase();
     const before = await readCase(t.primary, ours.id);
-    const base = `${t.primary.provision.externalIdPrefix}tenant-`;
-    const slot = `${base}${'x'.repeat(8)}-`;
-    let seq = 0;
+    const ids = freshExternalIds(t.primary, 'tenant');
     let observed = false;
     await property(
       t,
       'tenant: PATCH by the other organisation',
-      validCasePatch({ externalIdPrefix: slot }) as fc.Arbitrary<Json>,
+      validCasePatch({ externalIdPrefix: ids.slot }) as fc.Arbitrary<Json>,
       async (generated) => {
         const patch = { ...generated };
-        if (typeof patch.external_id === 'string') patch.external_id = `${base}${(++seq).toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}-${patch.external_id.slice(slot.length)}`;
+        if (typeof patch.external_id === 'string') patch.external_id = ids.fresh(patch.external_id);
         const what = `PATCH ${show(patch)} of our case ${ours.id} with the other organisation's credentials`;
         const res = await peer.api.patchCase(ours.id, patch);
         const exchange = t.exchanges.at(-1);
@@ -170,21 +160,8 @@ async function sendCases(t: CheckApi, peer: Organisation, s: CasesSetup): Promis
   };
 }
 
-interface Customer {
-  caseId: number;
-  id: number;
-  externalId: string | null;
-  read: Json;
-}
-
-function customerOf(c: CaseBody): Customer {
-  const k = c.customer as Json | undefined;
-  if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k));
-  return { caseId: c.id, id: k.id as number, externalId: typeof k.external_id === 'string' ? k.external_id : null, read: k };
-}
-
-async function sendCustomers(t: CheckApi, peer: Organisation, ours: Customer[], own: Customer, ownName: string): Promise<PeerBatch> {
-  const [byId, byExternalId] = ours as [Customer, Customer];
+async function sendCustomers(peer: Organisation, ours: CaseCustomer[], own: CaseCustomer, ownName: string): Promise<PeerBatch> {
+  const [byId, byExternalId] = ours as [CaseCustomer, CaseCustomer];
   if (byExternalId.externalId === null) fail(`the customer of our case ${byExternalId.caseId}`, 'an external_id (set at creation)', show(byExternalId.read));
   const items = [
     { id: byId.id, full_name: 'Screenconf Tenant Probe', customer_type: 'COMPANY' },
@@ -204,30 +181,14 @@ async function sendCustomers(t: CheckApi, peer: Organisation, ours: Customer[], 
   };
 }
 
-async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: Customer[]; own: Customer }> {
-  const ours = [customerOf(await t.primary.provision.createCase()), customerOf(await t.primary.provision.createCase())];
+/** Our two customers as read with our credentials (the baseline), and one of the peer's. */
+async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: CaseCustomer[]; own: CaseCustomer }> {
+  const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
   const own = customerOf(await peer.provision.createCase());
-  return { ours: [customerOf(await readCase(t.primary, ours[0]!.caseId)), customerOf(await readCase(t.primary, ours[1]!.caseId))], own };
+  return { ours: [customerOf(await readCase(t.primary, ours[0]!.id)), customerOf(await readCase(t.primary, ours[1]!.id))], own };
 }
 
-function checkIds(c: CaseBody): number[] {
-  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
-  return checks
-    .map((k) => (k as { id?: unknown } | null)?.id)
-    .filter((id): id is number => Number.isInteger(id))
-    .sort((a, b) => a - b);
-}
-
-/** A case with two checks, and their ids. */
-async function caseWithChecks(org: Organisation): Promise<{ caseId: number; checks: number[] }> {
-  const created = await org.provision.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }] });
-  let ids = checkIds(created);
-  if (ids.length !== 2) ids = checkIds(await readCase(org, created.id));
-  if (ids.length !== 2) fail(`the checks of case ${created.id}, created with 2`, '2 checks with integer ids', show(ids));
-  return { caseId: created.id, checks: ids };
-}
-
-async function sendChecks(peer: Organisation, ours: { caseId: number; checks: number[] }, own: { caseId: number; checks: number[] }): Promise<PeerBatch> {
+async function sendChecks(peer: Organisation, ours: CaseWithChecks, own: CaseWithChecks): Promise<PeerBatch> {
   const ids = [ours.checks[0]!, own.checks[0]!, ours.checks[1]!];
   const res = await peer.api.bulkDeleteChecks({ ids });
   return {
@@ -266,7 +227,7 @@ describe("another organisation's bulk requests", () => {
   check('a bulk customer update by the other organisation changes none of our customers', ['TENANT-BULK-CUSTOMERS'], async (t) => {
     const peer = peerOf(t);
     const s = await customersSetup(t, peer);
-    const batch = await sendCustomers(t, peer, s.ours, s.own, 'Screenconf Peer Own');
+    const batch = await sendCustomers(peer, s.ours, s.own, 'Screenconf Peer Own');
     await keepingEvidence(t, t.exchanges.at(-1), async () => {
       notServerError(batch.res, batch.what);
       const problems: string[] = [];
@@ -283,7 +244,7 @@ describe("another organisation's bulk requests", () => {
     const peer = peerOf(t);
     const s = await customersSetup(t, peer);
     const ownName = `Screenconf Peer Own ${randomBytes(3).toString('hex')}`;
-    const batch = await sendCustomers(t, peer, s.ours, s.own, ownName);
+    const batch = await sendCustomers(peer, s.ours, s.own, ownName);
     await keepingEvidence(t, t.exchanges.at(-1), async () => {
       const own = customerOf(await readCase(peer, s.own.caseId, `reading its own case ${s.own.caseId} with the other organisation's credentials`));
       expectOursReported(t, batch, own.read.full_name === ownName);
@@ -292,7 +253,7 @@ describe("another organisation's bulk requests", () => {
 
   check('a bulk check delete by the other organisation deletes none of our checks', ['TENANT-BULK-CHECKS'], async (t) => {
     const peer = peerOf(t);
-    const [ours, own] = [await caseWithChecks(t.primary), await caseWithChecks(peer)];
+    const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
     const batch = await sendChecks(peer, ours, own);
     await keepingEvidence(t, t.exchanges.at(-1), async () => {
       notServerError(batch.res, batch.what);
@@ -304,7 +265,7 @@ describe("another organisation's bulk requests", () => {
 
   check('a bulk check delete by the other organisation reports our checks as failed', ['TENANT-BULK-CHECKS-REPORTED'], async (t) => {
     const peer = peerOf(t);
-    const [ours, own] = [await caseWithChecks(t.primary), await caseWithChecks(peer)];
+    const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
     const batch = await sendChecks(peer, ours, own);
     await keepingEvidence(t, t.exchanges.at(-1), async () => {
       const left = checkIds(await readCase(peer, own.caseId, `reading its own case ${own.caseId} with the other organisation's credentials`));

@@ -1,13 +1,17 @@
 /**
  * What the bulk suites share: judging a bulk answer and its per-item report, keeping the bulk
- * exchange in the evidence of a failure found while reading back, and bounded concurrency for
- * the hundred cases a 100-item batch needs.
+ * exchange in the evidence of a failure found while reading back, the skeleton of a generated
+ * mixed batch (items in a generated order, what failing items name read before, everything
+ * named read back after), and bounded concurrency for the hundred cases a 100-item batch needs.
  */
 import { randomInt } from 'node:crypto';
 import type { Exchange, ReceivedResponse } from '../client/transport.ts';
 import { excerpt, fail } from './assert.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
 import type { Harness } from './context.ts';
+
+/** A JSON object as sent or read. */
+export type Json = Record<string, unknown>;
 
 /** An item of a batch, by its index in the request, with what makes it succeed or fail. */
 export interface ExpectedItem {
@@ -109,6 +113,112 @@ export async function keepingEvidence<T>(t: Harness, exchange: Exchange | undefi
     }
     throw err;
   }
+}
+
+/** Sends one request and keeps its exchange, the evidence keepingEvidence puts first. */
+export async function exchanged(t: Harness, request: () => Promise<ReceivedResponse>): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
+  const res = await request();
+  return { res, exchange: t.exchanges.at(-1) };
+}
+
+/** A batch as sent: its items in request order, the answer, its exchange, and a description for messages. */
+export interface BulkSent<E extends ExpectedItem> {
+  entries: E[];
+  res: ReceivedResponse;
+  exchange: Exchange | undefined;
+  what: string;
+}
+
+/** The planned items in the order a generated list of numbers gives them (ties keep the plan's order), each with its index. */
+export function inOrder<T extends object>(planned: readonly T[], order: readonly number[]): (T & { index: number })[] {
+  return planned
+    .map((_, k) => k)
+    .sort((a, b) => order[a]! - order[b]! || a - b)
+    .map((k, index) => ({ ...planned[k]!, index }));
+}
+
+/** `0: label, 1: label`: the items of a batch, for its description. */
+export function itemLabels(entries: readonly ExpectedItem[]): string {
+  return entries.map((e) => `${e.index}: ${e.label}`).join(', ');
+}
+
+/** The valid items a report calls failed (or both): only those can make the report wrong once read back. */
+export function validReportedFailed<E extends ExpectedItem & { valid: boolean }>(report: BulkReport, entries: readonly E[]): E[] {
+  return entries.filter((e) => e.valid && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
+}
+
+/** An item of a mixed batch, and what it names with the state that was last read of it. */
+export interface MixedEntry<T, S> extends ExpectedItem {
+  item: Json;
+  /** Whether the item must be applied; failing items must change nothing. */
+  valid: boolean;
+  /** What the item names and who can read it (none for unknown ids); `key` names it in MixedSetup.known. */
+  target?: T & { key: string; before?: S };
+}
+
+/**
+ * What mixed batches act on, shared by a file's mixed-batch checks (each run writes new values), a
+ * peer's resource, and the state each was last read in: reads are what a run against a
+ * rate-limited server spends most on, so a failing item's target is compared with its last read.
+ */
+export interface MixedSetup<P, S> {
+  pool: P[];
+  peer?: P;
+  known: Map<string, S>;
+}
+
+/** How a mixed-batch suite reads what its items name, and judges what it reads. */
+export interface ReadBack<T, S> {
+  /** 'case', 'customer': what a target is, for messages. */
+  noun: string;
+  /** Reads a target; `after` (`after the bulk update of …`) goes in the failure message. */
+  read(target: T, after?: string): Promise<S>;
+  /** How the target differs from what a valid item sent; empty when the item was applied. */
+  notApplied(read: S, item: Json): string[];
+  /** How the target changed between two reads; empty when it did not. */
+  changed(before: S, after: S): string[];
+}
+
+/**
+ * Before a mixed batch is sent: with `before`, learns the state of what its failing items name
+ * (from their last read, or by reading them); then forgets the last read of everything it names.
+ */
+export async function learnBefore<T, S>(entries: readonly MixedEntry<T, S>[], setup: MixedSetup<unknown, S>, rb: ReadBack<T, S>, before: boolean): Promise<void> {
+  for (const e of entries) {
+    if (!before || e.valid || !e.target) continue;
+    e.target.before = setup.known.get(e.target.key) ?? (await rb.read(e.target));
+  }
+  // What the batch does to its targets is known again only once they are read back.
+  for (const e of entries) if (e.target) setup.known.delete(e.target.key);
+}
+
+/** What read-back shows is wrong: valid items not applied, failing items that changed their target. */
+export async function readBackProblems<T, S>(sent: BulkSent<MixedEntry<T, S>>, setup: MixedSetup<unknown, S>, rb: ReadBack<T, S>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const e of sent.entries) {
+    if (!e.target) continue;
+    const read = await rb.read(e.target, `after the ${sent.what}`);
+    setup.known.set(e.target.key, read);
+    if (e.valid) {
+      const wrong = rb.notApplied(read, e.item);
+      if (wrong.length) problems.push(`item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`);
+    } else if (e.target.before) {
+      const changed = rb.changed(e.target.before, read);
+      if (changed.length) problems.push(`item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The valid items the report calls failed that were in fact applied (read back): only those
+ * make the report wrong; a valid item not applied is the PARTIAL requirement's defect.
+ */
+export async function appliedButReportedFailed<T, S>(t: Harness, sent: BulkSent<MixedEntry<T, S>>, request: readonly BulkRequestItem[], rb: ReadBack<T, S>): Promise<MixedEntry<T, S>[]> {
+  const suspects = validReportedFailed(readBulkReport(t, sent.res, request), sent.entries);
+  const applied: MixedEntry<T, S>[] = [];
+  for (const e of suspects) if (e.target && rb.notApplied(await rb.read(e.target), e.item).length === 0) applied.push(e);
+  return applied;
 }
 
 /** The recogniser's reading of a bulk answer, at the run's --bulk-failures-path when one is set. */

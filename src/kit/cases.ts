@@ -1,7 +1,12 @@
-/** Reading cases back to compare states: the only way a check sees what a request changed. */
+/**
+ * Reading cases back to compare states: the only way a check sees what a request changed. Also
+ * what is read through a case (its customer, the ids of its checks), cases made with checks, and
+ * fresh external_ids for generated values.
+ */
+import { randomBytes } from 'node:crypto';
 import type { Organisation } from './context.ts';
-import { Case, Customer } from '../spec/index.ts';
-import { expectStatus, fail } from './assert.ts';
+import { Case, Customer, type CheckType } from '../spec/index.ts';
+import { deepEqual, expectStatus, fail } from './assert.ts';
 
 export type CaseBody = Record<string, unknown> & { id: number };
 
@@ -35,4 +40,77 @@ export const CUSTOMER_FIELDS: ReadonlySet<string> = new Set(Object.keys(Customer
  */
 export function stableFields(c: Record<string, unknown>, fields: ReadonlySet<string> = CASE_FIELDS): Record<string, unknown> {
   return Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'updated_at' && fields.has(k)));
+}
+
+/** A value for a message: its JSON, cut at 90 characters. */
+export function show(value: unknown): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 90 ? `${s.slice(0, 90)}… (${s.length} chars)` : s;
+}
+
+/** The interface-defined fields that differ between two reads (updated_at aside): `field before → after`. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, fields: ReadonlySet<string> = CASE_FIELDS): string[] {
+  const a = stableFields(before, fields);
+  const b = stableFields(after, fields);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k])).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+}
+
+/** A customer as the run knows it, through the case that carries it: its id, external_id and summary as read. */
+export interface CaseCustomer {
+  caseId: number;
+  id: number;
+  externalId: string | null;
+  read: Record<string, unknown>;
+}
+
+/** The customer a case carries; a failure when it has none with an integer id. */
+export function customerOf(c: CaseBody): CaseCustomer {
+  const k = c.customer as Record<string, unknown> | undefined;
+  if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k));
+  return { caseId: c.id, id: k.id as number, externalId: typeof k.external_id === 'string' ? k.external_id : null, read: k };
+}
+
+/** The ids of a case's checks, in ascending order. */
+export function checkIds(c: CaseBody): number[] {
+  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
+  return checks
+    .map((k) => (k as { id?: unknown } | null)?.id)
+    .filter((id): id is number => Number.isInteger(id))
+    .sort((a, b) => a - b);
+}
+
+/** A case and the ids of its checks, as created. */
+export interface CaseWithChecks {
+  org: Organisation;
+  caseId: number;
+  checks: number[];
+}
+
+const CHECK_TYPES_CYCLE: readonly CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'];
+
+/** Creates a case with `n` checks (PEP, SANCTIONS, ADVERSE_MEDIA, PEP…); read back when the answer does not show them. */
+export async function caseWithChecks(org: Organisation, n: number): Promise<CaseWithChecks> {
+  const created = await org.provision.createCase({ checks: Array.from({ length: n }, (_, k) => ({ check_type: CHECK_TYPES_CYCLE[k % CHECK_TYPES_CYCLE.length]! })) });
+  let ids = checkIds(created);
+  if (ids.length !== n) ids = checkIds(await readCase(org, created.id));
+  if (ids.length !== n) fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids));
+  return { org, caseId: created.id, checks: ids };
+}
+
+/**
+ * Generated external_ids for one use: generate them after the placeholder `slot`, and fresh()
+ * swaps that for a prefix of the same length never used before, so no two values, checks or runs
+ * share one and a value stays within its limit.
+ */
+export function freshExternalIds(org: Organisation, label: string): { slot: string; fresh: (value: string) => string } {
+  const base = `${org.provision.externalIdPrefix}${label}-`;
+  const slot = `${base}${'x'.repeat(8)}-`;
+  let seq = 0;
+  return {
+    slot,
+    fresh(value: string): string {
+      seq += 1;
+      return `${base}${seq.toString(36).padStart(4, '0')}${randomBytes(2).toString('hex')}-${value.slice(slot.length)}`;
+    },
+  };
 }

@@ -2,7 +2,45 @@ export { check, type CheckApi } from './check.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';
 export type { ScreenconfMeta, Observation, Evidence } from './meta.ts';
-export { CASE_FIELDS, CUSTOMER_FIELDS, expectCaseBody, readCase, stableFields, type CaseBody } from './cases.ts';
+export {
+  CASE_FIELDS,
+  CUSTOMER_FIELDS,
+  caseWithChecks,
+  changedFields,
+  checkIds,
+  customerOf,
+  expectCaseBody,
+  freshExternalIds,
+  readCase,
+  show,
+  stableFields,
+  type CaseBody,
+  type CaseCustomer,
+  type CaseWithChecks,
+} from './cases.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
 export { recogniseBulkReport, jsonPathValue, type BulkReport, type BulkReportOptions, type BulkRequestItem, type ItemReport } from './bulk-report.ts';
-export { describeItems, describeReport, expectBulkAnswer, expectFailuresReported, keepingEvidence, mapLimit, readBulkReport, someOf, unknownId, type ExpectedItem } from './bulk.ts';
+export {
+  appliedButReportedFailed,
+  describeItems,
+  describeReport,
+  exchanged,
+  expectBulkAnswer,
+  expectFailuresReported,
+  inOrder,
+  itemLabels,
+  keepingEvidence,
+  learnBefore,
+  mapLimit,
+  readBackProblems,
+  readBulkReport,
+  someOf,
+  unknownId,
+  validReportedFailed,
+  type BulkSent,
+  type ExpectedItem,
+  type Json,
+  type MixedEntry,
+  type MixedSetup,
+  type ReadBack,
+} from './bulk.ts';
