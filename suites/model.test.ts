@@ -12,9 +12,9 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { deleteAfter, httpUrl, metadata, syncPlatforms } from '../src/arbitraries/index.ts';
-import { check, deepEqual, excerpt, expectCaseBody, expectRejected, expectStatus, expectSuccess, fail, property, readCase, type CheckApi } from '../src/kit/index.ts';
+import { check, checkIds, deepEqual, excerpt, expectCaseBody, expectRejected, expectStatus, expectSuccess, fail, property, readCase, type CheckApi } from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { CASE_PATCH_FIELDS as FIELDS, LIMITS, type CasePatchField as Field } from '../src/spec/index.ts';
 
 /** Fresh cases per model run, and checks per case: few, so operations meet on the same case. */
 const CASES = 3;
@@ -23,8 +23,8 @@ const CHECKS = 3;
 const POOL = 4;
 const MAX_COMMANDS = 20;
 
-const FIELDS = ['webhook_url', 'delete_after', 'metadata', 'sync_platforms', 'external_id'] as const;
-type Field = (typeof FIELDS)[number];
+/** The pool's values as a sequence of commands shows them. */
+const POOL_NAMES = Array.from({ length: POOL }, (_, k) => `p${k}`);
 type Json = Record<string, unknown>;
 
 /** A generated patch: external_id is an index into the run's pool; `invalid` an out-of-range delete_after. */
@@ -78,8 +78,7 @@ function body(patch: GenPatch, invalid: number | undefined, pool: string[]): Jso
 }
 
 function showPatch(patch: GenPatch, invalid: number | undefined): string {
-  const { external_id: k, ...rest } = patch;
-  return JSON.stringify({ ...rest, ...(k !== undefined ? { external_id: `p${k}` } : {}), ...(invalid !== undefined ? { delete_after: invalid } : {}) });
+  return JSON.stringify(body(patch, invalid, POOL_NAMES));
 }
 
 /** The live case holding an external_id value, if any. */
@@ -105,11 +104,6 @@ function fate(m: Model, c: ModelCase, patch: GenPatch, invalid: number | undefin
 function apply(m: Model, c: ModelCase, sent: Json): void {
   for (const f of FIELDS) if (f in sent) c.fields[f] = sent[f];
   if (typeof sent.external_id === 'string') m.released.delete(sent.external_id);
-}
-
-function checkIds(json: Json): number[] {
-  const checks = Array.isArray(json.checks) ? (json.checks as unknown[]) : [];
-  return checks.map((k) => (k as { id?: unknown })?.id).filter((id): id is number => Number.isInteger(id)).sort((a, b) => a - b);
 }
 
 /** The body shows the model's state of the case: every known field, and exactly its checks. */
@@ -305,7 +299,7 @@ const commands = fc.commands(
 async function setup(t: CheckApi): Promise<Model> {
   const p = t.primary.provision;
   const prefix = `${p.externalId('model')}-`;
-  const pool = Array.from({ length: POOL }, (_, k) => `${prefix}p${k}`);
+  const pool = POOL_NAMES.map((name) => prefix + name);
   const cases: ModelCase[] = [];
   for (let index = 0; index < CASES; index++) {
     const created = await p.createCase({

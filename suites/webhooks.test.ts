@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
-import { caseInvariants } from '../src/kit/invariants.ts';
+import { caseInvariants, isObject } from '../src/kit/invariants.ts';
 import { check, deepEqual, excerpt, expectCaseBody, fail, getHarness, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
 import type { NewCase } from '../src/provision/provisioner.ts';
 import { createWebhookReceiver, WebhookTimeoutError, type WebhookDelivery, type WebhookEndpoint, type WebhookReceiver } from '../src/webhooks/index.ts';
@@ -150,10 +150,6 @@ async function readUntilComplete(t: CheckApi, id: number, when: string): Promise
 // ---------------------------------------------------------------------------------------------
 // Reading a delivery.
 
-function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** A case rather than a check or customer that shares its id (ids may be per resource): fields only a case has. */
 function looksLikeCase(v: Json): boolean {
   return Array.isArray(v.checks) || isObject(v.customer) || 'is_complete' in v || 'is_started' in v;
@@ -276,6 +272,46 @@ function attempts() {
 /** The baseline's case in its delivery, if it carries one. */
 function locatedIn(b: Baseline & { first: WebhookDelivery }): Located | undefined {
   return locateCase(b.first, b.caseId);
+}
+
+/** A case whose webhook_url changes from `old` to `next` (an endpoint, or null). */
+interface UrlChange<N extends WebhookEndpoint | null> {
+  id: number;
+  when: string;
+  old: WebhookEndpoint;
+  new: N;
+}
+
+/**
+ * Two cases, each with an endpoint of its own as webhook_url, changed to `next(receiver, id)`
+ * (`action`: "changed", "set to null"): one before processing starts, one while it runs. The
+ * second is judged only when the PATCH that changed it still answered is_complete false.
+ */
+async function urlChanged<N extends WebhookEndpoint | null>(
+  t: CheckApi,
+  action: string,
+  oldLabel: string,
+  next: (r: WebhookReceiver, id: number) => N,
+): Promise<{ before: UrlChange<N>; during: UrlChange<N>; duringJudged: boolean }> {
+  const r = ready(t);
+  const p = t.primary.provision;
+  return judgeable(t, async () => {
+    const a = await p.createCase({ checks: checksWithInputs(3) });
+    const c = await p.createCase({ checks: checksWithInputs(3) });
+    const change = (id: number, when: string): UrlChange<N> => {
+      const old = r.endpoint(`case ${id} ${oldLabel}`);
+      return { id, when: `${action} ${when}`, old, new: next(r, id) };
+    };
+    const before = change(a.id, 'before processing started');
+    const during = change(c.id, 'while processing ran');
+    await setWebhookUrl(t, a.id, before.old.url);
+    await setWebhookUrl(t, a.id, before.new?.url ?? null);
+    await setWebhookUrl(t, c.id, during.old.url);
+    await start(t, a.id);
+    await start(t, c.id);
+    const patched = await setWebhookUrl(t, c.id, during.new?.url ?? null);
+    return { before, during, duringJudged: patched.is_complete === false };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -450,22 +486,8 @@ describe('the completion webhook', () => {
     ['WEBHOOK-NEW-URL-ONLY'],
     async (t) => {
       const b = await delivered(t);
-      const r = ready(t);
       const quiet = quietMs(b);
-      const p = t.primary.provision;
-      const { before, during, duringJudged } = await judgeable(t, async () => {
-        const a = await p.createCase({ checks: checksWithInputs(3) });
-        const c = await p.createCase({ checks: checksWithInputs(3) });
-        const before = { id: a.id, when: 'changed before processing started', old: r.endpoint(`case ${a.id} old URL`), new: r.endpoint(`case ${a.id} new URL`) };
-        const during = { id: c.id, when: 'changed while processing ran', old: r.endpoint(`case ${c.id} old URL`), new: r.endpoint(`case ${c.id} new URL`) };
-        await setWebhookUrl(t, a.id, before.old.url);
-        await setWebhookUrl(t, a.id, before.new.url);
-        await setWebhookUrl(t, c.id, during.old.url);
-        await start(t, a.id);
-        await start(t, c.id);
-        const patched = await setWebhookUrl(t, c.id, during.new.url);
-        return { before, during, duringJudged: patched.is_complete === false };
-      });
+      const { before, during, duringJudged } = await urlChanged(t, 'changed', 'old URL', (r, id) => r.endpoint(`case ${id} new URL`));
       const judge = async (s: typeof before): Promise<string[]> => {
         const first = await firstOf([s.old, s.new]);
         if (!first) return [`case ${s.id} (${s.when}): no delivery at the new URL ${s.new.url} within ${DEADLINE_MS} ms${straysNote()}`];
@@ -488,22 +510,8 @@ describe('the completion webhook', () => {
     ['WEBHOOK-NULL-NO-DELIVERY'],
     async (t) => {
       const b = await delivered(t);
-      const r = ready(t);
       const quiet = quietMs(b);
-      const p = t.primary.provision;
-      const { before, during, duringJudged } = await judgeable(t, async () => {
-        const a = await p.createCase({ checks: checksWithInputs(3) });
-        const c = await p.createCase({ checks: checksWithInputs(3) });
-        const before = { id: a.id, when: 'set to null before processing started', old: r.endpoint(`case ${a.id} former URL`) };
-        const during = { id: c.id, when: 'set to null while processing ran', old: r.endpoint(`case ${c.id} former URL`) };
-        await setWebhookUrl(t, a.id, before.old.url);
-        await setWebhookUrl(t, a.id, null);
-        await setWebhookUrl(t, c.id, during.old.url);
-        await start(t, a.id);
-        await start(t, c.id);
-        const patched = await setWebhookUrl(t, c.id, null);
-        return { before, during, duringJudged: patched.is_complete === false };
-      });
+      const { before, during, duringJudged } = await urlChanged(t, 'set to null', 'former URL', () => null);
       const judge = async (s: typeof before): Promise<{ problem?: string; unjudged?: string }> => {
         const { complete } = await readUntilComplete(t, s.id, 'until its processing completes');
         if (!complete) return { unjudged: `case ${s.id} (${s.when}) did not read is_complete true within ${DEADLINE_MS} ms` };

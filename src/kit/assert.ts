@@ -74,9 +74,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(ra);
   const kb = Object.keys(rb);
   if (ka.length !== kb.length) return false;
-  const byNfc = new Map(kb.map((k) => [k.normalize('NFC'), k]));
+  // Keys are looked up as sent first; by their NFC form only when that fails (rare).
+  let byNfc: Map<string, string> | undefined;
   return ka.every((k) => {
-    const other = Object.hasOwn(rb, k) ? k : byNfc.get(k.normalize('NFC'));
+    const other = Object.hasOwn(rb, k) ? k : (byNfc ??= new Map(kb.map((x) => [x.normalize('NFC'), x]))).get(k.normalize('NFC'));
     return other !== undefined && deepEqual(ra[k], rb[other]);
   });
 }

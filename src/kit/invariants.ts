@@ -83,7 +83,7 @@ const CaseShape = Case.extend({
 
 type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
+export function isObject(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
@@ -99,6 +99,13 @@ function at(value: unknown, path: readonly PropertyKey[]): unknown {
 
 function show(v: unknown): string {
   return v === undefined ? 'missing' : (JSON.stringify(v)?.slice(0, 200) ?? String(v));
+}
+
+/** The risk scores of the checks, when the case has checks and every one of them is scored. */
+function everyCheckScore(body: Json): number[] | undefined {
+  if (!Array.isArray(body.checks) || body.checks.length === 0) return undefined;
+  const scores = body.checks.map((k: unknown) => (isObject(k) ? k.risk_score : undefined));
+  return scores.every((s) => typeof s === 'number') ? (scores as number[]) : undefined;
 }
 
 function caseLabel(body: Json): string {
@@ -150,9 +157,9 @@ export function caseInvariants(body: Json): InvariantFinding[] {
   inRange('risk_score', body.risk_score);
   checks.forEach((k, i) => inRange(`checks[${i}].risk_score`, k.risk_score));
 
-  const scores = checks.map((k) => k.risk_score);
-  if (Array.isArray(body.checks) && scores.length === body.checks.length && scores.length > 0 && scores.every((s) => typeof s === 'number')) {
-    const max = Math.max(...(scores as number[]));
+  const scores = everyCheckScore(body);
+  if (scores) {
+    const max = Math.max(...scores);
     const r = body.risk_score;
     const wrong = typeof r === 'number' ? Math.abs(r - max) > RISK_EPSILON * Math.max(1, Math.abs(max)) : r === null && body.is_complete === true;
     if (wrong) {
@@ -178,9 +185,7 @@ export function applicableInvariants(body: Json): WatchedRequirement[] {
   const enums = [body.outcome, customer.customer_type, ...checks.flatMap((k) => [k.status, k.outcome, k.check_type])];
   if (enums.some((v) => typeof v === 'string' && v !== '')) out.push('READ-ENUMS');
   if ([body.risk_score, ...checks.map((k) => k.risk_score)].some((v) => typeof v === 'number')) out.push('READ-RISK-SCORE-RANGE');
-  if (Array.isArray(body.checks) && checks.length === body.checks.length && checks.length > 0 && checks.every((k) => typeof k.risk_score === 'number')) {
-    out.push('READ-CASE-RISK-MAX');
-  }
+  if (everyCheckScore(body)) out.push('READ-CASE-RISK-MAX');
   if ('external_id' in body) out.push('CASE-EXTERNAL-ID-STRING');
   if (typeof body.origin_url === 'string') out.push('CASE-ORIGIN-URL-ALIAS');
   return out;
@@ -239,14 +244,16 @@ export class InvariantWatcher {
       const url = new URL(req.url);
       const bodies = caseBodies(req.method, url.pathname, res.json);
       if (bodies.length === 0) return;
-      const request = this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
       const f = this.#findings;
+      // Built at the first violation: most answers break nothing.
+      let request: string | undefined;
       let exchange: Exchange | undefined;
       for (const body of bodies) {
         f.watched += 1;
         const judged = (f.judged ??= {});
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
         for (const finding of caseInvariants(body)) {
+          request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
           f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
           const violation: InvariantViolation = {
             ...finding,

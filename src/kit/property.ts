@@ -50,17 +50,18 @@ export async function property<T>(t: CheckApi, name: string, arb: fc.Arbitrary<T
   } catch (err) {
     message = (err as Error)?.message ?? String(err);
   }
+  const shown = fc.stringify(counterexample);
   const failure = new ConformanceFailure(
     [
       message,
-      `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${fc.stringify(counterexample)}`,
+      `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${shown}`,
       `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
     ].join('\n'),
   );
   // The same, structured, for the report's evidence (check() redacts it).
   const evidence: PropertyEvidence = {
     name,
-    counterexample: fc.stringify(counterexample).slice(0, COUNTEREXAMPLE_CHARS),
+    counterexample: shown.slice(0, COUNTEREXAMPLE_CHARS),
     seed: details.seed,
     path: details.counterexamplePath ?? '',
     runSeed: t.run.seed,
