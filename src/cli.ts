@@ -56,6 +56,26 @@ Exit status: 0 conforming (every target; failures the expectations file lists do
 or expired), 2 usage or config error, 3 target unreachable, harness fault or run deadline passed,
 130 stopped by SIGINT, 143 stopped by SIGTERM.`;
 
+/** The settings cleanup takes: its help lists their flags, its parser accepts them. */
+const CLEANUP_SETTINGS: readonly SettingKey[] = [
+  'baseUrl', 'clientId', 'clientSecret', 'clientSecretFile', 'apiKey', 'apiKeyFile', 'peerClientId', 'peerClientSecret',
+  'peerClientSecretFile', 'allowInsecureHttp', 'timeoutMs', 'concurrency', 'maxRps', 'maxResponseBytes',
+];
+
+/** Items joined with ", " into lines of at most `width` characters, each indented. */
+function wrapList(items: string[], indent: string, width = 96): string {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + item.length + 2 <= width) lines[last] += `, ${item}`;
+    else {
+      if (last >= 0) lines[last] += ',';
+      lines.push(`${indent}${item}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 const CLEANUP_HELP = `Usage: screenconf cleanup LEDGER [options]
 
 Removes what a run left on its target, as listed in its ledger (<report-dir>/ledger.jsonl):
@@ -65,9 +85,7 @@ come from flags, SCREENCONF_* variables or the config file, as for run (the peer
 remove what the second organisation created).
 
 Options:
-  --base-url URL, --client-id, --client-secret, --client-secret-file, --api-key, --api-key-file,
-  --peer-client-id, --peer-client-secret, --peer-client-secret-file, --allow-insecure-http,
-  --timeout-ms, --concurrency, --max-rps, --config FILE     as for run
+${wrapList([...CLEANUP_SETTINGS.map((k) => `--${SETTINGS[k].flag}${k === 'baseUrl' ? ' URL' : ''}`), '--config FILE     as for run'], '  ')}
   -h, --help                 this help
 
 Exit status: 0 nothing of the ledger is left on the target, 1 something could not be removed
@@ -190,11 +208,6 @@ export function consoleStyle(io: Pick<CliIO, 'env' | 'isTTY'>): { colour: boolea
         : io.isTTY === true && io.env.TERM !== 'dumb';
   return { colour, githubActions: io.env.GITHUB_ACTIONS === 'true' };
 }
-
-const CLEANUP_SETTINGS: readonly SettingKey[] = [
-  'baseUrl', 'clientId', 'clientSecret', 'clientSecretFile', 'apiKey', 'apiKeyFile', 'peerClientId', 'peerClientSecret',
-  'peerClientSecretFile', 'allowInsecureHttp', 'timeoutMs', 'concurrency', 'maxRps', 'maxResponseBytes',
-];
 
 async function cleanupCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(args, settingOptions(CLEANUP_SETTINGS), 'cleanup', true);

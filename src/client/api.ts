@@ -94,3 +94,19 @@ export class ApiClient {
     return this.request('POST', PATHS.bulkDeleteChecks, { ...options, body });
   }
 }
+
+/**
+ * The client of one organisation: OAuth tokens when it has a client id and secret, else its API
+ * key; undefined when it has neither (cleanup then has no way to act for it).
+ */
+export function organisationClient(
+  baseUrl: string,
+  credentials: { clientId?: string | undefined; clientSecret?: string | undefined; apiKey?: string | undefined } | undefined,
+  transport: Transport,
+): ApiClient | undefined {
+  if (!credentials) return undefined;
+  const { clientId, clientSecret, apiKey } = credentials;
+  const tokens = clientId && clientSecret ? new TokenSource(baseUrl, { clientId, clientSecret }, transport) : undefined;
+  if (!tokens && !apiKey) return undefined;
+  return new ApiClient(baseUrl, transport, tokens, apiKey);
+}

@@ -8,7 +8,7 @@ import type { ApiClient } from '../client/api.ts';
 import { TransportError, type ReceivedResponse } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import type { CheckType } from '../spec/index.ts';
-import { loadAdapter, pathFor, type AdapterContext, type ProvisionAdapter } from './adapter.ts';
+import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
 import { Ledger } from './ledger.ts';
 import { removeCase } from './removal.ts';
 
@@ -95,14 +95,18 @@ export class Provisioner {
     return id === undefined ? template : pathFor(template, id);
   }
 
-  async #adapterCreate(adapter: ProvisionAdapter, body: Parameters<NonNullable<ProvisionAdapter['createCase']>>[1]): Promise<ReceivedResponse> {
-    let created: unknown;
+  /** Calls one of the adapter's functions; what it throws of its own is SC_PROVISIONER, naming `what`. */
+  async #callAdapter<T>(what: string, call: (ctx: AdapterContext) => Promise<T>): Promise<T> {
     try {
-      created = await adapter.createCase!(this.#context(), body);
+      return await call(this.#context());
     } catch (err) {
       if (err instanceof HarnessError || err instanceof TransportError) throw err;
-      throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: createCase failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
+      throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: ${what} failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
     }
+  }
+
+  async #adapterCreate(createCase: NonNullable<ProvisionAdapter['createCase']>, body: CreateCaseBody): Promise<ReceivedResponse> {
+    const created: unknown = await this.#callAdapter('createCase', (ctx) => createCase(ctx, body));
     return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
   }
 
@@ -123,7 +127,7 @@ export class Provisioner {
     const adapter = await this.#loadAdapter();
     const createPath = await this.#path('createCase');
     try {
-      res = adapter.createCase ? await this.#adapterCreate(adapter, body) : await this.api.request('POST', createPath, { body });
+      res = adapter.createCase ? await this.#adapterCreate(adapter.createCase, body) : await this.api.request('POST', createPath, { body });
     } catch (err) {
       // Certainly not sent: nothing to look for later.
       if ((err instanceof HarnessError && err.code === 'SC_INTERRUPTED') || (err instanceof TransportError && err.notSent)) this.#ledger?.refused(this.#org, body.external_id, 0);
@@ -151,15 +155,8 @@ export class Provisioner {
 
   async startCase(id: number): Promise<void> {
     const adapter = await this.#loadAdapter();
-    if (adapter.startCase) {
-      try {
-        await adapter.startCase(this.#context(), id);
-      } catch (err) {
-        if (err instanceof HarnessError || err instanceof TransportError) throw err;
-        throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: startCase(${id}) failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
-      }
-      return;
-    }
+    const { startCase } = adapter;
+    if (startCase) return this.#callAdapter(`startCase(${id})`, (ctx) => startCase(ctx, id));
     const path = await this.#path('startCase', id);
     const res = await this.api.request('POST', path, { body: {} });
     if (res.status < 200 || res.status >= 300) this.#fail(`POST ${path}`, res);

@@ -83,7 +83,7 @@ export function publicOptions(config: Record<string, unknown>, secretKeys: reado
 export type OverallVerdict = 'CONFORMING' | 'NOT CONFORMING' | 'INCOMPLETE' | 'INTERRUPTED';
 
 /** The one-word verdict of a report, as the console, the HTML and the Markdown show it. */
-export function overallVerdict(report: Pick<ParsedReport, 'run' | 'summary'>): OverallVerdict {
+export function overallVerdict(report: { run: { interrupted?: unknown }; summary: Pick<ParsedReport['summary'], 'harnessFaults' | 'suiteErrors' | 'conforming'> }): OverallVerdict {
   if (report.run.interrupted) return 'INTERRUPTED';
   if (report.summary.harnessFaults.length || report.summary.suiteErrors.length) return 'INCOMPLETE';
   return report.summary.conforming ? 'CONFORMING' : 'NOT CONFORMING';

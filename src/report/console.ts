@@ -5,6 +5,7 @@
  * commands (annotations) when running there. Callers redact the text; annotations take the
  * redactor themselves, because escaping would hide a secret from it.
  */
+import { overallVerdict } from './build.ts';
 import type { RunSummary } from './json.ts';
 import { findRequirement } from '../spec/index.ts';
 import type { GatedResult, GateRef, GateSummary } from './gate.ts';
@@ -100,13 +101,9 @@ function harnessLines(summary: RunSummary, tag = ''): string[] {
 }
 
 function verdictWord(summary: RunSummary, interrupted?: string): string {
-  return interrupted
-    ? `INTERRUPTED (${interrupted}; what ran is reported)`
-    : summary.harnessFaults.length || summary.suiteErrors.length
-      ? 'INCOMPLETE (harness fault)'
-      : summary.conforming
-        ? 'CONFORMING'
-        : 'NOT CONFORMING';
+  const word = overallVerdict({ run: { interrupted }, summary });
+  if (word === 'INTERRUPTED') return `INTERRUPTED (${interrupted}; what ran is reported)`;
+  return word === 'INCOMPLETE' ? 'INCOMPLETE (harness fault)' : word;
 }
 
 function paintWord(p: Palette, word: string): string {

@@ -26,10 +26,6 @@ export function isFailing(r: RequirementResult): boolean {
   return Object.values(r.byTarget ?? {}).some((t) => t.verdict === 'fail' || t.verdict === 'warn');
 }
 
-export function targetLabels(report: Pick<ConformanceReport, 'targets'>): string[] {
-  return report.targets.map((t) => t.label);
-}
-
 /** A run against several targets shows a column per target. */
 export function isMultiTarget(report: Pick<ConformanceReport, 'targets'>): boolean {
   return report.targets.length > 1;

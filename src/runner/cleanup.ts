@@ -3,7 +3,7 @@
  * (a run killed before its teardown, a target that refused a DELETE, a run with --keep).
  * Each removal is confirmed and appended to the ledger, so running cleanup again is safe.
  */
-import { ApiClient } from '../client/api.ts';
+import { organisationClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
 import { Redactor } from '../client/redact.ts';
 import { DEFAULT_TRANSPORT, Transport } from '../client/transport.ts';
@@ -15,12 +15,6 @@ import { configSecrets, loadLimits, type Config } from './config.ts';
 export interface CleanupIO {
   out: (...lines: string[]) => void;
   err: (line: string) => void;
-}
-
-function client(config: Config, clientId: string | undefined, clientSecret: string | undefined, apiKey: string | undefined, transport: Transport): ApiClient | undefined {
-  const tokens = clientId && clientSecret ? new TokenSource(config.baseUrl!, { clientId, clientSecret }, transport) : undefined;
-  if (!tokens && !apiKey) return undefined;
-  return new ApiClient(config.baseUrl!, transport, tokens, apiKey);
 }
 
 /**
@@ -60,8 +54,8 @@ export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: st
       redactor,
     );
     const clients = {
-      a: client(config, config.clientId, config.clientSecret, config.apiKey, transport),
-      b: client(config, config.peerClientId, config.peerClientSecret, undefined, transport),
+      a: organisationClient(config.baseUrl, { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey }, transport),
+      b: organisationClient(config.baseUrl, { clientId: config.peerClientId, clientSecret: config.peerClientSecret }, transport),
     };
     // Fail once, clearly, when the target is unreachable or refuses the credentials.
     if (config.clientId && config.clientSecret) await new TokenSource(config.baseUrl, { clientId: config.clientId, clientSecret: config.clientSecret }, transport).get();

@@ -80,6 +80,9 @@ export const SECRET_FILES = { clientSecret: 'clientSecretFile', apiKey: 'apiKeyF
 
 export type SettingKey = keyof typeof SETTINGS;
 
+/** Settings whose values are secrets: redacted from every output, "[REDACTED]" in the report's run.options. */
+export const SECRET_SETTINGS: readonly SettingKey[] = (Object.keys(SETTINGS) as SettingKey[]).filter((k) => 'secret' in SETTINGS[k] && SETTINGS[k].secret);
+
 const list = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
   z.array(z.string()),
@@ -288,7 +291,6 @@ export interface ConfigSources {
   cwd?: string;
 }
 
-/** The 1-based line of a character offset. */
 /** The line of a top-level key in a JSON object's text (a tiny scanner: strings, nesting). */
 export function keyLine(text: string, key: string): number | undefined {
   let depth = 0;
@@ -406,18 +408,21 @@ function readSecretFiles(merged: ConfigInput, sources: ConfigSources): void {
     delete merged[fileKey];
     if (secretRank > fileRank) continue;
     if (typeof pathValue !== 'string' || pathValue === '') throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)} must name a file`);
-    const base = fileRank === 1 && sources.fileSource ? dirname(sources.fileSource.path) : (sources.cwd ?? process.cwd());
-    const file = resolve(base, pathValue);
-    let content: string;
-    try {
-      content = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)} cannot be read: ${file}: ${(err as { code?: string }).code ?? (err as Error).message}`);
-    }
-    const secret = content.replace(/[\r\n]+$/, '');
-    if (secret === '') throw new HarnessError('SC_CONFIG', `${describeSource(fileKey, sources)}: ${file} is empty`);
-    merged[secretKey] = secret;
+    merged[secretKey] = readSecretFile(resolve(settingBase(fileKey, sources), pathValue), describeSource(fileKey, sources));
   }
+}
+
+/** A secret read from its file, a trailing newline dropped; `what` names the setting in errors (never the content). */
+function readSecretFile(file: string, what: string): string {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new HarnessError('SC_CONFIG', `${what} cannot be read: ${file}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+  }
+  const secret = content.replace(/[\r\n]+$/, '');
+  if (secret === '') throw new HarnessError('SC_CONFIG', `${what}: ${file} is empty`);
+  return secret;
 }
 
 /** Merges the sources (flags win over env, env over file), reads secret files, and validates the result. */
@@ -490,16 +495,7 @@ function resolveTarget(entry: z.infer<typeof TargetEntry>, index: number, shared
     delete own[fileKey];
     if (path === undefined) continue;
     if (own[secretKey] !== undefined) throw new HarnessError('SC_CONFIG', `${where}: ${secretKey} and ${fileKey} both give the ${secretKey}; give one`);
-    const file = resolve(settingBase('targets', sources), path);
-    let content: string;
-    try {
-      content = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new HarnessError('SC_CONFIG', `${where}: ${fileKey} cannot be read: ${file}: ${(err as { code?: string }).code ?? (err as Error).message}`);
-    }
-    const secret = content.replace(/[\r\n]+$/, '');
-    if (secret === '') throw new HarnessError('SC_CONFIG', `${where}: ${fileKey} ${file} is empty`);
-    own[secretKey] = secret;
+    own[secretKey] = readSecretFile(resolve(settingBase('targets', sources), path), `${where}: ${fileKey}`);
   }
   const pair = (id: 'clientId' | 'peerClientId', secret: 'clientSecret' | 'peerClientSecret') => {
     if ((own[id] === undefined) !== (own[secret] === undefined)) throw new HarnessError('SC_CONFIG', `${where}: ${id} and ${secret} go together`);
@@ -518,9 +514,7 @@ const SECRET_ENV_NAME = /SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|API_?KEY|PRIVAT
 
 /** The secrets of a config, for redaction. */
 export function configSecrets(c: Partial<Config>): string[] {
-  const own = Object.entries(SETTINGS)
-    .filter(([, s]) => 'secret' in s && s.secret)
-    .map(([k]) => c[k as keyof Config]);
+  const own = SECRET_SETTINGS.map((k) => c[k as keyof Config]);
   const perTarget = (c.targets ?? []).flatMap((t) => [t.clientSecret, t.apiKey, t.peerClientSecret]);
   // A target container's variables with a secret-sounding name (DB_PASSWORD, SCREENCONF_SERVE_CREDENTIALS).
   const containerEnv = Object.entries(c.targetEnv ?? {}).filter(([k]) => SECRET_ENV_NAME.test(k)).map(([, v]) => v);

@@ -9,13 +9,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
-import { ApiClient } from '../client/api.ts';
+import { organisationClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
 import { sleep } from '../client/limiter.ts';
 import { Redactor } from '../client/redact.ts';
 import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
-import type { OrganisationCredentials, RunContext } from '../kit/context.ts';
+import type { RunContext } from '../kit/context.ts';
 import { loadAdapter } from '../provision/adapter.ts';
 import { LEDGER_FILE, Ledger, readLedger } from '../provision/ledger.ts';
 import { removeAll, type Removal } from '../provision/removal.ts';
@@ -30,7 +30,7 @@ import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.
 import { ServerHeaders } from '../report/server-headers.ts';
 import { judge, type RequirementResult } from '../report/verdicts.ts';
 import { PACKAGE_ROOT, VERSION } from '../version.ts';
-import { configSecrets, loadLimits, SETTINGS, SUITES, type Config, type TargetConfig } from './config.ts';
+import { configSecrets, loadLimits, SECRET_SETTINGS, SUITES, type Config, type TargetConfig } from './config.ts';
 import { openTarget, type Target } from './target.ts';
 
 export interface RunIO {
@@ -45,11 +45,6 @@ export interface RunIO {
   /** Today's date, YYYY-MM-DD, for expectation expiry (tests set it; default: today in UTC). */
   today?: string;
 }
-
-/** Settings whose values are secrets: the report's run.options shows them as "[REDACTED]" (at any depth: target entries carry them too). */
-const SECRET_SETTINGS = Object.entries(SETTINGS)
-  .filter(([, s]) => 'secret' in s && s.secret)
-  .map(([key]) => key);
 
 export const EXIT = { conforming: 0, notConforming: 1, usage: 2, harness: 3 } as const;
 /** A run stopped by a signal exits 128 + the signal's number, as a shell reports it. */
@@ -82,16 +77,6 @@ async function preflight(target: Target, transport: Transport): Promise<void> {
   }
 }
 
-function client(baseUrl: string, credentials: OrganisationCredentials | undefined, transport: Transport): ApiClient | undefined {
-  if (!credentials) return undefined;
-  const tokens =
-    credentials.clientId && credentials.clientSecret
-      ? new TokenSource(baseUrl, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, transport)
-      : undefined;
-  if (!tokens && !credentials.apiKey) return undefined;
-  return new ApiClient(baseUrl, transport, tokens, credentials.apiKey);
-}
-
 /** Removes what the ledger still lists for this run (what per-file teardown could not, or never got to). */
 async function sweep(ledger: Ledger, target: Target, transport: Transport, keep: boolean): Promise<{ cleanup: CleanupSummary; left: Removal[] }> {
   const state = readLedger(ledger.path);
@@ -100,7 +85,7 @@ async function sweep(ledger: Ledger, target: Target, transport: Transport, keep:
   const base = { ledger: ledger.path, kept: keep, unconfirmed };
   if (keep) return { cleanup: { ...base, removedAtEnd: 0, left: pending.map((c) => c.id) }, left: [] };
   if (pending.length === 0) return { cleanup: { ...base, removedAtEnd: 0, left: [] }, left: [] };
-  const clients = { a: client(target.baseUrl, target.primary, transport), b: client(target.baseUrl, target.peer, transport) };
+  const clients = { a: organisationClient(target.baseUrl, target.primary, transport), b: organisationClient(target.baseUrl, target.peer, transport) };
   const { removed, left } = await removeAll(pending, clients, (c) => ledger.deleted(c.org, c.id));
   return { cleanup: { ...base, removedAtEnd: removed.length, left: left.map((r) => r.id) }, left };
 }
@@ -372,7 +357,8 @@ function exitStatus(summary: GatedReport['summary'], interruption: Interruption 
   if (summary.harnessFaults.length || summary.suiteErrors.length) {
     const first = summary.harnessFaults[0] ?? summary.suiteErrors[0]!;
     const count = summary.harnessFaults.length + summary.suiteErrors.length;
-    err(redactor.redact(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${oneLine(redactor.redact(first))} (see ${reportPath})`));
+    // Redacted before it is cut to one line, so a cut cannot leave part of a secret.
+    err(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${oneLine(redactor.redact(first))} (see ${reportPath})`);
     return EXIT.harness;
   }
   return summary.gate?.passed === false ? EXIT.notConforming : EXIT.conforming;

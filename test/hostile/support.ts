@@ -57,7 +57,13 @@ async function listening(server: Server | TcpServer): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** A plain listener with one handler; credentials are made up (nothing checks them). */
+/** A loopback listener on `port` with made-up credentials (nothing checks them). */
+function madeUp(port: number, close: () => Promise<void>): Started {
+  const clientSecret = `cs_planted_${randomBytes(12).toString('hex')}`;
+  return { url: `http://127.0.0.1:${port}`, clientId: randomUUID(), clientSecret, secrets: () => [clientSecret], close };
+}
+
+/** A plain listener with one handler. */
 export async function plain(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<Started> {
   const server = createServer((req, res) => {
     let body = '';
@@ -65,18 +71,10 @@ export async function plain(handler: (req: IncomingMessage, res: ServerResponse,
     req.on('end', () => handler(req, res, body));
     req.on('error', () => {});
   });
-  const port = await listening(server);
-  const clientSecret = `cs_planted_${randomBytes(12).toString('hex')}`;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    clientId: randomUUID(),
-    clientSecret,
-    secrets: () => [clientSecret],
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return madeUp(await listening(server), async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
 }
 
 /** A TCP listener that does something to each connection (never answers, resets…). */
@@ -88,18 +86,10 @@ export async function tcp(onConnection: (socket: Socket) => void): Promise<Start
     socket.on('error', () => {});
     onConnection(socket);
   });
-  const port = await listening(server);
-  const clientSecret = `cs_planted_${randomBytes(12).toString('hex')}`;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    clientId: randomUUID(),
-    clientSecret,
-    secrets: () => [clientSecret],
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return madeUp(await listening(server), async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
 }
 
 export interface Incoming {
