@@ -3,8 +3,7 @@
  * from it once per worker.
  */
 import { inject } from 'vitest';
-import { ApiClient } from '../client/api.ts';
-import { TokenSource } from '../client/auth.ts';
+import { ApiClient, organisationClient } from '../client/api.ts';
 import { Redactor } from '../client/redact.ts';
 import { Transport, type Exchange, type OutgoingRequest, type ReceivedResponse, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
@@ -86,11 +85,8 @@ class WatchedTransport extends Transport {
 let harness: Harness | undefined;
 
 function organisation(run: RunContext, credentials: OrganisationCredentials, transport: Transport, label: string): Organisation {
-  const tokens =
-    credentials.clientId && credentials.clientSecret
-      ? new TokenSource(run.target.baseUrl, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, transport)
-      : undefined;
-  const api = new ApiClient(run.target.baseUrl, transport, tokens, credentials.apiKey);
+  // Without any credential the client still exists: the auth checks send requests with none.
+  const api = organisationClient(run.target.baseUrl, credentials, transport) ?? new ApiClient(run.target.baseUrl, transport, undefined, undefined);
   return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, { org: label, runId: run.runId, ledgerPath: run.ledgerPath, keep: run.keep, adapterFile: run.provisioner }) };
 }
 
