@@ -20,13 +20,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       stop(signal);
       return;
     }
-    process.stderr.write(`screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes what the run left\n`);
+    process.stderr.write(
+      `screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes what the run left\n`,
+    );
     process.exit(EXIT_ON_SIGNAL[signal]);
   });
 }
 
 const status = await main(process.argv.slice(2), {
-  out: (...lines) => { for (const l of lines) process.stdout.write(`${l}\n`); },
+  out: (...lines) => {
+    for (const l of lines) process.stdout.write(`${l}\n`);
+  },
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
   cwd: process.cwd(),
@@ -35,5 +39,7 @@ const status = await main(process.argv.slice(2), {
 });
 // Pipes are written asynchronously: exiting at once would cut a long output (`list | less`, a
 // test reading stdout). An empty write calls back once everything before it is flushed.
-await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+);
 process.exit(status);

@@ -9,7 +9,15 @@ import { HarnessError } from './errors.ts';
 import { FAULTS, isFaultName } from './reference/faults.ts';
 import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from './reference/credentials.ts';
 import { createReferenceServer, type Organisation } from './reference/server.ts';
-import { loadConfigFile, readEnv, resolveConfig, SETTINGS, type Config, type ConfigInput, type SettingKey } from './runner/config.ts';
+import {
+  loadConfigFile,
+  readEnv,
+  resolveConfig,
+  SETTINGS,
+  type Config,
+  type ConfigInput,
+  type SettingKey,
+} from './runner/config.ts';
 import { CATALOGUE, CATALOGUE_VERSION, AREAS } from './spec/index.ts';
 import { VERSION } from './version.ts';
 
@@ -19,7 +27,7 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Resolves with the signal's name when the process is asked to stop (serve waits on it; run cancels and cleans up). */
-  stopSignal?: Promise<NodeJS.Signals | void>;
+  stopSignal?: Promise<NodeJS.Signals | undefined>;
   /** Whether standard output is a terminal (colour is used only then, unless FORCE_COLOR). */
   isTTY?: boolean;
 }
@@ -58,8 +66,20 @@ or expired), 2 usage or config error, 3 target unreachable, harness fault or run
 
 /** The settings cleanup takes: its help lists their flags, its parser accepts them. */
 const CLEANUP_SETTINGS: readonly SettingKey[] = [
-  'baseUrl', 'clientId', 'clientSecret', 'clientSecretFile', 'apiKey', 'apiKeyFile', 'peerClientId', 'peerClientSecret',
-  'peerClientSecretFile', 'allowInsecureHttp', 'timeoutMs', 'concurrency', 'maxRps', 'maxResponseBytes',
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'clientSecretFile',
+  'apiKey',
+  'apiKeyFile',
+  'peerClientId',
+  'peerClientSecret',
+  'peerClientSecretFile',
+  'allowInsecureHttp',
+  'timeoutMs',
+  'concurrency',
+  'maxRps',
+  'maxResponseBytes',
 ];
 
 /** Items joined with ", " into lines of at most `width` characters, each indented. */
@@ -124,11 +144,19 @@ unreachable, harness fault or deadline passed, 130/143 stopped by SIGINT/SIGTERM
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-function parse(args: string[], options: ParseArgsConfig['options'], command: string, allowPositionals = false): { values: Values; positionals: string[] } {
+function parse(
+  args: string[],
+  options: ParseArgsConfig['options'],
+  command: string,
+  allowPositionals = false,
+): { values: Values; positionals: string[] } {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values; positionals: string[] };
   } catch (err) {
-    throw new HarnessError('SC_USAGE', `${usageMessage(err as Error & { code?: string }, args)} (see "screenconf ${command} --help")`);
+    throw new HarnessError(
+      'SC_USAGE',
+      `${usageMessage(err as Error & { code?: string }, args)} (see "screenconf ${command} --help")`,
+    );
   }
 }
 
@@ -145,25 +173,42 @@ function usageMessage(err: Error & { code?: string }, args: string[]): string {
     const [prev, prev2] = [args[at - 1], args[at - 2]];
     const flag = (a: string) => a.split('=')[0];
     const where =
-      at < 0 ? '' : prev?.startsWith('-') ? ` after ${flag(prev)}` : prev2?.startsWith('-') && !prev2.includes('=') ? ` after ${flag(prev2)} <value>` : ` ${at + 1}`;
+      at < 0
+        ? ''
+        : prev?.startsWith('-')
+          ? ` after ${flag(prev)}`
+          : prev2?.startsWith('-') && !prev2.includes('=')
+            ? ` after ${flag(prev2)} <value>`
+            : ` ${at + 1}`;
     return `unexpected argument${where}, not shown as it may be a secret: this command takes only --options, and a switch takes no value`;
   }
   const ambiguous = /^Option '(-{1,2}[^' ]+)' argument is ambiguous/.exec(first);
-  if (ambiguous) return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
+  if (ambiguous)
+    return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
   return first;
 }
 
 /** The options of the settings (SETTINGS), booleans as switches. */
-function settingOptions(keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[]): ParseArgsConfig['options'] {
+function settingOptions(
+  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
+): ParseArgsConfig['options'] {
   const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
   for (const key of keys) {
     const s = SETTINGS[key];
-    options[s.flag] = { type: 'boolean' in s && s.boolean ? 'boolean' : 'string', ...('multiple' in s && s.multiple ? { multiple: true } : {}) };
+    options[s.flag] = {
+      type: 'boolean' in s && s.boolean ? 'boolean' : 'string',
+      ...('multiple' in s && s.multiple ? { multiple: true } : {}),
+    };
   }
   return options;
 }
 
-function configFrom(values: Values, io: CliIO, keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[], fallbackBaseUrl?: string): Config {
+function configFrom(
+  values: Values,
+  io: CliIO,
+  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
+  fallbackBaseUrl?: string,
+): Config {
   const flags: ConfigInput = {};
   for (const key of keys) {
     const v = values[SETTINGS[key].flag];
@@ -171,7 +216,8 @@ function configFrom(values: Values, io: CliIO, keys: readonly SettingKey[] = Obj
   }
   const file = loadConfigFile(values.config as string | undefined, io.cwd);
   const env = readEnv(io.env);
-  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined) flags.baseUrl = fallbackBaseUrl;
+  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined)
+    flags.baseUrl = fallbackBaseUrl;
   return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
 }
 
@@ -215,7 +261,11 @@ async function cleanupCommand(args: string[], io: CliIO): Promise<number> {
     io.out(CLEANUP_HELP);
     return 0;
   }
-  if (positionals.length !== 1) throw new HarnessError('SC_USAGE', `cleanup takes one ledger file (got ${positionals.length}); see "screenconf cleanup --help"`);
+  if (positionals.length !== 1)
+    throw new HarnessError(
+      'SC_USAGE',
+      `cleanup takes one ledger file (got ${positionals.length}); see "screenconf cleanup --help"`,
+    );
   const { cleanupLedger } = await import('./runner/cleanup.ts');
   const ledgerPath = resolve(io.cwd, positionals[0]!);
   return cleanupLedger(ledgerPath, (ledgerBaseUrl) => configFrom(values, io, CLEANUP_SETTINGS, ledgerBaseUrl), io);
@@ -229,7 +279,10 @@ function serveCredentials(file: string | undefined, io: CliIO): Organisation[] |
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      throw new HarnessError('SC_USAGE', `--credentials-in ${path} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      throw new HarnessError(
+        'SC_USAGE',
+        `--credentials-in ${path} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`,
+      );
     }
     return parseServeCredentials(text, `--credentials-in ${path}`);
   }
@@ -255,22 +308,45 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarnessError('SC_USAGE', `--port must be an integer from 0 to 65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new HarnessError('SC_USAGE', `--port must be an integer from 0 to 65535, got "${values.port}"`);
   const faults = (values.fault as string[] | undefined) ?? [];
-  for (const f of faults) if (!isFaultName(f)) throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
+  for (const f of faults)
+    if (!isFaultName(f))
+      throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
   const given = serveCredentials(values['credentials-in'] as string | undefined, io);
-  let server;
+  let server: Awaited<ReturnType<typeof createReferenceServer>>;
   try {
-    server = await createReferenceServer({ port, host: (values.host as string | undefined) ?? '127.0.0.1', faults: faults.filter(isFaultName), ...(given ? { organisations: given } : {}) });
+    server = await createReferenceServer({
+      port,
+      host: (values.host as string | undefined) ?? '127.0.0.1',
+      faults: faults.filter(isFaultName),
+      ...(given ? { organisations: given } : {}),
+    });
   } catch (err) {
-    throw new HarnessError('SC_USAGE', `cannot listen on ${(values.host as string | undefined) ?? '127.0.0.1'}:${port}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    throw new HarnessError(
+      'SC_USAGE',
+      `cannot listen on ${(values.host as string | undefined) ?? '127.0.0.1'}:${port}: ${(err as { code?: string }).code ?? (err as Error).message}`,
+    );
   }
-  const organisations = server.organisations.map(({ clientId, clientSecret, apiKey }) => ({ clientId, clientSecret, apiKey }));
-  io.out(`screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`);
-  organisations.forEach((o, i) =>
-    io.out(given ? `organisation ${i + 1}: client_id=${o.clientId} (secret and API key as given)` : `organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`),
+  const organisations = server.organisations.map(({ clientId, clientSecret, apiKey }) => ({
+    clientId,
+    clientSecret,
+    apiKey,
+  }));
+  io.out(
+    `screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`,
   );
-  io.out(`run against it: screenconf run --base-url ${server.url} --client-id ${organisations[0]!.clientId} --client-secret <client_secret>`);
+  for (const [i, o] of organisations.entries()) {
+    io.out(
+      given
+        ? `organisation ${i + 1}: client_id=${o.clientId} (secret and API key as given)`
+        : `organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`,
+    );
+  }
+  io.out(
+    `run against it: screenconf run --base-url ${server.url} --client-id ${organisations[0]!.clientId} --client-secret <client_secret>`,
+  );
   if (values['credentials-out']) {
     const file = resolve(io.cwd, values['credentials-out'] as string);
     writeFileSync(file, `${JSON.stringify({ baseUrl: server.url, organisations }, null, 2)}\n`, { mode: 0o600 });
@@ -304,7 +380,11 @@ async function folderCommand(name: 'report' | 'verify', args: string[], io: CliI
     io.out(name === 'report' ? REPORT_HELP : VERIFY_HELP);
     return 0;
   }
-  if (positionals.length !== 1) throw new HarnessError('SC_USAGE', `${name} takes one folder (got ${positionals.length}); see "screenconf ${name} --help"`);
+  if (positionals.length !== 1)
+    throw new HarnessError(
+      'SC_USAGE',
+      `${name} takes one folder (got ${positionals.length}); see "screenconf ${name} --help"`,
+    );
   const { reportCommand, verifyCommand } = await import('./report/commands.ts');
   return (name === 'report' ? reportCommand : verifyCommand)(positionals[0]!, io);
 }
@@ -359,7 +439,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         io.out(VERSION);
         return 0;
       default:
-        throw new HarnessError('SC_USAGE', `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, help)`);
+        throw new HarnessError(
+          'SC_USAGE',
+          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, help)`,
+        );
     }
   } catch (err) {
     if (err instanceof HarnessError) {
@@ -367,7 +450,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return err.exitCode;
     }
     // One line, whatever the fault's message holds (the stack only with SCREENCONF_DEBUG).
-    io.err(`screenconf: error SC_HARNESS: ${String((err as Error)?.message ?? err).replace(/\s*[\r\n]+\s*/g, ' ').trim()}`);
+    io.err(
+      `screenconf: error SC_HARNESS: ${String((err as Error)?.message ?? err)
+        .replace(/\s*[\r\n]+\s*/g, ' ')
+        .trim()}`,
+    );
     if (io.env.SCREENCONF_DEBUG) io.err(String((err as Error)?.stack));
     return 3;
   }

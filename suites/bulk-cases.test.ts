@@ -54,7 +54,12 @@ const OPTIONAL_IN_READ = new Set(['webhook_url', 'delete_after', 'metadata', 'sy
  * over-long values, delete_after outside int32 or not an integer. (Numeric strings and wrong
  * JSON types are left out: a server may coerce them; the limits suites judge them.)
  */
-const ALWAYS_REJECTED: readonly CasePatchInvalidReason[] = ['too-long-by-one', 'too-long', 'out-of-range', 'non-integer'];
+const ALWAYS_REJECTED: readonly CasePatchInvalidReason[] = [
+  'too-long-by-one',
+  'too-long',
+  'out-of-range',
+  'non-integer',
+];
 const MAX_VALID = 3;
 const MAX_INVALID = 3;
 const MAX_UNKNOWN = 2;
@@ -72,7 +77,10 @@ function notApplied(read: CaseBody, sent: Json): string[] {
       if (!OPTIONAL_IN_READ.has(field)) wrong.push(`${field} missing`);
       continue;
     }
-    if (!deepEqual(read[field], value)) wrong.push(`${field} is ${JSON.stringify(read[field])?.slice(0, 120)}, the item sent ${JSON.stringify(value)?.slice(0, 120)}`);
+    if (!deepEqual(read[field], value))
+      wrong.push(
+        `${field} is ${JSON.stringify(read[field])?.slice(0, 120)}, the item sent ${JSON.stringify(value)?.slice(0, 120)}`,
+      );
   }
   return wrong;
 }
@@ -110,12 +118,17 @@ function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
   return fc.record({
     valid: fc.array(patch, { minLength: 1, maxLength: MAX_VALID }),
     invalid: fc.array(
-      invalidCasePatch({ fields: ['webhook_url', 'delete_after', 'external_id'], externalIdPrefix: slot }).filter((p) => ALWAYS_REJECTED.includes(p.reason)),
+      invalidCasePatch({ fields: ['webhook_url', 'delete_after', 'external_id'], externalIdPrefix: slot }).filter((p) =>
+        ALWAYS_REJECTED.includes(p.reason),
+      ),
       { minLength: 1, maxLength: MAX_INVALID },
     ),
     unknown: fc.array(patch, { maxLength: MAX_UNKNOWN }),
     peer: withPeer ? fc.boolean() : fc.constant(false),
-    order: fc.array(fc.nat(), { minLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1, maxLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1 }),
+    order: fc.array(fc.nat(), {
+      minLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1,
+      maxLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1,
+    }),
   });
 }
 
@@ -134,7 +147,9 @@ const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
 let mixed: Promise<Setup> | undefined;
 function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
-    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, () => t.primary.provision.createCase());
+    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, () =>
+      t.primary.provision.createCase(),
+    );
     const peer = t.peer ? await t.peer.provision.createCase() : undefined;
     return { pool, ...(peer ? { peer } : {}), known: new Map() };
   })();
@@ -145,16 +160,32 @@ function mixedSetup(t: CheckApi): Promise<Setup> {
  * Builds the request for a generated batch and sends it; with `before`, first learns the state
  * of what the failing items name (from their last read, or by reading them).
  */
-async function sendMixed(t: CheckApi, setup: Setup, fresh: (p: Json) => Json, batch: Batch, before: boolean): Promise<BulkSent<Entry>> {
+async function sendMixed(
+  t: CheckApi,
+  setup: Setup,
+  fresh: (p: Json) => Json,
+  batch: Batch,
+  before: boolean,
+): Promise<BulkSent<Entry>> {
   const { pool, peer } = setup;
   const planned: Omit<Entry, 'index'>[] = [];
   batch.valid.forEach((p, i) => {
     const id = pool[i]!.id;
-    planned.push({ item: { id, ...fresh(p) }, valid: true, label: `valid ${Object.keys(p).join('+')} for case ${id}`, target: { org: t.primary, id, key: `a:${id}` } });
+    planned.push({
+      item: { id, ...fresh(p) },
+      valid: true,
+      label: `valid ${Object.keys(p).join('+')} for case ${id}`,
+      target: { org: t.primary, id, key: `a:${id}` },
+    });
   });
   batch.invalid.forEach((p, j) => {
     const id = pool[MAX_VALID + j]!.id;
-    planned.push({ item: { id, ...fresh(p.patch) }, valid: false, label: `invalid ${p.field} (${p.reason}) for case ${id}`, target: { org: t.primary, id, key: `a:${id}` } });
+    planned.push({
+      item: { id, ...fresh(p.patch) },
+      valid: false,
+      label: `invalid ${p.field} (${p.reason}) for case ${id}`,
+      target: { org: t.primary, id, key: `a:${id}` },
+    });
   });
   const unknown = new Set<number>();
   for (const p of batch.unknown) {
@@ -165,7 +196,12 @@ async function sendMixed(t: CheckApi, setup: Setup, fresh: (p: Json) => Json, ba
   }
   if (batch.peer && peer && t.peer) {
     const id = peer.id;
-    planned.push({ item: { id, delete_after: 4242 }, valid: false, label: `case ${id} of another organisation`, target: { org: t.peer, id, key: `b:${id}` } });
+    planned.push({
+      item: { id, delete_after: 4242 },
+      valid: false,
+      label: `case ${id} of another organisation`,
+      target: { org: t.peer, id, key: `b:${id}` },
+    });
   }
   const entries = inOrder(planned, batch.order);
   await learnBefore(entries, setup, CASES, before);
@@ -176,7 +212,11 @@ async function sendMixed(t: CheckApi, setup: Setup, fresh: (p: Json) => Json, ba
 describe('POST /api/cases/bulk-update/', () => {
   check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CASES-ACCEPT-100'], async (t) => {
     const cases = (await bigPool(t)).slice(0, LIMIT);
-    const items = cases.map((c, i) => ({ id: c.id, external_id: t.primary.provision.externalId(`bulk100-${i}`), delete_after: 1000 + i }));
+    const items = cases.map((c, i) => ({
+      id: c.id,
+      external_id: t.primary.provision.externalId(`bulk100-${i}`),
+      delete_after: 1000 + i,
+    }));
     const what = `bulk update of ${LIMIT} cases`;
     const { res, exchange } = await send(t, { items });
     expectBulkAnswer(res, [200], what);
@@ -186,7 +226,12 @@ describe('POST /api/cases/bulk-update/', () => {
         return w.length ? `case ${item.id}: ${w.join(', ')}` : undefined;
       });
       const problems = wrong.filter((w): w is string => w !== undefined);
-      if (problems.length) fail(`${what}: the cases read back`, `all ${LIMIT} items applied`, `${problems.length} not applied: ${someOf(problems)}`);
+      if (problems.length)
+        fail(
+          `${what}: the cases read back`,
+          `all ${LIMIT} items applied`,
+          `${problems.length} not applied: ${someOf(problems)}`,
+        );
     });
   });
 
@@ -194,7 +239,11 @@ describe('POST /api/cases/bulk-update/', () => {
     const cases = await bigPool(t);
     // Values no case holds yet (fresh external_ids, delete_after 2000…2100): a case showing
     // one of its item's values took that item.
-    const items = cases.map((c, i) => ({ id: c.id, external_id: t.primary.provision.externalId(`bulk101-${i}`), delete_after: 2000 + i }));
+    const items = cases.map((c, i) => ({
+      id: c.id,
+      external_id: t.primary.provision.externalId(`bulk101-${i}`),
+      delete_after: 2000 + i,
+    }));
     const what = `bulk update of ${LIMIT + 1} cases (one over the limit of ${LIMIT})`;
     const { res, exchange } = await send(t, { items });
     await keepingEvidence(t, exchange, async () => {
@@ -204,7 +253,12 @@ describe('POST /api/cases/bulk-update/', () => {
         const took = (['external_id', 'delete_after'] as const).filter((f) => deepEqual(a[f], items[i]![f]));
         return took.length ? [`case ${a.id}: ${took.map((f) => `${f} ${JSON.stringify(a[f])}`).join(', ')}`] : [];
       });
-      if (changed.length) fail(`the cases read back after the rejected ${what}`, 'no case took a value its item sent', `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`);
+      if (changed.length)
+        fail(
+          `the cases read back after the rejected ${what}`,
+          'no case took a value its item sent',
+          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`,
+        );
     });
   });
 
@@ -220,50 +274,79 @@ describe('POST /api/cases/bulk-update/', () => {
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
           const problems = await readBackProblems(sent, setup, CASES);
-          if (problems.length) fail(`${sent.what}: the cases read back`, 'every valid item applied, and no case named by a failing item changed', someOf(problems));
+          if (problems.length)
+            fail(
+              `${sent.what}: the cases read back`,
+              'every valid item applied, and no case named by a failing item changed',
+              someOf(problems),
+            );
         });
       },
       { scale: 0.4 },
     );
   });
 
-  check('each failing item of a mixed batch is reported as failed', ['BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'], async (t) => {
-    const setup = await mixedSetup(t);
-    const { slot, fresh } = externalIds(t);
-    let observed = false;
-    await property(
-      t,
-      'bulk-cases: mixed batch reported',
-      batches(slot, t.peer !== undefined),
-      async (batch) => {
-        const sent = await sendMixed(t, setup, fresh, batch, false);
-        await keepingEvidence(t, sent.exchange, async () => {
-          const failed = sent.entries.filter((e) => !e.valid);
-          const request = sent.entries.map((e) => ({ id: e.item.id }));
-          if (!observed) {
-            observed = true;
-            const report = readBulkReport(t, sent.res, request);
-            t.observe('BULK-CASES-REPORT-SHAPE', describeReport(sent.res, report, failed.find((e) => !e.target) ?? failed[0]));
-          }
-          expectBulkAnswer(sent.res, '2xx', sent.what);
-          const applied = await appliedButReportedFailed(t, sent, request, CASES);
-          expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
-        });
-      },
-      { scale: 0.4 },
-    );
-  });
+  check(
+    'each failing item of a mixed batch is reported as failed',
+    ['BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+    async (t) => {
+      const setup = await mixedSetup(t);
+      const { slot, fresh } = externalIds(t);
+      let observed = false;
+      await property(
+        t,
+        'bulk-cases: mixed batch reported',
+        batches(slot, t.peer !== undefined),
+        async (batch) => {
+          const sent = await sendMixed(t, setup, fresh, batch, false);
+          await keepingEvidence(t, sent.exchange, async () => {
+            const failed = sent.entries.filter((e) => !e.valid);
+            const request = sent.entries.map((e) => ({ id: e.item.id }));
+            if (!observed) {
+              observed = true;
+              const report = readBulkReport(t, sent.res, request);
+              t.observe(
+                'BULK-CASES-REPORT-SHAPE',
+                describeReport(sent.res, report, failed.find((e) => !e.target) ?? failed[0]),
+              );
+            }
+            expectBulkAnswer(sent.res, '2xx', sent.what);
+            const applied = await appliedButReportedFailed(t, sent, request, CASES);
+            expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+          });
+        },
+        { scale: 0.4 },
+      );
+    },
+  );
 
   check('a batch naming the same case twice', ['BULK-CASES-DUPLICATE-IDS'], async (t) => {
     const c = await t.primary.provision.createCase();
     const first = t.primary.provision.externalId('dup-first');
     const second = t.primary.provision.externalId('dup-second');
-    const items = [{ id: c.id, external_id: first }, { id: c.id, external_id: second }];
+    const items = [
+      { id: c.id, external_id: first },
+      { id: c.id, external_id: second },
+    ];
     const { res } = await send(t, { items });
     const read = await readCase(t.primary, c.id);
-    const won = read.external_id === second ? 'the second item won' : read.external_id === first ? 'the first item won' : 'neither item was applied';
-    const report = readBulkReport(t, res, items.map((i) => ({ id: i.id })));
-    const reported = report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`;
-    t.observe('BULK-CASES-DUPLICATE-IDS', `two items setting external_id on case ${c.id}: HTTP ${res.status}; ${won}; ${reported}`);
+    const won =
+      read.external_id === second
+        ? 'the second item won'
+        : read.external_id === first
+          ? 'the first item won'
+          : 'neither item was applied';
+    const report = readBulkReport(
+      t,
+      res,
+      items.map((i) => ({ id: i.id })),
+    );
+    const reported = report.recognised
+      ? `${describeItems(report)} (${report.shape})`
+      : `report unrecognised: ${res.text.slice(0, 200)}`;
+    t.observe(
+      'BULK-CASES-DUPLICATE-IDS',
+      `two items setting external_id on case ${c.id}: HTTP ${res.status}; ${won}; ${reported}`,
+    );
   });
 });

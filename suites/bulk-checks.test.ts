@@ -54,8 +54,11 @@ async function checkProblems(expected: { holder: CaseWithChecks; ids: number[] }
     if (deepEqual(now, want)) continue;
     const kept = now.filter((id) => !want.includes(id));
     const lost = want.filter((id) => !now.includes(id));
-    const some = (ids: number[]) => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length} in all)` : ids.join(', '));
-    problems.push(`case ${holder.caseId}: ${kept.length ? `checks ${some(kept)} still there` : ''}${kept.length && lost.length ? ', ' : ''}${lost.length ? `checks ${some(lost)} gone` : ''}`);
+    const some = (ids: number[]) =>
+      ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length} in all)` : ids.join(', ');
+    problems.push(
+      `case ${holder.caseId}: ${kept.length ? `checks ${some(kept)} still there` : ''}${kept.length && lost.length ? ', ' : ''}${lost.length ? `checks ${some(lost)} gone` : ''}`,
+    );
   }
   return problems;
 }
@@ -73,12 +76,14 @@ interface Batch {
 
 function batches(withPeer: boolean): fc.Arbitrary<Batch> {
   const length = MIXED_CHECKS - 1 + MAX_UNKNOWN + 1;
-  return fc.record({
-    existing: fc.integer({ min: 1, max: MIXED_CHECKS - 1 }),
-    unknown: fc.integer({ min: 0, max: MAX_UNKNOWN }),
-    peer: withPeer ? fc.boolean() : fc.constant(false),
-    order: fc.array(fc.nat(), { minLength: length, maxLength: length }),
-  }).filter((b) => b.unknown > 0 || b.peer); // at least one id that cannot be deleted
+  return fc
+    .record({
+      existing: fc.integer({ min: 1, max: MIXED_CHECKS - 1 }),
+      unknown: fc.integer({ min: 0, max: MAX_UNKNOWN }),
+      peer: withPeer ? fc.boolean() : fc.constant(false),
+      order: fc.array(fc.nat(), { minLength: length, maxLength: length }),
+    })
+    .filter((b) => b.unknown > 0 || b.peer); // at least one id that cannot be deleted
 }
 
 interface Entry extends ExpectedItem {
@@ -94,13 +99,19 @@ interface Sent extends BulkSent<Entry> {
 
 async function sendMixed(t: CheckApi, peer: CaseWithChecks | undefined, batch: Batch): Promise<Sent> {
   const holder = await caseWithChecks(t.primary, MIXED_CHECKS);
-  const planned: Omit<Entry, 'index'>[] = holder.checks.slice(0, batch.existing).map((id) => ({ id, valid: true, label: `check ${id} of case ${holder.caseId}` }));
+  const planned: Omit<Entry, 'index'>[] = holder.checks
+    .slice(0, batch.existing)
+    .map((id) => ({ id, valid: true, label: `check ${id} of case ${holder.caseId}` }));
   const unknown = new Set<number>();
   while (unknown.size < batch.unknown) unknown.add(unknownId());
   for (const id of unknown) planned.push({ id, valid: false, label: `unknown check id ${id}` });
-  if (batch.peer && peer) planned.push({ id: peer.checks[0]!, valid: false, label: `check ${peer.checks[0]} of another organisation` });
+  if (batch.peer && peer)
+    planned.push({ id: peer.checks[0]!, valid: false, label: `check ${peer.checks[0]} of another organisation` });
   const entries = inOrder(planned, batch.order);
-  const { res, exchange } = await send(t, entries.map((e) => e.id));
+  const { res, exchange } = await send(
+    t,
+    entries.map((e) => e.id),
+  );
   return {
     entries,
     holder,
@@ -119,8 +130,16 @@ describe('POST /api/checks/bulk-delete/', () => {
     const { res, exchange } = await send(t, ids);
     expectBulkAnswer(res, [200], what);
     await keepingEvidence(t, exchange, async () => {
-      const problems = await checkProblems(holders.map((h) => ({ holder: h, ids: h.checks.slice(LIMIT / 2) })), what);
-      if (problems.length) fail(`${what}: the cases read back`, `the ${LIMIT} checks gone, the last check of each case still there`, someOf(problems));
+      const problems = await checkProblems(
+        holders.map((h) => ({ holder: h, ids: h.checks.slice(LIMIT / 2) })),
+        what,
+      );
+      if (problems.length)
+        fail(
+          `${what}: the cases read back`,
+          `the ${LIMIT} checks gone, the last check of each case still there`,
+          someOf(problems),
+        );
     });
   });
 
@@ -131,8 +150,12 @@ describe('POST /api/checks/bulk-delete/', () => {
     const { res, exchange } = await send(t, ids);
     await keepingEvidence(t, exchange, async () => {
       expectRejected(res, what);
-      const problems = await checkProblems(holders.map((h) => ({ holder: h, ids: h.checks })), `rejected ${what}`);
-      if (problems.length) fail(`the cases read back after the rejected ${what}`, 'every check still there', someOf(problems));
+      const problems = await checkProblems(
+        holders.map((h) => ({ holder: h, ids: h.checks })),
+        `rejected ${what}`,
+      );
+      if (problems.length)
+        fail(`the cases read back after the rejected ${what}`, 'every check still there', someOf(problems));
     });
   });
 
@@ -148,44 +171,58 @@ describe('POST /api/checks/bulk-delete/', () => {
           expectBulkAnswer(sent.res, [200], sent.what);
           const deleted = sent.entries.filter((e) => e.valid).map((e) => e.id);
           const peerNamed = sent.peer && sent.entries.some((e) => sent.peer!.checks.includes(e.id));
-          const expected = [{ holder: sent.holder, ids: sent.holder.checks.filter((id) => !deleted.includes(id)) }, ...(peerNamed ? [{ holder: sent.peer!, ids: sent.peer!.checks }] : [])];
+          const expected = [
+            { holder: sent.holder, ids: sent.holder.checks.filter((id) => !deleted.includes(id)) },
+            ...(peerNamed ? [{ holder: sent.peer!, ids: sent.peer!.checks }] : []),
+          ];
           const problems = await checkProblems(expected, sent.what);
-          if (problems.length) fail(`${sent.what}: the cases read back`, 'the existing checks named gone, every other check still there', someOf(problems));
+          if (problems.length)
+            fail(
+              `${sent.what}: the cases read back`,
+              'the existing checks named gone, every other check still there',
+              someOf(problems),
+            );
         });
       },
       { scale: 0.4 },
     );
   });
 
-  check('each id a mixed batch could not delete is reported as failed', ['BULK-CHECKS-REPORTED', 'BULK-CHECKS-REPORT-SHAPE'], async (t) => {
-    const peer = t.peer ? await caseWithChecks(t.peer, 2) : undefined;
-    let observed = false;
-    await property(
-      t,
-      'bulk-checks: mixed batch reported',
-      batches(peer !== undefined),
-      async (batch) => {
-        const sent = await sendMixed(t, peer, batch);
-        await keepingEvidence(t, sent.exchange, async () => {
-          const request = sent.entries.map((e) => e.id);
-          const failed = sent.entries.filter((e) => !e.valid);
-          const report = readBulkReport(t, sent.res, request);
-          if (!observed) {
-            observed = true;
-            t.observe('BULK-CHECKS-REPORT-SHAPE', describeReport(sent.res, report, failed[0]));
-          }
-          expectBulkAnswer(sent.res, '2xx', sent.what);
-          // Only an id reported failed yet deleted makes the report wrong (a check left in place
-          // is BULK-CHECKS-PARTIAL's defect): the case is read only when the report calls one failed.
-          const suspects = validReportedFailed(report, sent.entries);
-          const now = suspects.length ? await checksNow(sent.holder, `reading case ${sent.holder.caseId} after the ${sent.what}`) : [];
-          const applied = suspects.filter((e) => !now.includes(e.id));
-          expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
-        });
-      },
-      { scale: 0.4 },
-    );
-  });
+  check(
+    'each id a mixed batch could not delete is reported as failed',
+    ['BULK-CHECKS-REPORTED', 'BULK-CHECKS-REPORT-SHAPE'],
+    async (t) => {
+      const peer = t.peer ? await caseWithChecks(t.peer, 2) : undefined;
+      let observed = false;
+      await property(
+        t,
+        'bulk-checks: mixed batch reported',
+        batches(peer !== undefined),
+        async (batch) => {
+          const sent = await sendMixed(t, peer, batch);
+          await keepingEvidence(t, sent.exchange, async () => {
+            const request = sent.entries.map((e) => e.id);
+            const failed = sent.entries.filter((e) => !e.valid);
+            const report = readBulkReport(t, sent.res, request);
+            if (!observed) {
+              observed = true;
+              t.observe('BULK-CHECKS-REPORT-SHAPE', describeReport(sent.res, report, failed[0]));
+            }
+            expectBulkAnswer(sent.res, '2xx', sent.what);
+            // Only an id reported failed yet deleted makes the report wrong (a check left in place
+            // is BULK-CHECKS-PARTIAL's defect): the case is read only when the report calls one failed.
+            const suspects = validReportedFailed(report, sent.entries);
+            const now = suspects.length
+              ? await checksNow(sent.holder, `reading case ${sent.holder.caseId} after the ${sent.what}`)
+              : [];
+            const applied = suspects.filter((e) => !now.includes(e.id));
+            expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+          });
+        },
+        { scale: 0.4 },
+      );
+    },
+  );
 
   check('a batch naming the same check twice', ['BULK-CHECKS-DUPLICATE-IDS'], async (t) => {
     const h = await caseWithChecks(t.primary, 2);
@@ -193,8 +230,13 @@ describe('POST /api/checks/bulk-delete/', () => {
     const { res } = await send(t, [id, id]);
     const gone = !(await checksNow(h)).includes(id);
     const report = readBulkReport(t, res, [id, id]);
-    const reported = report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`;
-    t.observe('BULK-CHECKS-DUPLICATE-IDS', `ids [${id}, ${id}]: HTTP ${res.status}; the check is ${gone ? 'deleted' : 'still there'}; ${reported}`);
+    const reported = report.recognised
+      ? `${describeItems(report)} (${report.shape})`
+      : `report unrecognised: ${res.text.slice(0, 200)}`;
+    t.observe(
+      'BULK-CHECKS-DUPLICATE-IDS',
+      `ids [${id}, ${id}]: HTTP ${res.status}; the check is ${gone ? 'deleted' : 'still there'}; ${reported}`,
+    );
   });
 
   check('a batch whose ids hold a non-integer entry', ['BULK-CHECKS-NON-INTEGER-ID'], async (t) => {
@@ -207,6 +249,9 @@ describe('POST /api/checks/bulk-delete/', () => {
       const report = readBulkReport(t, res, [id, { id: 'abc' }]);
       reported = `; ${report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`}`;
     }
-    t.observe('BULK-CHECKS-NON-INTEGER-ID', `ids [${id}, "abc"]: HTTP ${res.status}; check ${id} is ${gone ? 'deleted' : 'still there'}${reported}`);
+    t.observe(
+      'BULK-CHECKS-NON-INTEGER-ID',
+      `ids [${id}, "abc"]: HTTP ${res.status}; check ${id} is ${gone ? 'deleted' : 'still there'}${reported}`,
+    );
   });
 });

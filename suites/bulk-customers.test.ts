@@ -55,7 +55,14 @@ const CONCURRENCY = 8;
  * empty full_name, wrong JSON types and numeric strings are left out: a server may allow or
  * coerce them.)
  */
-const ALWAYS_REJECTED: readonly CustomerItemInvalidReason[] = ['too-long-by-one', 'too-long', 'null-not-allowed', 'not-in-enum', 'no-identifier', 'non-integer'];
+const ALWAYS_REJECTED: readonly CustomerItemInvalidReason[] = [
+  'too-long-by-one',
+  'too-long',
+  'null-not-allowed',
+  'not-in-enum',
+  'no-identifier',
+  'non-integer',
+];
 const MAX_VALID = 3;
 const MAX_INVALID = 3;
 /** Placeholders the generated invalid items name; replaced by a real customer at send time. */
@@ -75,13 +82,18 @@ function send(t: CheckApi, body: unknown) {
 function notApplied(read: Json, sent: Json): string[] {
   return ['full_name', 'customer_type']
     .filter((f) => f in sent && !deepEqual(read[f], sent[f]))
-    .map((f) => `${f} is ${JSON.stringify(read[f])?.slice(0, 120)}, the item sent ${JSON.stringify(sent[f])?.slice(0, 120)}`);
+    .map(
+      (f) =>
+        `${f} is ${JSON.stringify(read[f])?.slice(0, 120)}, the item sent ${JSON.stringify(sent[f])?.slice(0, 120)}`,
+    );
 }
 
 /** The file's 101 customers, created once: the 100- and 101-item batches share them. */
 let hundredAndOne: Promise<CaseCustomer[]> | undefined;
 function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
-  hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()));
+  hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, async () =>
+    customerOf(await t.primary.provision.createCase()),
+  );
   return hundredAndOne;
 }
 
@@ -108,7 +120,9 @@ function batches(withPeer: boolean): fc.Arbitrary<Batch> {
   return fc.record({
     valid: fc.array(validFields, { minLength: 1, maxLength: MAX_VALID }),
     invalid: fc.array(
-      invalidCustomerItem({ ids: [SLOT_ID], externalIds: [SLOT_EXTERNAL_ID] }).filter((x) => ALWAYS_REJECTED.includes(x.reason)),
+      invalidCustomerItem({ ids: [SLOT_ID], externalIds: [SLOT_EXTERNAL_ID] }).filter((x) =>
+        ALWAYS_REJECTED.includes(x.reason),
+      ),
       { minLength: 1, maxLength: MAX_INVALID },
     ),
     unknownId: fc.array(validFields, { maxLength: 1 }),
@@ -124,7 +138,8 @@ type Setup = MixedSetup<CaseCustomer, Json>;
 
 const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, Json> = {
   noun: 'customer',
-  read: (target, after) => readCustomer(target.org, target.customer, after ? `reading case ${target.customer.caseId} ${after}` : undefined),
+  read: (target, after) =>
+    readCustomer(target.org, target.customer, after ? `reading case ${target.customer.caseId} ${after}` : undefined),
   notApplied,
   changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
 };
@@ -133,7 +148,9 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, Json> =
 let mixed: Promise<Setup> | undefined;
 function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
-    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()));
+    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, async () =>
+      customerOf(await t.primary.provision.createCase()),
+    );
     const peer = t.peer ? customerOf(await t.peer.provision.createCase()) : undefined;
     return { pool, ...(peer ? { peer } : {}), known: new Map() };
   })();
@@ -142,7 +159,10 @@ function mixedSetup(t: CheckApi): Promise<Setup> {
 
 /** The item as the recogniser should match it: its id and external_id, as sent. */
 function requestKey(item: Json): { id?: unknown; external_id?: unknown } {
-  return { ...('id' in item ? { id: item.id } : {}), ...('external_id' in item ? { external_id: item.external_id } : {}) };
+  return {
+    ...('id' in item ? { id: item.id } : {}),
+    ...('external_id' in item ? { external_id: item.external_id } : {}),
+  };
 }
 
 /**
@@ -154,7 +174,12 @@ async function sendMixed(t: CheckApi, setup: Setup, batch: Batch, before: boolea
   const planned: Omit<Entry, 'index'>[] = [];
   batch.valid.forEach((fields, i) => {
     const k = pool[i]!;
-    planned.push({ item: { id: k.id, ...fields }, valid: true, label: `valid ${Object.keys(fields).join('+')} for customer ${k.id}`, target: { org: t.primary, customer: k, key: `a:${k.id}` } });
+    planned.push({
+      item: { id: k.id, ...fields },
+      valid: true,
+      label: `valid ${Object.keys(fields).join('+')} for customer ${k.id}`,
+      target: { org: t.primary, customer: k, key: `a:${k.id}` },
+    });
   });
   batch.invalid.forEach((x, j) => {
     const k = pool[MAX_VALID + j]!;
@@ -162,7 +187,12 @@ async function sendMixed(t: CheckApi, setup: Setup, batch: Batch, before: boolea
     if (item.id === SLOT_ID) item.id = k.id;
     if (item.external_id === SLOT_EXTERNAL_ID) item.external_id = k.externalId;
     const label = x.reason === 'no-identifier' ? 'no id nor external_id' : `invalid ${x.field} (${x.reason})`;
-    planned.push({ item, valid: false, label: `${label}, built on customer ${k.id}`, target: { org: t.primary, customer: k, key: `a:${k.id}` } });
+    planned.push({
+      item,
+      valid: false,
+      label: `${label}, built on customer ${k.id}`,
+      target: { org: t.primary, customer: k, key: `a:${k.id}` },
+    });
   });
   for (const fields of batch.unknownId) {
     const id = unknownId();
@@ -174,8 +204,15 @@ async function sendMixed(t: CheckApi, setup: Setup, batch: Batch, before: boolea
   }
   if (batch.peer !== 'none' && peer && t.peer) {
     const byExternalId = batch.peer === 'external_id' && peer.externalId !== null;
-    const item = byExternalId ? { external_id: peer.externalId, full_name: 'Screenconf Peer Probe' } : { id: peer.id, full_name: 'Screenconf Peer Probe' };
-    planned.push({ item, valid: false, label: `customer ${peer.id} of another organisation, by ${byExternalId ? 'external_id' : 'id'}`, target: { org: t.peer, customer: peer, key: `b:${peer.id}` } });
+    const item = byExternalId
+      ? { external_id: peer.externalId, full_name: 'Screenconf Peer Probe' }
+      : { id: peer.id, full_name: 'Screenconf Peer Probe' };
+    planned.push({
+      item,
+      valid: false,
+      label: `customer ${peer.id} of another organisation, by ${byExternalId ? 'external_id' : 'id'}`,
+      target: { org: t.peer, customer: peer, key: `b:${peer.id}` },
+    });
   }
   const entries = inOrder(planned, batch.order);
   await learnBefore(entries, setup, CUSTOMERS, before);
@@ -187,7 +224,11 @@ describe('POST /api/customers/bulk-update/', () => {
   check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CUSTOMERS-ACCEPT-100'], async (t) => {
     const customers = (await bigPool(t)).slice(0, LIMIT);
     const tag = randomBytes(3).toString('hex');
-    const items = customers.map((k, i) => ({ id: k.id, full_name: `Screenconf Bulk ${tag} ${i}`, customer_type: CUSTOMER_TYPES[i % 2]! }));
+    const items = customers.map((k, i) => ({
+      id: k.id,
+      full_name: `Screenconf Bulk ${tag} ${i}`,
+      customer_type: CUSTOMER_TYPES[i % 2]!,
+    }));
     const what = `bulk update of ${LIMIT} customers`;
     const { res, exchange } = await send(t, { items });
     expectBulkAnswer(res, [200], what);
@@ -197,7 +238,12 @@ describe('POST /api/customers/bulk-update/', () => {
         return w.length ? `customer ${k.id} (case ${k.caseId}): ${w.join(', ')}` : undefined;
       });
       const problems = wrong.filter((w): w is string => w !== undefined);
-      if (problems.length) fail(`${what}: the customers read back`, `all ${LIMIT} items applied`, `${problems.length} not applied: ${someOf(problems)}`);
+      if (problems.length)
+        fail(
+          `${what}: the customers read back`,
+          `all ${LIMIT} items applied`,
+          `${problems.length} not applied: ${someOf(problems)}`,
+        );
     });
   });
 
@@ -211,18 +257,35 @@ describe('POST /api/customers/bulk-update/', () => {
     await keepingEvidence(t, exchange, async () => {
       expectRejected(res, what);
       const after = await mapLimit(customers, CONCURRENCY, (k) => readCustomer(t.primary, k));
-      const changed = after.flatMap((a, i) => (a.full_name === items[i]!.full_name ? [`customer ${customers[i]!.id}: full_name ${JSON.stringify(a.full_name)}`] : []));
-      if (changed.length) fail(`the customers read back after the rejected ${what}`, 'no customer took the full_name its item sent', `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`);
+      const changed = after.flatMap((a, i) =>
+        a.full_name === items[i]!.full_name
+          ? [`customer ${customers[i]!.id}: full_name ${JSON.stringify(a.full_name)}`]
+          : [],
+      );
+      if (changed.length)
+        fail(
+          `the customers read back after the rejected ${what}`,
+          'no customer took the full_name its item sent',
+          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`,
+        );
     });
   });
 
   check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) => {
-    const customers = (await mapLimit(Array.from({ length: 3 }), CONCURRENCY, async () => customerOf(await t.primary.provision.createCase()))).filter(
-      (k): k is CaseCustomer & { externalId: string } => k.externalId !== null,
-    );
-    if (customers.length === 0) t.skip('the customers of the created cases show no external_id (it is set at creation; see "Provisioning conventions")');
+    const customers = (
+      await mapLimit(Array.from({ length: 3 }), CONCURRENCY, async () =>
+        customerOf(await t.primary.provision.createCase()),
+      )
+    ).filter((k): k is CaseCustomer & { externalId: string } => k.externalId !== null);
+    if (customers.length === 0)
+      t.skip(
+        'the customers of the created cases show no external_id (it is set at creation; see "Provisioning conventions")',
+      );
     const tag = randomBytes(3).toString('hex');
-    const items = customers.map((k, i) => ({ external_id: k.externalId, full_name: `Screenconf By External Id ${tag} ${i}` }));
+    const items = customers.map((k, i) => ({
+      external_id: k.externalId,
+      full_name: `Screenconf By External Id ${tag} ${i}`,
+    }));
     const what = `bulk update of ${items.length} customers named by external_id`;
     const { res, exchange } = await send(t, { items });
     expectBulkAnswer(res, [200], what);
@@ -232,7 +295,12 @@ describe('POST /api/customers/bulk-update/', () => {
         const w = notApplied(await readCustomer(t.primary, k), items[i]!);
         if (w.length) problems.push(`customer ${k.id} (external_id ${JSON.stringify(k.externalId)}): ${w.join(', ')}`);
       }
-      if (problems.length) fail(`${what}: the customers read back`, 'each customer found by its external_id and updated', someOf(problems));
+      if (problems.length)
+        fail(
+          `${what}: the customers read back`,
+          'each customer found by its external_id and updated',
+          someOf(problems),
+        );
     });
   });
 
@@ -247,46 +315,75 @@ describe('POST /api/customers/bulk-update/', () => {
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
           const problems = await readBackProblems(sent, setup, CUSTOMERS);
-          if (problems.length) fail(`${sent.what}: the customers read back`, 'every valid item applied, and no customer named by a failing item changed', someOf(problems));
+          if (problems.length)
+            fail(
+              `${sent.what}: the customers read back`,
+              'every valid item applied, and no customer named by a failing item changed',
+              someOf(problems),
+            );
         });
       },
       { scale: 0.4 },
     );
   });
 
-  check('each failing item of a mixed batch is reported as failed', ['BULK-CUSTOMERS-REPORTED', 'BULK-CUSTOMERS-REPORT-SHAPE'], async (t) => {
-    const setup = await mixedSetup(t);
-    let observed = false;
-    await property(
-      t,
-      'bulk-customers: mixed batch reported',
-      batches(t.peer !== undefined),
-      async (batch) => {
-        const sent = await sendMixed(t, setup, batch, false);
-        await keepingEvidence(t, sent.exchange, async () => {
-          const failed = sent.entries.filter((e) => !e.valid);
-          const request = sent.entries.map((e) => requestKey(e.item));
-          if (!observed) {
-            observed = true;
-            t.observe('BULK-CUSTOMERS-REPORT-SHAPE', describeReport(sent.res, readBulkReport(t, sent.res, request), failed.find((e) => !e.target) ?? failed[0]));
-          }
-          expectBulkAnswer(sent.res, '2xx', sent.what);
-          const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
-          expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
-        });
-      },
-      { scale: 0.4 },
-    );
-  });
+  check(
+    'each failing item of a mixed batch is reported as failed',
+    ['BULK-CUSTOMERS-REPORTED', 'BULK-CUSTOMERS-REPORT-SHAPE'],
+    async (t) => {
+      const setup = await mixedSetup(t);
+      let observed = false;
+      await property(
+        t,
+        'bulk-customers: mixed batch reported',
+        batches(t.peer !== undefined),
+        async (batch) => {
+          const sent = await sendMixed(t, setup, batch, false);
+          await keepingEvidence(t, sent.exchange, async () => {
+            const failed = sent.entries.filter((e) => !e.valid);
+            const request = sent.entries.map((e) => requestKey(e.item));
+            if (!observed) {
+              observed = true;
+              t.observe(
+                'BULK-CUSTOMERS-REPORT-SHAPE',
+                describeReport(
+                  sent.res,
+                  readBulkReport(t, sent.res, request),
+                  failed.find((e) => !e.target) ?? failed[0],
+                ),
+              );
+            }
+            expectBulkAnswer(sent.res, '2xx', sent.what);
+            const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
+            expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+          });
+        },
+        { scale: 0.4 },
+      );
+    },
+  );
 
   check('a batch naming the same customer twice', ['BULK-CUSTOMERS-DUPLICATE-IDS'], async (t) => {
     const k = customerOf(await t.primary.provision.createCase());
-    const items = [{ id: k.id, full_name: 'Screenconf Duplicate First' }, { id: k.id, full_name: 'Screenconf Duplicate Second' }];
+    const items = [
+      { id: k.id, full_name: 'Screenconf Duplicate First' },
+      { id: k.id, full_name: 'Screenconf Duplicate Second' },
+    ];
     const { res } = await send(t, { items });
     const read = await readCustomer(t.primary, k);
-    const won = read.full_name === items[1]!.full_name ? 'the second item won' : read.full_name === items[0]!.full_name ? 'the first item won' : 'neither item was applied';
+    const won =
+      read.full_name === items[1]!.full_name
+        ? 'the second item won'
+        : read.full_name === items[0]!.full_name
+          ? 'the first item won'
+          : 'neither item was applied';
     const report = readBulkReport(t, res, items.map(requestKey));
-    const reported = report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`;
-    t.observe('BULK-CUSTOMERS-DUPLICATE-IDS', `two items setting full_name on customer ${k.id}: HTTP ${res.status}; ${won}; ${reported}`);
+    const reported = report.recognised
+      ? `${describeItems(report)} (${report.shape})`
+      : `report unrecognised: ${res.text.slice(0, 200)}`;
+    t.observe(
+      'BULK-CUSTOMERS-DUPLICATE-IDS',
+      `two items setting full_name on customer ${k.id}: HTTP ${res.status}; ${won}; ${reported}`,
+    );
   });
 });

@@ -4,17 +4,28 @@ import { describe } from 'vitest';
 import { check, excerpt, expectRejected, expectSuccess, fail } from '../src/kit/index.ts';
 
 describe('DELETE /api/cases/{id}/', () => {
-  check('DELETE removes the case: a later PATCH of it is rejected', ['CASE-DELETE-REMOVES', 'CASE-DELETE-STATUS', 'CASE-DELETE-REPEAT'], async (t) => {
-    const c = await t.primary.provision.createCase();
-    const res = await t.primary.api.deleteCase(c.id);
-    expectSuccess(res, `DELETE of case ${c.id}`);
-    t.primary.provision.forget(c.id);
-    t.observe('CASE-DELETE-STATUS', `HTTP ${res.status}${res.text ? ` with a body of ${res.text.length} chars: ${res.text.slice(0, 120)}` : ' with no body'}`);
-    expectRejected(await t.primary.api.patchCase(c.id, { delete_after: 5 }), `PATCH of case ${c.id} after it was deleted`);
-    const again = await t.primary.api.deleteCase(c.id);
-    if (again.status >= 500) fail(`second DELETE of case ${c.id}`, 'a 4xx, or a 2xx as an idempotent no-op', excerpt(again));
-    t.observe('CASE-DELETE-REPEAT', `second DELETE answered HTTP ${again.status}`);
-  });
+  check(
+    'DELETE removes the case: a later PATCH of it is rejected',
+    ['CASE-DELETE-REMOVES', 'CASE-DELETE-STATUS', 'CASE-DELETE-REPEAT'],
+    async (t) => {
+      const c = await t.primary.provision.createCase();
+      const res = await t.primary.api.deleteCase(c.id);
+      expectSuccess(res, `DELETE of case ${c.id}`);
+      t.primary.provision.forget(c.id);
+      t.observe(
+        'CASE-DELETE-STATUS',
+        `HTTP ${res.status}${res.text ? ` with a body of ${res.text.length} chars: ${res.text.slice(0, 120)}` : ' with no body'}`,
+      );
+      expectRejected(
+        await t.primary.api.patchCase(c.id, { delete_after: 5 }),
+        `PATCH of case ${c.id} after it was deleted`,
+      );
+      const again = await t.primary.api.deleteCase(c.id);
+      if (again.status >= 500)
+        fail(`second DELETE of case ${c.id}`, 'a 4xx, or a 2xx as an idempotent no-op', excerpt(again));
+      t.observe('CASE-DELETE-REPEAT', `second DELETE answered HTTP ${again.status}`);
+    },
+  );
 
   check('DELETE of a case that does not exist is not a server error', ['CASE-DELETE-UNKNOWN-ID'], async (t) => {
     const id = 2_147_480_000 + randomInt(0, 3000);

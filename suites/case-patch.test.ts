@@ -1,7 +1,20 @@
 /** PATCH /api/cases/{id}/ (interface § Endpoints › Update Case; § Resources › Case). */
 import { randomBytes, randomInt } from 'node:crypto';
 import { describe } from 'vitest';
-import { check, excerpt, expectCaseBody, expectEqual, expectRejected, expectSchema, expectStatus, fail, readCase, stableFields, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import {
+  check,
+  excerpt,
+  expectCaseBody,
+  expectEqual,
+  expectRejected,
+  expectSchema,
+  expectStatus,
+  fail,
+  readCase,
+  stableFields,
+  type CaseBody,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import { Case, CASE_PATCH_FIELDS, type CasePatchField } from '../src/spec/index.ts';
 
 /** A fresh valid value for each updatable field (distinct on every call). */
@@ -31,7 +44,7 @@ async function patchOk(t: CheckApi, id: number, patch: Record<string, unknown>, 
 }
 
 /** The field shows the value, or (optional fields only) is left out; returns false when left out. */
-function expectShows(t: CheckApi, body: CaseBody, field: string, value: unknown, what: string): boolean {
+function expectShows(body: CaseBody, field: string, value: unknown, what: string): boolean {
   if (!(field in body)) {
     if (OPTIONAL_IN_READ.has(field)) return false;
     fail(what, `${field} present`, 'field missing');
@@ -41,18 +54,26 @@ function expectShows(t: CheckApi, body: CaseBody, field: string, value: unknown,
 }
 
 describe('PATCH /api/cases/{id}/', () => {
-  check('each updatable field set by PATCH is shown in the answer and in a later read', ['CASE-PATCH-ROUNDTRIP'], async (t) => {
-    for (const field of CASE_PATCH_FIELDS) {
-      const c = await t.primary.provision.createCase();
-      const value = freshValue(t, field);
-      const what = `PATCH {${field}} on case ${c.id}`;
-      const answered = await patchOk(t, c.id, { [field]: value }, what);
-      const shown = expectShows(t, answered, field, value, what);
-      const read = await readCase(t.primary, c.id);
-      expectShows(t, read, field, value, `case ${c.id} read after ${what}`);
-      if (!shown) t.observe('CASE-PATCH-ROUNDTRIP', `${field} is not shown in the read representation; its round trip cannot be seen`);
-    }
-  });
+  check(
+    'each updatable field set by PATCH is shown in the answer and in a later read',
+    ['CASE-PATCH-ROUNDTRIP'],
+    async (t) => {
+      for (const field of CASE_PATCH_FIELDS) {
+        const c = await t.primary.provision.createCase();
+        const value = freshValue(t, field);
+        const what = `PATCH {${field}} on case ${c.id}`;
+        const answered = await patchOk(t, c.id, { [field]: value }, what);
+        const shown = expectShows(answered, field, value, what);
+        const read = await readCase(t.primary, c.id);
+        expectShows(read, field, value, `case ${c.id} read after ${what}`);
+        if (!shown)
+          t.observe(
+            'CASE-PATCH-ROUNDTRIP',
+            `${field} is not shown in the read representation; its round trip cannot be seen`,
+          );
+      }
+    },
+  );
 
   check('a PATCH changes only the fields it provides', ['CASE-PATCH-PARTIAL'], async (t) => {
     const c = await t.primary.provision.createCase();
@@ -78,7 +99,9 @@ describe('PATCH /api/cases/{id}/', () => {
   });
 
   check('every PATCH answers 200 with the Case read representation', ['CASE-PATCH-RESPONSE-SCHEMA'], async (t) => {
-    const c = await t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } }] });
+    const c = await t.primary.provision.createCase({
+      checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } }],
+    });
     const patches: Record<string, unknown>[] = [
       {},
       ...CASE_PATCH_FIELDS.map((f) => ({ [f]: freshValue(t, f) })),
@@ -87,7 +110,7 @@ describe('PATCH /api/cases/{id}/', () => {
     ];
     for (const patch of patches) {
       const what = `PATCH ${JSON.stringify(patch)} on case ${c.id}`;
-      expectSchema(Case, (await patchOk(t, c.id, patch, what)), `${what}: response body`);
+      expectSchema(Case, await patchOk(t, c.id, patch, what), `${what}: response body`);
     }
   });
 
@@ -96,8 +119,8 @@ describe('PATCH /api/cases/{id}/', () => {
       const c = await t.primary.provision.createCase();
       await patchOk(t, c.id, { [field]: freshValue(t, field) }, `PATCH {${field}} on case ${c.id}`);
       const answered = await patchOk(t, c.id, { [field]: null }, `PATCH {${field}: null} on case ${c.id}`);
-      expectShows(t, answered, field, null, `PATCH {${field}: null}`);
-      expectShows(t, await readCase(t.primary, c.id), field, null, `case ${c.id} read after PATCH {${field}: null}`);
+      expectShows(answered, field, null, `PATCH {${field}: null}`);
+      expectShows(await readCase(t.primary, c.id), field, null, `case ${c.id} read after PATCH {${field}: null}`);
     }
   });
 
@@ -106,9 +129,13 @@ describe('PATCH /api/cases/{id}/', () => {
     const res = await t.primary.api.patchCase(c.id, { external_id: null });
     if (res.status >= 500) fail(`PATCH {external_id: null} on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
     const read = await readCase(t.primary, c.id);
-    if (typeof read.external_id !== 'string') fail(`external_id of case ${c.id} after PATCH {external_id: null}`, 'a string', JSON.stringify(read.external_id));
+    if (typeof read.external_id !== 'string')
+      fail(`external_id of case ${c.id} after PATCH {external_id: null}`, 'a string', JSON.stringify(read.external_id));
     const changed = read.external_id !== c.external_id;
-    t.observe('CASE-PATCH-EXTERNAL-ID-NULL', `HTTP ${res.status}; external_id ${changed ? `became ${JSON.stringify(read.external_id)}` : 'kept its value'}`);
+    t.observe(
+      'CASE-PATCH-EXTERNAL-ID-NULL',
+      `HTTP ${res.status}; external_id ${changed ? `became ${JSON.stringify(read.external_id)}` : 'kept its value'}`,
+    );
   });
 
   check('a PATCH of a case that does not exist is rejected', ['CASE-PATCH-UNKNOWN-ID'], async (t) => {
@@ -118,11 +145,18 @@ describe('PATCH /api/cases/{id}/', () => {
 
   check('read-only fields sent in a PATCH', ['CASE-PATCH-READ-ONLY-FIELDS'], async (t) => {
     const c = await t.primary.provision.createCase();
-    const res = await t.primary.api.patchCase(c.id, { note: 'screenconf read-only probe', risk_score: 0.5, outcome: 'ACCEPTED' });
+    const res = await t.primary.api.patchCase(c.id, {
+      note: 'screenconf read-only probe',
+      risk_score: 0.5,
+      outcome: 'ACCEPTED',
+    });
     if (res.status >= 500) fail(`PATCH of read-only fields on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
     const read = await readCase(t.primary, c.id);
     const changed = ['note', 'risk_score', 'outcome'].filter((f) => JSON.stringify(read[f]) !== JSON.stringify(c[f]));
-    t.observe('CASE-PATCH-READ-ONLY-FIELDS', `HTTP ${res.status}; ${changed.length ? `changed: ${changed.join(', ')}` : 'no read-only field changed'}`);
+    t.observe(
+      'CASE-PATCH-READ-ONLY-FIELDS',
+      `HTTP ${res.status}; ${changed.length ? `changed: ${changed.join(', ')}` : 'no read-only field changed'}`,
+    );
   });
 
   /** The case as created, as PATCHed to a new external_id, and as read afterwards. */
@@ -130,21 +164,29 @@ describe('PATCH /api/cases/{id}/', () => {
     const c = await t.primary.provision.createCase();
     return [
       ['created case', c],
-      ['PATCH answer', await patchOk(t, c.id, { external_id: freshValue(t, 'external_id') }, `PATCH {external_id} on case ${c.id}`)],
+      [
+        'PATCH answer',
+        await patchOk(t, c.id, { external_id: freshValue(t, 'external_id') }, `PATCH {external_id} on case ${c.id}`),
+      ],
       ['read after PATCH', await readCase(t.primary, c.id)],
     ];
   }
 
   check('external_id is a string in every case read', ['CASE-EXTERNAL-ID-STRING'], async (t) => {
     for (const [label, body] of await threeReads(t)) {
-      if (typeof body.external_id !== 'string') fail(`external_id in the ${label}`, 'a string', JSON.stringify(body.external_id));
+      if (typeof body.external_id !== 'string')
+        fail(`external_id in the ${label}`, 'a string', JSON.stringify(body.external_id));
     }
   });
 
   check('origin_url mirrors external_id in every case read', ['CASE-ORIGIN-URL-ALIAS'], async (t) => {
     for (const [label, body] of await threeReads(t)) {
       if (body.origin_url !== null && body.origin_url !== body.external_id) {
-        fail(`origin_url in the ${label} (deprecated alias of external_id)`, JSON.stringify(body.external_id), JSON.stringify(body.origin_url));
+        fail(
+          `origin_url in the ${label} (deprecated alias of external_id)`,
+          JSON.stringify(body.external_id),
+          JSON.stringify(body.origin_url),
+        );
       }
     }
   });

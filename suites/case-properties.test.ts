@@ -11,8 +11,30 @@
  */
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { deleteAfter, httpUrl, httpUrlOfLength, invalidCasePatch, metadata, syncPlatforms, validCasePatch, type InvalidCasePatch } from '../src/arbitraries/index.ts';
-import { CASE_FIELDS, check, deepEqual, excerpt, expectCaseBody, expectRejected, expectStatus, fail, property, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import {
+  deleteAfter,
+  httpUrl,
+  httpUrlOfLength,
+  invalidCasePatch,
+  metadata,
+  syncPlatforms,
+  validCasePatch,
+  type InvalidCasePatch,
+} from '../src/arbitraries/index.ts';
+import {
+  CASE_FIELDS,
+  check,
+  deepEqual,
+  excerpt,
+  expectCaseBody,
+  expectRejected,
+  expectStatus,
+  fail,
+  property,
+  readCase,
+  type CaseBody,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { LIMITS } from '../src/spec/index.ts';
 
@@ -31,7 +53,9 @@ function show(v: unknown): string {
 
 /** A patch named by its fields, values shortened: the full counterexample is printed by property(). */
 function describePatch(patch: Patch): string {
-  return `{${Object.entries(patch).map(([k, v]) => `${k}: ${show(v).slice(0, 60)}`).join(', ')}}`;
+  return `{${Object.entries(patch)
+    .map(([k, v]) => `${k}: ${show(v).slice(0, 60)}`)
+    .join(', ')}}`;
 }
 
 /** Values for every updatable field but external_id (given per use, as it must stay unique). */
@@ -93,7 +117,11 @@ function patchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Differen
  * of external_id, follows it and is judged by CASE-ORIGIN-URL-ALIAS).
  */
 function untouchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Difference[] {
-  const skip = new Set<string>([...Object.keys(patch), 'updated_at', ...('external_id' in patch ? ['origin_url'] : [])]);
+  const skip = new Set<string>([
+    ...Object.keys(patch),
+    'updated_at',
+    ...('external_id' in patch ? ['origin_url'] : []),
+  ]);
   const diffs: Difference[] = [];
   for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
     // Fields the interface does not define (a version, an etag) may change on any write.
@@ -113,13 +141,16 @@ function untouchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Differ
  */
 function coercible(b: InvalidCasePatch): string | undefined {
   const v = b.patch[b.field];
-  if (b.field === 'delete_after' && (typeof v === 'string' || typeof v === 'boolean')) return `a ${typeof v === 'string' ? 'numeric string' : 'boolean'} for delete_after`;
-  if ((b.field === 'webhook_url' || b.field === 'external_id') && typeof v === 'number') return `a number for ${b.field}`;
+  if (b.field === 'delete_after' && (typeof v === 'string' || typeof v === 'boolean'))
+    return `a ${typeof v === 'string' ? 'numeric string' : 'boolean'} for delete_after`;
+  if ((b.field === 'webhook_url' || b.field === 'external_id') && typeof v === 'number')
+    return `a number for ${b.field}`;
   if (b.field === 'sync_platforms' && typeof v !== 'object') return 'a scalar for sync_platforms';
   if (b.field === 'metadata' && typeof v === 'string') {
     try {
       const parsed: unknown = JSON.parse(v);
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return 'a string of JSON object text for metadata';
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+        return 'a string of JSON object text for metadata';
     } catch {
       // not JSON text: a plain string, which no reading makes an object
     }
@@ -131,8 +162,17 @@ function coercible(b: InvalidCasePatch): string | undefined {
 function corpus(prefix: string): InvalidCasePatch[] {
   const { deleteAfterMin: MIN, deleteAfterMax: MAX } = LIMITS;
   const beside: Patch = { webhook_url: 'https://example.com/screenconf/beside', metadata: { screenconf: 'beside' } };
-  const besideUrl: Patch = { delete_after: 7, sync_platforms: [{ domain: 'crm.example.com', id: 'beside' }], external_id: `${prefix}beside` };
-  const item = (field: InvalidCasePatch['field'], reason: InvalidCasePatch['reason'], value: unknown, valid: Patch = beside): InvalidCasePatch => {
+  const besideUrl: Patch = {
+    delete_after: 7,
+    sync_platforms: [{ domain: 'crm.example.com', id: 'beside' }],
+    external_id: `${prefix}beside`,
+  };
+  const item = (
+    field: InvalidCasePatch['field'],
+    reason: InvalidCasePatch['reason'],
+    value: unknown,
+    valid: Patch = beside,
+  ): InvalidCasePatch => {
     const { [field]: _dropped, ...others } = valid;
     return { field, reason, patch: { ...others, [field]: value } };
   };
@@ -161,7 +201,11 @@ function corpus(prefix: string): InvalidCasePatch[] {
 }
 
 function describeInvalid(b: InvalidCasePatch, id: number): string {
-  return `PATCH with ${b.field} ${b.reason} (${show(b.patch[b.field]).slice(0, 80)}) beside ${Object.keys(b.patch).filter((k) => k !== b.field).join(', ') || 'no other field'}, on case ${id}`;
+  return `PATCH with ${b.field} ${b.reason} (${show(b.patch[b.field]).slice(0, 80)}) beside ${
+    Object.keys(b.patch)
+      .filter((k) => k !== b.field)
+      .join(', ') || 'no other field'
+  }, on case ${id}`;
 }
 
 function isSuccess(res: ReceivedResponse): boolean {
@@ -169,70 +213,117 @@ function isSuccess(res: ReceivedResponse): boolean {
 }
 
 describe('PATCH /api/cases/{id}/ over generated patches', () => {
-  check('any valid patch gives the known state with the patch applied and every other field unchanged', ['CASE-PATCH-PARTIAL'], async (t) => {
-    const c = await t.primary.provision.createCase();
-    const prefix = `${t.primary.provision.externalId('partial')}-`;
-    const input = fc.record({ base: baseValues, patch: validCasePatch({ externalIdPrefix: prefix }) });
-    await property(t, 'case-properties: valid patch applied, nothing else changed', input, async ({ base, patch }) => {
-      const state = await knownState(t, c.id, base);
-      const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
-      const answered = await patchOk(t, c.id, patch, what);
-      report([...patchedDiffs(state, patch, answered), ...untouchedDiffs(state, patch, answered)], `the answer to ${what}, against the state before it with the patch applied`);
-      const read = await readCase(t.primary, c.id);
-      report([...patchedDiffs(state, patch, read), ...untouchedDiffs(state, patch, read)], `case ${c.id} read after ${what}`);
-    });
-  });
+  check(
+    'any valid patch gives the known state with the patch applied and every other field unchanged',
+    ['CASE-PATCH-PARTIAL'],
+    async (t) => {
+      const c = await t.primary.provision.createCase();
+      const prefix = `${t.primary.provision.externalId('partial')}-`;
+      const input = fc.record({ base: baseValues, patch: validCasePatch({ externalIdPrefix: prefix }) });
+      await property(
+        t,
+        'case-properties: valid patch applied, nothing else changed',
+        input,
+        async ({ base, patch }) => {
+          const state = await knownState(t, c.id, base);
+          const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
+          const answered = await patchOk(t, c.id, patch, what);
+          report(
+            [...patchedDiffs(state, patch, answered), ...untouchedDiffs(state, patch, answered)],
+            `the answer to ${what}, against the state before it with the patch applied`,
+          );
+          const read = await readCase(t.primary, c.id);
+          report(
+            [...patchedDiffs(state, patch, read), ...untouchedDiffs(state, patch, read)],
+            `case ${c.id} read after ${what}`,
+          );
+        },
+      );
+    },
+  );
 
   check('any subset of webhook_url, metadata and sync_platforms accepts null', ['CASE-PATCH-NULLABLE'], async (t) => {
     const c = await t.primary.provision.createCase();
     const input = fc.record({ base: baseValues, patch: validCasePatch({ fields: NULLABLE, nullRate: 1 }) });
-    await property(t, 'case-properties: nullable fields accept null', input, async ({ base, patch }) => {
-      const state = await knownState(t, c.id, base);
-      const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
-      report(patchedDiffs(state, patch, await patchOk(t, c.id, patch, what)), `the answer to ${what}`);
-      report(patchedDiffs(state, patch, await readCase(t.primary, c.id)), `case ${c.id} read after ${what}`);
-    }, { scale: 0.4 });
+    await property(
+      t,
+      'case-properties: nullable fields accept null',
+      input,
+      async ({ base, patch }) => {
+        const state = await knownState(t, c.id, base);
+        const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
+        report(patchedDiffs(state, patch, await patchOk(t, c.id, patch, what)), `the answer to ${what}`);
+        report(patchedDiffs(state, patch, await readCase(t.primary, c.id)), `case ${c.id} read after ${what}`);
+      },
+      { scale: 0.4 },
+    );
   });
 
-  check('an invalid patch is rejected with a 4xx', ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-COERCION'], async (t) => {
-    const c = await t.primary.provision.createCase();
-    const prefix = `${t.primary.provision.externalId('invalid')}-`;
-    const coercions = new Map<string, Set<string>>();
-    const judge = async (b: InvalidCasePatch) => {
-      const res = await t.primary.api.patchCase(c.id, b.patch);
-      const what = describeInvalid(b, c.id);
-      const lenient = coercible(b);
-      if (lenient === undefined) return expectRejected(res, what);
-      if (res.status >= 500) fail(what, 'a 2xx (coerced) or a 4xx (rejected); never a 5xx', excerpt(res));
-      const shown = isSuccess(res) && res.json !== null && typeof res.json === 'object' ? (res.json as Patch)[b.field] : undefined;
-      const outcome = isSuccess(res) ? `accepted (HTTP ${res.status}, shown as ${show(shown).slice(0, 60)})` : `rejected (HTTP ${res.status})`;
-      const seen = coercions.get(lenient) ?? new Set<string>();
-      seen.add(`${show(b.patch[b.field]).slice(0, 40)} ${outcome}`);
-      coercions.set(lenient, seen);
-    };
-    try {
-      // Coercible values first: they are recorded even when a later value breaks the requirement.
-      const ordered = corpus(prefix).sort((a, b) => Number(coercible(b) !== undefined) - Number(coercible(a) !== undefined));
-      for (const b of ordered) await judge(b);
-      await property(t, 'case-properties: invalid patch rejected', invalidCasePatch({ externalIdPrefix: prefix }), judge);
-    } finally {
-      for (const [kind, seen] of coercions) t.observe('CASE-PATCH-COERCION', `${kind}: ${[...seen].slice(0, 4).join('; ')}`);
-    }
-  });
+  check(
+    'an invalid patch is rejected with a 4xx',
+    ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-COERCION'],
+    async (t) => {
+      const c = await t.primary.provision.createCase();
+      const prefix = `${t.primary.provision.externalId('invalid')}-`;
+      const coercions = new Map<string, Set<string>>();
+      const judge = async (b: InvalidCasePatch) => {
+        const res = await t.primary.api.patchCase(c.id, b.patch);
+        const what = describeInvalid(b, c.id);
+        const lenient = coercible(b);
+        if (lenient === undefined) return expectRejected(res, what);
+        if (res.status >= 500) fail(what, 'a 2xx (coerced) or a 4xx (rejected); never a 5xx', excerpt(res));
+        const shown =
+          isSuccess(res) && res.json !== null && typeof res.json === 'object'
+            ? (res.json as Patch)[b.field]
+            : undefined;
+        const outcome = isSuccess(res)
+          ? `accepted (HTTP ${res.status}, shown as ${show(shown).slice(0, 60)})`
+          : `rejected (HTTP ${res.status})`;
+        const seen = coercions.get(lenient) ?? new Set<string>();
+        seen.add(`${show(b.patch[b.field]).slice(0, 40)} ${outcome}`);
+        coercions.set(lenient, seen);
+      };
+      try {
+        // Coercible values first: they are recorded even when a later value breaks the requirement.
+        const ordered = corpus(prefix).sort(
+          (a, b) => Number(coercible(b) !== undefined) - Number(coercible(a) !== undefined),
+        );
+        for (const b of ordered) await judge(b);
+        await property(
+          t,
+          'case-properties: invalid patch rejected',
+          invalidCasePatch({ externalIdPrefix: prefix }),
+          judge,
+        );
+      } finally {
+        for (const [kind, seen] of coercions)
+          t.observe('CASE-PATCH-COERCION', `${kind}: ${[...seen].slice(0, 4).join('; ')}`);
+      }
+    },
+  );
 
-  check('a rejected patch changes nothing, not even the valid fields beside the invalid one', ['CASE-PATCH-INVALID-ATOMIC'], async (t) => {
-    const c = await t.primary.provision.createCase();
-    const prefix = `${t.primary.provision.externalId('atomic')}-`;
-    const judge = async (base: Patch, b: InvalidCasePatch) => {
-      const state = await knownState(t, c.id, base);
-      const res = await t.primary.api.patchCase(c.id, b.patch);
-      // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
-      if (isSuccess(res)) return;
-      const read = await readCase(t.primary, c.id);
-      report(untouchedDiffs(state, {}, read), `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`);
-    };
-    for (const b of corpus(prefix)) await judge(FIXED_BASE, b);
-    const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });
-    await property(t, 'case-properties: rejected patch changes nothing', input, ({ base, invalid }) => judge(base, invalid));
-  });
+  check(
+    'a rejected patch changes nothing, not even the valid fields beside the invalid one',
+    ['CASE-PATCH-INVALID-ATOMIC'],
+    async (t) => {
+      const c = await t.primary.provision.createCase();
+      const prefix = `${t.primary.provision.externalId('atomic')}-`;
+      const judge = async (base: Patch, b: InvalidCasePatch) => {
+        const state = await knownState(t, c.id, base);
+        const res = await t.primary.api.patchCase(c.id, b.patch);
+        // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
+        if (isSuccess(res)) return;
+        const read = await readCase(t.primary, c.id);
+        report(
+          untouchedDiffs(state, {}, read),
+          `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`,
+        );
+      };
+      for (const b of corpus(prefix)) await judge(FIXED_BASE, b);
+      const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });
+      await property(t, 'case-properties: rejected patch changes nothing', input, ({ base, invalid }) =>
+        judge(base, invalid),
+      );
+    },
+  );
 });

@@ -50,14 +50,21 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
     `content-types: PATCH as ${type}`,
     flatPatches,
     async ({ patch, externalId }) => {
-      const sentJson: Json = { ...patch, ...(externalId !== undefined ? { external_id: `${p.externalId('json')}-${externalId}` } : {}) };
-      const sentForm: Json = { ...patch, ...(externalId !== undefined ? { external_id: `${p.externalId(type)}-${externalId}` } : {}) };
+      const sentJson: Json = {
+        ...patch,
+        ...(externalId !== undefined ? { external_id: `${p.externalId('json')}-${externalId}` } : {}),
+      };
+      const sentForm: Json = {
+        ...patch,
+        ...(externalId !== undefined ? { external_id: `${p.externalId(type)}-${externalId}` } : {}),
+      };
       const what = `PATCH ${JSON.stringify(sentForm)} of case ${formCase.id} as ${MEDIA[type]}`;
       const jsonRes = await t.primary.api.patchCase(jsonCase.id, sentJson);
       const formRes = await t.primary.api.patchCase(formCase.id, sentForm, { contentType: type });
       if (jsonRes.status !== 200) {
         // The JSON PATCH itself was refused (case-patch judges that): the form one must be too.
-        if (formRes.status < 400 || formRes.status > 499) fail(what, `a 4xx, as the same PATCH in JSON got (HTTP ${jsonRes.status})`, excerpt(formRes));
+        if (formRes.status < 400 || formRes.status > 499)
+          fail(what, `a 4xx, as the same PATCH in JSON got (HTTP ${jsonRes.status})`, excerpt(formRes));
         return;
       }
       expectStatus(formRes, 200, `${what} (the same PATCH in JSON got HTTP 200)`);
@@ -71,10 +78,13 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
           expected = sentForm.external_id;
         }
         if (!deepEqual(readForm[field], expected)) {
-          problems.push(`${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ${JSON.stringify(expected)?.slice(0, 160)}`);
+          problems.push(
+            `${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ${JSON.stringify(expected)?.slice(0, 160)}`,
+          );
         }
       }
-      if (problems.length) fail(`case ${formCase.id} read after the ${what}`, 'the same effect as the PATCH in JSON', someOf(problems));
+      if (problems.length)
+        fail(`case ${formCase.id} read after the ${what}`, 'the same effect as the PATCH in JSON', someOf(problems));
     },
     { scale: 0.4 },
   );
@@ -94,18 +104,27 @@ function answer(res: ReceivedResponse): string {
 }
 
 describe('request content types', () => {
-  check('a PATCH of the flat fields as form-urlencoded has the same effect as in JSON', ['CONTENT-FORM-PATCH'], (t) => samePatchEffect(t, 'form'));
+  check('a PATCH of the flat fields as form-urlencoded has the same effect as in JSON', ['CONTENT-FORM-PATCH'], (t) =>
+    samePatchEffect(t, 'form'),
+  );
 
-  check('a PATCH of the flat fields as multipart has the same effect as in JSON', ['CONTENT-MULTIPART-PATCH'], (t) => samePatchEffect(t, 'multipart'));
+  check('a PATCH of the flat fields as multipart has the same effect as in JSON', ['CONTENT-MULTIPART-PATCH'], (t) =>
+    samePatchEffect(t, 'multipart'),
+  );
 
   check('metadata and sync_platforms as JSON text in form bodies', ['CONTENT-FORM-JSON-FIELDS'], async (t) => {
     const metadata = { screenconf: { probe: 'form', list: ['a', 2, null, true] } };
     const syncPlatforms = [{ domain: 'crm.example.com', id: 'CRM-FORM-1' }];
     for (const type of ['form', 'multipart'] as const) {
       const c = await t.primary.provision.createCase();
-      const res = await t.primary.api.patchCase(c.id, { metadata, sync_platforms: syncPlatforms }, { contentType: type });
+      const res = await t.primary.api.patchCase(
+        c.id,
+        { metadata, sync_platforms: syncPlatforms },
+        { contentType: type },
+      );
       const read = await readCase(t.primary, c.id);
-      const shown = (field: string, sent: unknown) => (field in read ? fate(c[field], read[field], sent) : 'not shown in the read representation');
+      const shown = (field: string, sent: unknown) =>
+        field in read ? fate(c[field], read[field], sent) : 'not shown in the read representation';
       t.observe(
         'CONTENT-FORM-JSON-FIELDS',
         `${MEDIA[type]}: ${answer(res)}; metadata ${shown('metadata', metadata)}; sync_platforms ${shown('sync_platforms', syncPlatforms)}`,
@@ -115,10 +134,20 @@ describe('request content types', () => {
 
   check('an empty form value for webhook_url', ['CONTENT-FORM-EMPTY-VALUE'], async (t) => {
     for (const type of ['form', 'multipart'] as const) {
-      const c = await t.primary.provision.createCase({ webhook_url: 'https://hooks.example.com/screenconf/empty-value' });
+      const c = await t.primary.provision.createCase({
+        webhook_url: 'https://hooks.example.com/screenconf/empty-value',
+      });
       const res = await t.primary.api.patchCase(c.id, { webhook_url: null }, { contentType: type });
       const read: CaseBody = await readCase(t.primary, c.id);
-      const now = !('webhook_url' in read) ? 'not shown' : read.webhook_url === null ? 'null' : read.webhook_url === '' ? 'an empty string' : read.webhook_url === c.webhook_url ? 'unchanged' : JSON.stringify(read.webhook_url);
+      const now = !('webhook_url' in read)
+        ? 'not shown'
+        : read.webhook_url === null
+          ? 'null'
+          : read.webhook_url === ''
+            ? 'an empty string'
+            : read.webhook_url === c.webhook_url
+              ? 'unchanged'
+              : JSON.stringify(read.webhook_url);
       t.observe('CONTENT-FORM-EMPTY-VALUE', `${MEDIA[type]} webhook_url="": ${answer(res)}; webhook_url is now ${now}`);
     }
   });
@@ -140,7 +169,10 @@ describe('request content types', () => {
         judge(del, `bulk check delete as ${MEDIA[type]}`);
         const left = checkIds(await readCase(t.primary, holder.caseId));
         const gone = ids.filter((id) => !left.includes(id)).length;
-        t.observe('CONTENT-BULK-DELETE-IDS-FORM', `${MEDIA[type]}, ids as repeated fields: ${answer(del)}; ${gone} of ${ids.length} checks deleted`);
+        t.observe(
+          'CONTENT-BULK-DELETE-IDS-FORM',
+          `${MEDIA[type]}, ids as repeated fields: ${answer(del)}; ${gone} of ${ids.length} checks deleted`,
+        );
 
         // Bulk case and customer updates: items as JSON text, both judged by one read of the case.
         const c = await p.createCase();
@@ -148,7 +180,10 @@ describe('request content types', () => {
         const cases = await t.primary.api.bulkUpdateCases({ items: [caseItem] }, { contentType: type });
         judge(cases, `bulk case update as ${MEDIA[type]}`);
         const fullName = `Screenconf ${type} item`;
-        const customers = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerOf(c).id, full_name: fullName }] }, { contentType: type });
+        const customers = await t.primary.api.bulkUpdateCustomers(
+          { items: [{ id: customerOf(c).id, full_name: fullName }] },
+          { contentType: type },
+        );
         judge(customers, `bulk customer update as ${MEDIA[type]}`);
         const read = await readCase(t.primary, c.id);
         const caseApplied = read.external_id === caseItem.external_id;
@@ -158,7 +193,12 @@ describe('request content types', () => {
           `${MEDIA[type]}, items as JSON text: cases ${answer(cases)}, ${caseApplied ? 'applied' : 'not applied'}; customers ${answer(customers)}, ${customerApplied ? 'applied' : 'not applied'}`,
         );
       }
-      if (refused.length) fail('bulk requests sent as form-urlencoded and multipart/form-data', 'no refusal of the media type (415) and no 5xx', someOf(refused));
+      if (refused.length)
+        fail(
+          'bulk requests sent as form-urlencoded and multipart/form-data',
+          'no refusal of the media type (415) and no 5xx',
+          someOf(refused),
+        );
     },
   );
 });

@@ -7,7 +7,18 @@
  */
 import { describe } from 'vitest';
 import { httpUrlOfLength } from '../src/arbitraries/index.ts';
-import { check, excerpt, expectCaseBody, expectRejected, expectStatus, expectSuccess, fail, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import {
+  check,
+  excerpt,
+  expectCaseBody,
+  expectRejected,
+  expectStatus,
+  expectSuccess,
+  fail,
+  readCase,
+  type CaseBody,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { codePointLength, LIMITS } from '../src/spec/index.ts';
 
@@ -24,7 +35,9 @@ function asciiOfLength(prefix: string, length: number): string {
 
 function short(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
-  return s.length > 80 ? `${s.slice(0, 60)}… (${typeof v === 'string' ? `${codePointLength(v)} characters` : `${s.length} chars`})` : s;
+  return s.length > 80
+    ? `${s.slice(0, 60)}… (${typeof v === 'string' ? `${codePointLength(v)} characters` : `${s.length} chars`})`
+    : s;
 }
 
 async function patchOk(t: CheckApi, id: number, patch: Record<string, unknown>, what: string): Promise<CaseBody> {
@@ -50,14 +63,24 @@ function shows(body: CaseBody, field: OptionalField | 'external_id', value: unkn
  * Sets `field` to `inside` (accepted, shown in the answer and a read), then sends `outside`
  * (rejected with a 4xx), and reads the case to see it kept `inside`.
  */
-async function edge(t: CheckApi, field: OptionalField | 'external_id', inside: unknown, outside: unknown): Promise<boolean> {
+async function edge(
+  t: CheckApi,
+  field: OptionalField | 'external_id',
+  inside: unknown,
+  outside: unknown,
+): Promise<boolean> {
   const c = await t.primary.provision.createCase();
   const accept = `PATCH {${field}: ${short(inside)}} on case ${c.id} (inside the limit)`;
   let shown = shows(await patchOk(t, c.id, { [field]: inside }, accept), field, inside, `the answer to ${accept}`);
   shown = shows(await readCase(t.primary, c.id), field, inside, `case ${c.id} read after ${accept}`) || shown;
   const reject = `PATCH {${field}: ${short(outside)}} on case ${c.id} (outside the limit)`;
   expectRejected(await t.primary.api.patchCase(c.id, { [field]: outside }), reject);
-  shows(await readCase(t.primary, c.id), field, inside, `case ${c.id} read after the rejected ${reject} (the value before it)`);
+  shows(
+    await readCase(t.primary, c.id),
+    field,
+    inside,
+    `case ${c.id} read after the rejected ${reject} (the value before it)`,
+  );
   return shown;
 }
 
@@ -65,11 +88,22 @@ async function edge(t: CheckApi, field: OptionalField | 'external_id', inside: u
 async function refused(t: CheckApi, values: readonly number[]): Promise<boolean> {
   const c = await t.primary.provision.createCase();
   const known = 30;
-  let shown = shows(await patchOk(t, c.id, { delete_after: known }, `PATCH {delete_after: ${known}} on case ${c.id}`), 'delete_after', known, `case ${c.id}`);
+  let shown = shows(
+    await patchOk(t, c.id, { delete_after: known }, `PATCH {delete_after: ${known}} on case ${c.id}`),
+    'delete_after',
+    known,
+    `case ${c.id}`,
+  );
   for (const value of values) {
     const what = `PATCH {delete_after: ${value}} on case ${c.id}`;
     expectRejected(await t.primary.api.patchCase(c.id, { delete_after: value }), what);
-    shown = shows(await readCase(t.primary, c.id), 'delete_after', known, `case ${c.id} read after the rejected ${what} (the value before it)`) || shown;
+    shown =
+      shows(
+        await readCase(t.primary, c.id),
+        'delete_after',
+        known,
+        `case ${c.id} read after the rejected ${what} (the value before it)`,
+      ) || shown;
   }
   return shown;
 }
@@ -79,42 +113,73 @@ async function refused(t: CheckApi, values: readonly number[]): Promise<boolean>
  * customer), then to `outside`: not applied, never a 5xx. How the failure is reported (a failed
  * item in a 200, or a 4xx for the whole request) is the bulk suites' to judge.
  */
-async function customerEdge(t: CheckApi, field: 'full_name' | 'external_id', inside: string, outside: string): Promise<void> {
+async function customerEdge(
+  t: CheckApi,
+  field: 'full_name' | 'external_id',
+  inside: string,
+  outside: string,
+): Promise<void> {
   const c = await t.primary.provision.createCase();
   const customer = c.customer as { id?: unknown } | undefined;
-  if (typeof customer?.id !== 'number') fail(`the customer nested in case ${c.id}`, 'an object with an integer id', short(c.customer));
+  if (typeof customer?.id !== 'number')
+    fail(`the customer nested in case ${c.id}`, 'an object with an integer id', short(c.customer));
   const customerId = customer.id;
   const seen = async (what: string) => {
     const read = await readCase(t.primary, c.id);
     const nested = read.customer as Record<string, unknown> | undefined;
-    if (!nested || typeof nested !== 'object') fail(`${what}: customer of case ${c.id}`, 'the nested customer', short(read.customer));
+    if (!nested || typeof nested !== 'object')
+      fail(`${what}: customer of case ${c.id}`, 'the nested customer', short(read.customer));
     return nested[field];
   };
   const apply = `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(inside)}}]} (inside the limit)`;
   const res = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: inside }] });
   expectSuccess(res, apply);
   const after = await seen(apply);
-  if (after !== inside) fail(`customer ${customerId}.${field}, read through case ${c.id} after ${apply}`, short(inside), short(after));
+  if (after !== inside)
+    fail(`customer ${customerId}.${field}, read through case ${c.id} after ${apply}`, short(inside), short(after));
 
   const over = `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(outside)}}]} (outside the limit)`;
   const refusedRes = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: outside }] });
-  if (refusedRes.status >= 500) fail(over, 'a 200 reporting the item as failed, or a 4xx; never a 5xx', excerpt(refusedRes));
+  if (refusedRes.status >= 500)
+    fail(over, 'a 200 reporting the item as failed, or a 4xx; never a 5xx', excerpt(refusedRes));
   const kept = await seen(over);
-  if (kept !== inside) fail(`customer ${customerId}.${field}, read through case ${c.id} after ${over}`, `${short(inside)} (not applied)`, short(kept));
+  if (kept !== inside)
+    fail(
+      `customer ${customerId}.${field}, read through case ${c.id} after ${over}`,
+      `${short(inside)} (not applied)`,
+      short(kept),
+    );
 }
 
 /** What one length probe did: accepted and stored as sent, stored otherwise, or refused. */
-async function probe(t: CheckApi, id: number, field: 'external_id' | 'webhook_url', value: string): Promise<{ accepted: boolean; text: string }> {
+async function probe(
+  t: CheckApi,
+  id: number,
+  field: 'external_id' | 'webhook_url',
+  value: string,
+): Promise<{ accepted: boolean; text: string }> {
   const res: ReceivedResponse = await t.primary.api.patchCase(id, { [field]: value });
   if (res.status < 200 || res.status > 299) {
-    return { accepted: false, text: `rejected (HTTP ${res.status}${res.status >= 500 ? ', a 5xx: never a conforming rejection' : ''})` };
+    return {
+      accepted: false,
+      text: `rejected (HTTP ${res.status}${res.status >= 500 ? ', a 5xx: never a conforming rejection' : ''})`,
+    };
   }
   const read = await readCase(t.primary, id);
   const stored = read[field];
   if (stored === value) return { accepted: true, text: `accepted (HTTP ${res.status}), stored as sent` };
-  if (typeof stored !== 'string') return { accepted: true, text: `accepted (HTTP ${res.status}), shown as ${short(stored)}` };
-  const how = stored.normalize('NFC') === value.normalize('NFC') ? 'Unicode-normalised' : encodeURI(value) === stored ? 'percent-encoded' : 'changed';
-  return { accepted: true, text: `accepted (HTTP ${res.status}), stored ${how}: ${codePointLength(stored)} code points, ${stored.length} UTF-16 units` };
+  if (typeof stored !== 'string')
+    return { accepted: true, text: `accepted (HTTP ${res.status}), shown as ${short(stored)}` };
+  const how =
+    stored.normalize('NFC') === value.normalize('NFC')
+      ? 'Unicode-normalised'
+      : encodeURI(value) === stored
+        ? 'percent-encoded'
+        : 'changed';
+  return {
+    accepted: true,
+    text: `accepted (HTTP ${res.status}), stored ${how}: ${codePointLength(stored)} code points, ${stored.length} UTF-16 units`,
+  };
 }
 
 const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
@@ -126,13 +191,27 @@ function sizes(s: string): string {
 
 describe('limits at their exact edges', () => {
   check('webhook_url: 511 characters accepted, 512 rejected', ['LIMIT-WEBHOOK-URL-511'], async (t) => {
-    const shown = await edge(t, 'webhook_url', httpUrlOfLength(LIMITS.webhookUrlMaxLength), httpUrlOfLength(LIMITS.webhookUrlMaxLength + 1));
-    if (!shown) t.observe('LIMIT-WEBHOOK-URL-511', 'webhook_url is not shown in the read representation: only the answers (200, then 4xx) were judged');
+    const shown = await edge(
+      t,
+      'webhook_url',
+      httpUrlOfLength(LIMITS.webhookUrlMaxLength),
+      httpUrlOfLength(LIMITS.webhookUrlMaxLength + 1),
+    );
+    if (!shown)
+      t.observe(
+        'LIMIT-WEBHOOK-URL-511',
+        'webhook_url is not shown in the read representation: only the answers (200, then 4xx) were judged',
+      );
   });
 
   check('case external_id: 512 characters accepted, 513 rejected', ['LIMIT-CASE-EXTERNAL-ID-512'], async (t) => {
     const prefix = `${t.primary.provision.externalId('limit')}-`;
-    await edge(t, 'external_id', asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength), asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength + 1));
+    await edge(
+      t,
+      'external_id',
+      asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength),
+      asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength + 1),
+    );
   });
 
   check('customer external_id: 255 characters applied, 256 not', ['LIMIT-CUSTOMER-EXTERNAL-ID-255'], async (t) => {
@@ -143,7 +222,12 @@ describe('limits at their exact edges', () => {
 
   check('customer full_name: 255 characters applied, 256 not', ['LIMIT-CUSTOMER-FULL-NAME-255'], async (t) => {
     const max = LIMITS.customerFullNameMaxLength;
-    await customerEdge(t, 'full_name', asciiOfLength('Screenconf Limit ', max), asciiOfLength('Screenconf Limit ', max + 1));
+    await customerEdge(
+      t,
+      'full_name',
+      asciiOfLength('Screenconf Limit ', max),
+      asciiOfLength('Screenconf Limit ', max + 1),
+    );
   });
 
   check('delete_after: -2147483648, -1 and 2147483647 accepted and shown', ['LIMIT-DELETE-AFTER-RANGE'], async (t) => {
@@ -151,18 +235,26 @@ describe('limits at their exact edges', () => {
     let shown = false;
     for (const value of [MIN, LIMITS.deleteAfterNever, MAX]) {
       const what = `PATCH {delete_after: ${value}} on case ${c.id}`;
-      shown = shows(await patchOk(t, c.id, { delete_after: value }, what), 'delete_after', value, `the answer to ${what}`) || shown;
+      shown =
+        shows(await patchOk(t, c.id, { delete_after: value }, what), 'delete_after', value, `the answer to ${what}`) ||
+        shown;
       shown = shows(await readCase(t.primary, c.id), 'delete_after', value, `case ${c.id} read after ${what}`) || shown;
     }
-    if (!shown) t.observe('LIMIT-DELETE-AFTER-RANGE', 'delete_after is not shown in the read representation: only the 200 answers were judged');
+    if (!shown)
+      t.observe(
+        'LIMIT-DELETE-AFTER-RANGE',
+        'delete_after is not shown in the read representation: only the 200 answers were judged',
+      );
   });
 
   check('delete_after: 2147483648 and -2147483649 rejected', ['LIMIT-DELETE-AFTER-OUTSIDE'], async (t) => {
-    if (!(await refused(t, [MAX + 1, MIN - 1]))) t.observe('LIMIT-DELETE-AFTER-OUTSIDE', 'delete_after is not shown: only the rejections were judged');
+    if (!(await refused(t, [MAX + 1, MIN - 1])))
+      t.observe('LIMIT-DELETE-AFTER-OUTSIDE', 'delete_after is not shown: only the rejections were judged');
   });
 
   check('delete_after: 1.5 and -1.5 rejected', ['LIMIT-DELETE-AFTER-INTEGER'], async (t) => {
-    if (!(await refused(t, [1.5, -1.5]))) t.observe('LIMIT-DELETE-AFTER-INTEGER', 'delete_after is not shown: only the rejections were judged');
+    if (!(await refused(t, [1.5, -1.5])))
+      t.observe('LIMIT-DELETE-AFTER-INTEGER', 'delete_after is not shown: only the rejections were judged');
   });
 
   check('how length is counted for non-ASCII values', ['LIMIT-LENGTH-UNIT'], async (t) => {
@@ -196,6 +288,9 @@ describe('limits at their exact edges', () => {
 
     const url = httpUrlOfLength(20) + 'é'.repeat(LIMITS.webhookUrlMaxLength - 20);
     const r = await probe(t, c.id, 'webhook_url', url);
-    t.observe('LIMIT-LENGTH-UNIT', `webhook_url with a non-ASCII path (${sizes(url)}; ${encodeURI(url).length} characters percent-encoded): ${r.text}`);
+    t.observe(
+      'LIMIT-LENGTH-UNIT',
+      `webhook_url with a non-ASCII path (${sizes(url)}; ${encodeURI(url).length} characters percent-encoded): ${r.text}`,
+    );
   });
 });

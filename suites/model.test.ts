@@ -12,7 +12,20 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { deleteAfter, httpUrl, metadata, syncPlatforms } from '../src/arbitraries/index.ts';
-import { check, checkIds, deepEqual, excerpt, expectCaseBody, expectRejected, expectStatus, expectSuccess, fail, property, readCase, type CheckApi } from '../src/kit/index.ts';
+import {
+  check,
+  checkIds,
+  deepEqual,
+  excerpt,
+  expectCaseBody,
+  expectRejected,
+  expectStatus,
+  expectSuccess,
+  fail,
+  property,
+  readCase,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { CASE_PATCH_FIELDS as FIELDS, LIMITS, type CasePatchField as Field } from '../src/spec/index.ts';
 
@@ -74,7 +87,11 @@ function label(c: ModelCase): string {
 /** The request body for a generated patch. */
 function body(patch: GenPatch, invalid: number | undefined, pool: string[]): Json {
   const { external_id: k, ...rest } = patch;
-  return { ...rest, ...(k !== undefined ? { external_id: pool[k] } : {}), ...(invalid !== undefined ? { delete_after: invalid } : {}) };
+  return {
+    ...rest,
+    ...(k !== undefined ? { external_id: pool[k] } : {}),
+    ...(invalid !== undefined ? { delete_after: invalid } : {}),
+  };
 }
 
 function showPatch(patch: GenPatch, invalid: number | undefined): string {
@@ -89,7 +106,8 @@ function holder(m: Model, value: string): ModelCase | undefined {
 /** What the interface says becomes of a patch (or bulk item) on case c. */
 function fate(m: Model, c: ModelCase, patch: GenPatch, invalid: number | undefined): { fate: Fate; why: string } {
   if (c.deleted) return { fate: 'rejected', why: 'the case was deleted' };
-  if (invalid !== undefined) return { fate: 'rejected', why: `delete_after ${invalid} is outside -2147483648…2147483647` };
+  if (invalid !== undefined)
+    return { fate: 'rejected', why: `delete_after ${invalid} is outside -2147483648…2147483647` };
   if (patch.external_id !== undefined) {
     const value = m.pool[patch.external_id]!;
     const h = holder(m, value);
@@ -205,11 +223,19 @@ class BulkUpdateCommand implements fc.AsyncCommand<Model, Real> {
     return this.items.every((it) => {
       if (it.patch.external_id === undefined) return true;
       const h = holder(m, m.pool[it.patch.external_id]!);
-      return !h || h.index === it.index || !this.items.some((other) => other.index === h.index && other.patch.external_id !== undefined);
+      return (
+        !h ||
+        h.index === it.index ||
+        !this.items.some((other) => other.index === h.index && other.patch.external_id !== undefined)
+      );
     });
   }
   async run(m: Model, r: Real) {
-    const sent = this.items.map((it) => ({ item: it, c: m.cases[it.index]!, body: body(it.patch, it.invalid, m.pool) }));
+    const sent = this.items.map((it) => ({
+      item: it,
+      c: m.cases[it.index]!,
+      body: body(it.patch, it.invalid, m.pool),
+    }));
     const fates = sent.map(({ item, c }) => fate(m, c, item.patch, item.invalid));
     const res = await r.t.primary.api.bulkUpdateCases({ items: sent.map(({ c, body: b }) => ({ id: c.id, ...b })) });
     never5xx(res, `bulk update ${this}`);
@@ -258,7 +284,10 @@ class BulkDeleteChecksCommand implements fc.AsyncCommand<Model, Real> {
 const caseIndex = fc.integer({ min: 0, max: CASES - 1 });
 const genPatch: fc.Arbitrary<GenPatch> = fc.record(
   {
-    webhook_url: fc.oneof({ weight: 4, arbitrary: httpUrl({ maxLength: 120 }) }, { weight: 1, arbitrary: fc.constant(null) }),
+    webhook_url: fc.oneof(
+      { weight: 4, arbitrary: httpUrl({ maxLength: 120 }) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    ),
     delete_after: deleteAfter(),
     metadata: fc.option(metadata({ maxDepth: 2, maxKeys: 3 }), { nil: null }),
     sync_platforms: fc.option(syncPlatforms({ maxLength: 2 }), { nil: null }),
@@ -273,27 +302,37 @@ const invalid = fc.oneof(
 );
 const patchCommand = fc.tuple(caseIndex, genPatch, invalid).map(([i, p, bad]) => new PatchCommand(i, p, bad));
 const bulkUpdateCommand = fc
-  .uniqueArray(fc.record({ index: caseIndex, patch: genPatch, invalid }), { minLength: 1, maxLength: CASES, selector: (it) => it.index })
+  .uniqueArray(fc.record({ index: caseIndex, patch: genPatch, invalid }), {
+    minLength: 1,
+    maxLength: CASES,
+    selector: (it) => it.index,
+  })
   .map((items) => new BulkUpdateCommand(items));
 // fc.commands picks uniformly among its arbitraries: repeats weight them. DELETE is rare, or
 // most of a sequence would act on deleted cases. An empty sequence (about 1 in 20) judges
 // nothing: with a small --runs it could be the whole property, so it is never generated.
-const commands = fc.commands(
-  [
-    patchCommand,
-    patchCommand,
-    patchCommand,
-    bulkUpdateCommand,
-    bulkUpdateCommand,
-    bulkUpdateCommand,
-    fc
-      .uniqueArray(fc.tuple(caseIndex, fc.integer({ min: 0, max: CHECKS - 1 })), { minLength: 1, maxLength: 3, selector: ([i, j]) => `${i}.${j}` })
-      .map((picks) => new BulkDeleteChecksCommand(picks)),
-    caseIndex.map((i) => new DeleteCommand(i)),
-    caseIndex.map((i) => new ReadCommand(i)),
-  ],
-  { maxCommands: MAX_COMMANDS, size: 'max' },
-).filter((cmds) => [...cmds].length > 0);
+const commands = fc
+  .commands(
+    [
+      patchCommand,
+      patchCommand,
+      patchCommand,
+      bulkUpdateCommand,
+      bulkUpdateCommand,
+      bulkUpdateCommand,
+      fc
+        .uniqueArray(fc.tuple(caseIndex, fc.integer({ min: 0, max: CHECKS - 1 })), {
+          minLength: 1,
+          maxLength: 3,
+          selector: ([i, j]) => `${i}.${j}`,
+        })
+        .map((picks) => new BulkDeleteChecksCommand(picks)),
+      caseIndex.map((i) => new DeleteCommand(i)),
+      caseIndex.map((i) => new ReadCommand(i)),
+    ],
+    { maxCommands: MAX_COMMANDS, size: 'max' },
+  )
+  .filter((cmds) => [...cmds].length > 0);
 
 /** Fresh cases for one model run (holding p0…p2), and the model of them as read back. */
 async function setup(t: CheckApi): Promise<Model> {
@@ -304,7 +343,9 @@ async function setup(t: CheckApi): Promise<Model> {
   for (let index = 0; index < CASES; index++) {
     const created = await p.createCase({
       external_id: pool[index]!,
-      checks: Array.from({ length: CHECKS }, (_, k) => ({ check_type: (['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'] as const)[k % 3] })),
+      checks: Array.from({ length: CHECKS }, (_, k) => ({
+        check_type: (['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'] as const)[k % 3],
+      })),
     });
     const read = await readCase(t.primary, created.id, `reading case ${created.id} after creating it`);
     const fields = Object.fromEntries(FIELDS.filter((f) => f in read).map((f) => [f, read[f]]));
@@ -318,7 +359,8 @@ async function setup(t: CheckApi): Promise<Model> {
 async function teardown(t: CheckApi, m: Model): Promise<void> {
   for (const c of m.cases) {
     const res = await t.primary.api.deleteCase(c.id).catch(() => undefined);
-    if (res && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) t.primary.provision.forget(c.id);
+    if (res && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410))
+      t.primary.provision.forget(c.id);
   }
 }
 

@@ -22,7 +22,9 @@ interface Sighting {
 type Json = Record<string, unknown>;
 
 function checksOf(body: CaseBody): Json[] {
-  return Array.isArray(body.checks) ? (body.checks as unknown[]).filter((k): k is Json => k !== null && typeof k === 'object') : [];
+  return Array.isArray(body.checks)
+    ? (body.checks as unknown[]).filter((k): k is Json => k !== null && typeof k === 'object')
+    : [];
 }
 
 function scoreOf(k: Json): number | null {
@@ -48,7 +50,13 @@ async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Pro
 async function sightings(t: CheckApi): Promise<Sighting[]> {
   const p = t.primary.provision;
   const all: Sighting[] = [];
-  const a = await p.createCase({ checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } }, { check_type: 'ADVERSE_MEDIA' }] });
+  const a = await p.createCase({
+    checks: [
+      { check_type: 'PEP' },
+      { check_type: 'SANCTIONS', input_details: { list: 'OFAC' } },
+      { check_type: 'ADVERSE_MEDIA' },
+    ],
+  });
   const b = await p.createCase({
     customer: { full_name: 'Screenconf Holding Ltd', customer_type: 'COMPANY', external_id: p.externalId('customer') },
     checks: [{ check_type: 'NAME_CHECK' }, { check_type: 'CRA', input_details: { method: 'average' } }],
@@ -58,7 +66,8 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   const [doneA, doneB] = await Promise.all([pollUntilComplete(t, a.id, all), pollUntilComplete(t, b.id, all)]);
 
   const patched = await t.primary.api.patchCase(a.id, { delete_after: 30 });
-  if (patched.status === 200 && patched.json && typeof patched.json === 'object') all.push({ label: 'the answer to a PATCH after processing', body: patched.json as CaseBody });
+  if (patched.status === 200 && patched.json && typeof patched.json === 'object')
+    all.push({ label: 'the answer to a PATCH after processing', body: patched.json as CaseBody });
 
   // The bulk deletes only make states worth reading: their answers are the bulk suites' to judge
   // (and a server may refuse to empty a case: "a case holds one or more checks"), so the case is
@@ -66,12 +75,20 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   const top = [...checksOf(doneA ?? a)].sort((x, y) => (scoreOf(y) ?? -1) - (scoreOf(x) ?? -1))[0];
   if (top && Number.isInteger(top.id)) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: [top.id] });
-    all.push({ label: `a read after bulk deletion of its highest-scored check (answered HTTP ${res.status})`, body: await readCase(t.primary, a.id) });
+    all.push({
+      label: `a read after bulk deletion of its highest-scored check (answered HTTP ${res.status})`,
+      body: await readCase(t.primary, a.id),
+    });
   }
-  const idsB = checksOf(doneB ?? b).map((k) => k.id).filter(Number.isInteger);
+  const idsB = checksOf(doneB ?? b)
+    .map((k) => k.id)
+    .filter(Number.isInteger);
   if (idsB.length) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: idsB });
-    all.push({ label: `a read after bulk deletion of all its checks (answered HTTP ${res.status})`, body: await readCase(t.primary, b.id) });
+    all.push({
+      label: `a read after bulk deletion of all its checks (answered HTTP ${res.status})`,
+      body: await readCase(t.primary, b.id),
+    });
   }
   return all;
 }
@@ -102,7 +119,9 @@ function scoring(body: CaseBody): Scoring {
 function caseRiskText(body: CaseBody): string {
   const r = body.risk_score;
   if (r === null) return 'null';
-  const scores = checksOf(body).map(scoreOf).filter((s): s is number => s !== null);
+  const scores = checksOf(body)
+    .map(scoreOf)
+    .filter((s): s is number => s !== null);
   if (typeof r === 'number' && scores.length && r === Math.max(...scores)) return 'the maximum of the scored checks';
   return `${JSON.stringify(r)}${scores.length ? ` (scored checks: ${JSON.stringify(scores)})` : ''}`;
 }
@@ -112,34 +131,48 @@ describe('Case read representation', () => {
     await judge(t, await sightings(t), 'READ-CASE-SCHEMA');
   });
 
-  check('outcomes, statuses, check types and customer types are values the interface lists', ['READ-ENUMS'], async (t) => {
-    const all = await sightings(t);
-    await judge(t, all, 'READ-ENUMS');
-    if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
-      t.skip(`no check was decided within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing; statuses and outcomes after a decision were not seen`);
-    }
-  });
+  check(
+    'outcomes, statuses, check types and customer types are values the interface lists',
+    ['READ-ENUMS'],
+    async (t) => {
+      const all = await sightings(t);
+      await judge(t, all, 'READ-ENUMS');
+      if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
+        t.skip(
+          `no check was decided within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing; statuses and outcomes after a decision were not seen`,
+        );
+      }
+    },
+  );
 
-  check('every risk score, of the case and of its checks, is null or within 0.0 to 1.0', ['READ-RISK-SCORE-RANGE'], async (t) => {
-    const all = await sightings(t);
-    await judge(t, all, 'READ-RISK-SCORE-RANGE');
-    if (!all.some(({ body }) => checksOf(body).some((k) => scoreOf(k) !== null))) {
-      t.skip(`no check had a risk score within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
-    }
-  });
+  check(
+    'every risk score, of the case and of its checks, is null or within 0.0 to 1.0',
+    ['READ-RISK-SCORE-RANGE'],
+    async (t) => {
+      const all = await sightings(t);
+      await judge(t, all, 'READ-RISK-SCORE-RANGE');
+      if (!all.some(({ body }) => checksOf(body).some((k) => scoreOf(k) !== null))) {
+        t.skip(`no check had a risk score within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
+      }
+    },
+  );
 
-  check("a case's risk_score is the maximum of its checks' scores", ['READ-CASE-RISK-MAX', 'READ-CASE-RISK-UNSCORED'], async (t) => {
-    const all = await sightings(t);
-    const shown = new Map<Scoring, Set<string>>();
-    for (const { body } of all) {
-      const s = scoring(body);
-      if (s !== 'every check scored') (shown.get(s) ?? shown.set(s, new Set()).get(s)!).add(caseRiskText(body));
-    }
-    const text = [...shown].map(([s, texts]) => `${s}: case risk_score ${[...texts].join(' or ')}`).join('; ');
-    t.observe('READ-CASE-RISK-UNSCORED', text || 'every case read had every check scored');
-    await judge(t, all, 'READ-CASE-RISK-MAX');
-    if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
-      t.skip(`no case read had every check scored within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
-    }
-  });
+  check(
+    "a case's risk_score is the maximum of its checks' scores",
+    ['READ-CASE-RISK-MAX', 'READ-CASE-RISK-UNSCORED'],
+    async (t) => {
+      const all = await sightings(t);
+      const shown = new Map<Scoring, Set<string>>();
+      for (const { body } of all) {
+        const s = scoring(body);
+        if (s !== 'every check scored') (shown.get(s) ?? shown.set(s, new Set()).get(s)!).add(caseRiskText(body));
+      }
+      const text = [...shown].map(([s, texts]) => `${s}: case risk_score ${[...texts].join(' or ')}`).join('; ');
+      t.observe('READ-CASE-RISK-UNSCORED', text || 'every case read had every check scored');
+      await judge(t, all, 'READ-CASE-RISK-MAX');
+      if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
+        t.skip(`no case read had every check scored within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing`);
+      }
+    },
+  );
 });

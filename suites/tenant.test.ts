@@ -9,7 +9,7 @@
  * answer is a partial success whose report can be read.
  */
 import { randomBytes } from 'node:crypto';
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import { describe } from 'vitest';
 import { validCasePatch } from '../src/arbitraries/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
@@ -40,7 +40,8 @@ import {
   type Organisation,
 } from '../src/kit/index.ts';
 
-const NO_PEER = 'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to run the tenant checks';
+const NO_PEER =
+  'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to run the tenant checks';
 
 function peerOf(t: CheckApi): Organisation {
   return t.peer ?? t.skip(NO_PEER);
@@ -49,22 +50,44 @@ function peerOf(t: CheckApi): Organisation {
 /** Our case read back with our credentials: there, and unchanged since `before`; else a failure naming the request. */
 async function expectOursUnchanged(t: CheckApi, before: CaseBody, what: string): Promise<void> {
   const res = await t.primary.provision.readCase(before.id);
-  if (res.status !== 200) fail(`our case ${before.id} read back with our credentials after the ${what}`, 'HTTP 200: the case still there', excerpt(res));
+  if (res.status !== 200)
+    fail(
+      `our case ${before.id} read back with our credentials after the ${what}`,
+      'HTTP 200: the case still there',
+      excerpt(res),
+    );
   const changed = changedFields(before, (res.json ?? {}) as Json);
   if (changed.length) fail(`our case ${before.id} read back after the ${what}`, 'unchanged', changed.join(', '));
 }
 
 /** Records how a refusal of our case compares with the answer for an id that exists nowhere. */
-async function observeRefusal(t: CheckApi, peer: Organisation, method: 'PATCH' | 'DELETE', res: ReceivedResponse, caseId: number): Promise<void> {
+async function observeRefusal(
+  t: CheckApi,
+  peer: Organisation,
+  method: 'PATCH' | 'DELETE',
+  res: ReceivedResponse,
+  caseId: number,
+): Promise<void> {
   const id = unknownId();
   const nowhere = method === 'PATCH' ? await peer.api.patchCase(id, {}) : await peer.api.deleteCase(id);
-  const same = nowhere.status === res.status ? 'the same answer: the case\'s existence is not disclosed' : 'a different answer: the case\'s existence shows';
-  t.observe('TENANT-REFUSAL-STATUS', `${method} of our case ${caseId} by the other organisation: HTTP ${res.status}; ${method} of case ${id}, which exists nowhere: HTTP ${nowhere.status} (${same})`);
+  const same =
+    nowhere.status === res.status
+      ? "the same answer: the case's existence is not disclosed"
+      : "a different answer: the case's existence shows";
+  t.observe(
+    'TENANT-REFUSAL-STATUS',
+    `${method} of our case ${caseId} by the other organisation: HTTP ${res.status}; ${method} of case ${id}, which exists nowhere: HTTP ${nowhere.status} (${same})`,
+  );
 }
 
 /** Fails a bulk answer with a 5xx: whatever it did, a 5xx never conforms. */
 function notServerError(res: ReceivedResponse, what: string): void {
-  if (res.status >= 500) fail(what, 'a 200 reporting the items naming our resources as failed (or a 4xx refusing the batch); a 5xx never conforms', excerpt(res));
+  if (res.status >= 500)
+    fail(
+      what,
+      'a 200 reporting the items naming our resources as failed (or a 4xx refusing the batch); a 5xx never conforms',
+      excerpt(res),
+    );
 }
 
 describe("another organisation's PATCH and DELETE", () => {
@@ -124,7 +147,13 @@ interface PeerBatch {
 /** Judges the report of a peer batch: ours failed; the peer's own item not failed when `ownApplied`. */
 function expectOursReported(t: CheckApi, batch: PeerBatch, ownApplied: boolean): void {
   expectBulkAnswer(batch.res, [200, 207], batch.what);
-  expectFailuresReported(t, batch.res, batch.request, { failed: batch.ours, applied: ownApplied ? [batch.own] : [] }, batch.what);
+  expectFailuresReported(
+    t,
+    batch.res,
+    batch.request,
+    { failed: batch.ours, applied: ownApplied ? [batch.own] : [] },
+    batch.what,
+  );
 }
 
 interface CasesSetup {
@@ -160,9 +189,19 @@ async function sendCases(t: CheckApi, peer: Organisation, s: CasesSetup): Promis
   };
 }
 
-async function sendCustomers(peer: Organisation, ours: CaseCustomer[], own: CaseCustomer, ownName: string): Promise<PeerBatch> {
+async function sendCustomers(
+  peer: Organisation,
+  ours: CaseCustomer[],
+  own: CaseCustomer,
+  ownName: string,
+): Promise<PeerBatch> {
   const [byId, byExternalId] = ours as [CaseCustomer, CaseCustomer];
-  if (byExternalId.externalId === null) fail(`the customer of our case ${byExternalId.caseId}`, 'an external_id (set at creation)', show(byExternalId.read));
+  if (byExternalId.externalId === null)
+    fail(
+      `the customer of our case ${byExternalId.caseId}`,
+      'an external_id (set at creation)',
+      show(byExternalId.read),
+    );
   const items = [
     { id: byId.id, full_name: 'Screenconf Tenant Probe', customer_type: 'COMPANY' },
     { id: own.id, full_name: ownName },
@@ -185,7 +224,10 @@ async function sendCustomers(peer: Organisation, ours: CaseCustomer[], own: Case
 async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: CaseCustomer[]; own: CaseCustomer }> {
   const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
   const own = customerOf(await peer.provision.createCase());
-  return { ours: [customerOf(await readCase(t.primary, ours[0]!.id)), customerOf(await readCase(t.primary, ours[1]!.id))], own };
+  return {
+    ours: [customerOf(await readCase(t.primary, ours[0]!.id)), customerOf(await readCase(t.primary, ours[1]!.id))],
+    own,
+  };
 }
 
 async function sendChecks(peer: Organisation, ours: CaseWithChecks, own: CaseWithChecks): Promise<PeerBatch> {
@@ -214,62 +256,111 @@ describe("another organisation's bulk requests", () => {
     });
   });
 
-  check('a bulk case update by the other organisation reports our cases as failed', ['TENANT-BULK-CASES-REPORTED'], async (t) => {
-    const peer = peerOf(t);
-    const s = await casesSetup(t, peer);
-    const batch = await sendCases(t, peer, s);
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      const own = await readCase(peer, s.own.id, `reading its own case ${s.own.id} with the other organisation's credentials`);
-      expectOursReported(t, batch, own.delete_after === OWN_DELETE_AFTER);
-    });
-  });
+  check(
+    'a bulk case update by the other organisation reports our cases as failed',
+    ['TENANT-BULK-CASES-REPORTED'],
+    async (t) => {
+      const peer = peerOf(t);
+      const s = await casesSetup(t, peer);
+      const batch = await sendCases(t, peer, s);
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        const own = await readCase(
+          peer,
+          s.own.id,
+          `reading its own case ${s.own.id} with the other organisation's credentials`,
+        );
+        expectOursReported(t, batch, own.delete_after === OWN_DELETE_AFTER);
+      });
+    },
+  );
 
-  check('a bulk customer update by the other organisation changes none of our customers', ['TENANT-BULK-CUSTOMERS'], async (t) => {
-    const peer = peerOf(t);
-    const s = await customersSetup(t, peer);
-    const batch = await sendCustomers(peer, s.ours, s.own, 'Screenconf Peer Own');
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      notServerError(batch.res, batch.what);
-      const problems: string[] = [];
-      for (const k of s.ours) {
-        const after = customerOf(await readCase(t.primary, k.caseId, `reading our case ${k.caseId} (customer ${k.id}) after the ${batch.what}`));
-        const changed = changedFields(k.read, after.read, CUSTOMER_FIELDS);
-        if (changed.length) problems.push(`customer ${k.id}: ${changed.join(', ')}`);
-      }
-      if (problems.length) fail(`our customers read back after the ${batch.what}`, 'unchanged', problems.join('; '));
-    });
-  });
+  check(
+    'a bulk customer update by the other organisation changes none of our customers',
+    ['TENANT-BULK-CUSTOMERS'],
+    async (t) => {
+      const peer = peerOf(t);
+      const s = await customersSetup(t, peer);
+      const batch = await sendCustomers(peer, s.ours, s.own, 'Screenconf Peer Own');
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        notServerError(batch.res, batch.what);
+        const problems: string[] = [];
+        for (const k of s.ours) {
+          const after = customerOf(
+            await readCase(
+              t.primary,
+              k.caseId,
+              `reading our case ${k.caseId} (customer ${k.id}) after the ${batch.what}`,
+            ),
+          );
+          const changed = changedFields(k.read, after.read, CUSTOMER_FIELDS);
+          if (changed.length) problems.push(`customer ${k.id}: ${changed.join(', ')}`);
+        }
+        if (problems.length) fail(`our customers read back after the ${batch.what}`, 'unchanged', problems.join('; '));
+      });
+    },
+  );
 
-  check('a bulk customer update by the other organisation reports our customers as failed', ['TENANT-BULK-CUSTOMERS-REPORTED'], async (t) => {
-    const peer = peerOf(t);
-    const s = await customersSetup(t, peer);
-    const ownName = `Screenconf Peer Own ${randomBytes(3).toString('hex')}`;
-    const batch = await sendCustomers(peer, s.ours, s.own, ownName);
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      const own = customerOf(await readCase(peer, s.own.caseId, `reading its own case ${s.own.caseId} with the other organisation's credentials`));
-      expectOursReported(t, batch, own.read.full_name === ownName);
-    });
-  });
+  check(
+    'a bulk customer update by the other organisation reports our customers as failed',
+    ['TENANT-BULK-CUSTOMERS-REPORTED'],
+    async (t) => {
+      const peer = peerOf(t);
+      const s = await customersSetup(t, peer);
+      const ownName = `Screenconf Peer Own ${randomBytes(3).toString('hex')}`;
+      const batch = await sendCustomers(peer, s.ours, s.own, ownName);
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        const own = customerOf(
+          await readCase(
+            peer,
+            s.own.caseId,
+            `reading its own case ${s.own.caseId} with the other organisation's credentials`,
+          ),
+        );
+        expectOursReported(t, batch, own.read.full_name === ownName);
+      });
+    },
+  );
 
-  check('a bulk check delete by the other organisation deletes none of our checks', ['TENANT-BULK-CHECKS'], async (t) => {
-    const peer = peerOf(t);
-    const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
-    const batch = await sendChecks(peer, ours, own);
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      notServerError(batch.res, batch.what);
-      const now = checkIds(await readCase(t.primary, ours.caseId, `reading our case ${ours.caseId} after the ${batch.what}`));
-      const gone = ours.checks.filter((id) => !now.includes(id));
-      if (gone.length) fail(`our case ${ours.caseId} read back after the ${batch.what}`, `checks ${ours.checks.join(', ')} still there`, `checks ${gone.join(', ')} gone`);
-    });
-  });
+  check(
+    'a bulk check delete by the other organisation deletes none of our checks',
+    ['TENANT-BULK-CHECKS'],
+    async (t) => {
+      const peer = peerOf(t);
+      const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
+      const batch = await sendChecks(peer, ours, own);
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        notServerError(batch.res, batch.what);
+        const now = checkIds(
+          await readCase(t.primary, ours.caseId, `reading our case ${ours.caseId} after the ${batch.what}`),
+        );
+        const gone = ours.checks.filter((id) => !now.includes(id));
+        if (gone.length)
+          fail(
+            `our case ${ours.caseId} read back after the ${batch.what}`,
+            `checks ${ours.checks.join(', ')} still there`,
+            `checks ${gone.join(', ')} gone`,
+          );
+      });
+    },
+  );
 
-  check('a bulk check delete by the other organisation reports our checks as failed', ['TENANT-BULK-CHECKS-REPORTED'], async (t) => {
-    const peer = peerOf(t);
-    const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
-    const batch = await sendChecks(peer, ours, own);
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      const left = checkIds(await readCase(peer, own.caseId, `reading its own case ${own.caseId} with the other organisation's credentials`));
-      expectOursReported(t, batch, !left.includes(own.checks[0]!));
-    });
-  });
+  check(
+    'a bulk check delete by the other organisation reports our checks as failed',
+    ['TENANT-BULK-CHECKS-REPORTED'],
+    async (t) => {
+      const peer = peerOf(t);
+      const [ours, own] = [await caseWithChecks(t.primary, 2), await caseWithChecks(peer, 2)];
+      const batch = await sendChecks(peer, ours, own);
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        const left = checkIds(
+          await readCase(
+            peer,
+            own.caseId,
+            `reading its own case ${own.caseId} with the other organisation's credentials`,
+          ),
+        );
+        expectOursReported(t, batch, !left.includes(own.checks[0]!));
+      });
+    },
+  );
 });

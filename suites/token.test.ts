@@ -17,31 +17,39 @@ function validBody(t: CheckApi) {
 
 /** A rejection must also issue nothing. */
 function expectNoToken(json: unknown, what: string) {
-  if (json && typeof json === 'object' && 'access_token' in json) fail(what, 'no access_token in a rejection', JSON.stringify(json));
+  if (json && typeof json === 'object' && 'access_token' in json)
+    fail(what, 'no access_token in a rejection', JSON.stringify(json));
 }
 
 describe('token endpoint', () => {
-  check('valid client credentials get a token with access_token, token_type and expires_in', ['TOKEN-ISSUE'], async (t) => {
-    const res = await t.primary.api.requestToken(validBody(t));
-    expectStatus(res, 200, 'token request with valid client credentials');
-    const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mediaType !== 'application/json') fail('token response content type', 'application/json', res.headers['content-type'] ?? '(none)');
-    const body = expectSchema(TokenResponse, res.json, 'token response body');
-    if (body.access_token === '') fail('token response access_token', 'a non-empty string', '""');
-  });
+  check(
+    'valid client credentials get a token with access_token, token_type and expires_in',
+    ['TOKEN-ISSUE'],
+    async (t) => {
+      const res = await t.primary.api.requestToken(validBody(t));
+      expectStatus(res, 200, 'token request with valid client credentials');
+      const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (mediaType !== 'application/json')
+        fail('token response content type', 'application/json', res.headers['content-type'] ?? '(none)');
+      const body = expectSchema(TokenResponse, res.json, 'token response body');
+      if (body.access_token === '') fail('token response access_token', 'a non-empty string', '""');
+    },
+  );
 
   check('token_type is Bearer', ['TOKEN-TYPE-BEARER'], async (t) => {
     const res = await t.primary.api.requestToken(validBody(t));
     expectStatus(res, 200, 'token request with valid client credentials');
     const type = (res.json as { token_type?: unknown })?.token_type;
-    if (typeof type !== 'string' || type.toLowerCase() !== 'bearer') fail('token_type', '"Bearer"', JSON.stringify(type));
+    if (typeof type !== 'string' || type.toLowerCase() !== 'bearer')
+      fail('token_type', '"Bearer"', JSON.stringify(type));
   });
 
   check('token response is not cacheable (Cache-Control: no-store)', ['TOKEN-NO-STORE'], async (t) => {
     const res = await t.primary.api.requestToken(validBody(t));
     expectStatus(res, 200, 'token request with valid client credentials');
     const cc = res.headers['cache-control'] ?? '';
-    if (!/\bno-store\b/i.test(cc)) fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)');
+    if (!/\bno-store\b/i.test(cc))
+      fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)');
   });
 
   check('expires_in value is recorded', ['TOKEN-EXPIRES-IN-UNIT'], async (t) => {
@@ -72,15 +80,19 @@ describe('token endpoint', () => {
     }
   });
 
-  check('a request missing client_id, client_secret or grant_type is rejected', ['TOKEN-REJECT-MISSING-FIELD'], async (t) => {
-    for (const field of ['client_id', 'client_secret', 'grant_type'] as const) {
-      const body: Record<string, string> = { ...validBody(t) };
-      delete body[field];
-      const res = await t.primary.api.requestToken(body);
-      expectRejected(res, `token request without ${field}`);
-      expectNoToken(res.json, `token request without ${field}`);
-    }
-  });
+  check(
+    'a request missing client_id, client_secret or grant_type is rejected',
+    ['TOKEN-REJECT-MISSING-FIELD'],
+    async (t) => {
+      for (const field of ['client_id', 'client_secret', 'grant_type'] as const) {
+        const body: Record<string, string> = { ...validBody(t) };
+        delete body[field];
+        const res = await t.primary.api.requestToken(body);
+        expectRejected(res, `token request without ${field}`);
+        expectNoToken(res.json, `token request without ${field}`);
+      }
+    },
+  );
 
   check('a client_id that is not a UUID is rejected', ['TOKEN-REJECT-NON-UUID-CLIENT-ID'], async (t) => {
     for (const clientId of ['not-a-uuid', `${credentials(t).clientId}0`, '']) {
@@ -90,12 +102,19 @@ describe('token endpoint', () => {
     }
   });
 
-  check('a token request that also carries a bearer Authorization header', ['TOKEN-ENDPOINT-BEARER-HEADER'], async (t) => {
-    const { apiKey } = t.primary.credentials;
-    const header = apiKey ? `Bearer ${apiKey}` : undefined;
-    if (!header) t.skip('no API key configured to send as the bearer header');
-    const res = await t.primary.api.requestToken(validBody(t), { auth: 'api-key-bearer' });
-    const issued = typeof (res.json as { access_token?: unknown })?.access_token === 'string';
-    t.observe('TOKEN-ENDPOINT-BEARER-HEADER', `with Authorization: Bearer <API key>: HTTP ${res.status}, ${issued ? 'a token was issued' : 'no token issued'}`);
-  });
+  check(
+    'a token request that also carries a bearer Authorization header',
+    ['TOKEN-ENDPOINT-BEARER-HEADER'],
+    async (t) => {
+      const { apiKey } = t.primary.credentials;
+      const header = apiKey ? `Bearer ${apiKey}` : undefined;
+      if (!header) t.skip('no API key configured to send as the bearer header');
+      const res = await t.primary.api.requestToken(validBody(t), { auth: 'api-key-bearer' });
+      const issued = typeof (res.json as { access_token?: unknown })?.access_token === 'string';
+      t.observe(
+        'TOKEN-ENDPOINT-BEARER-HEADER',
+        `with Authorization: Bearer <API key>: HTTP ${res.status}, ${issued ? 'a token was issued' : 'no token issued'}`,
+      );
+    },
+  );
 });

@@ -57,8 +57,18 @@ async function patchOk(org: Organisation, id: number, patch: Json, what: string)
 }
 
 /** Gives case `id` a fresh value; returns the value as the case then shows it, and the case as read. */
-async function giveValue(org: Organisation, id: number, value: string, role: string): Promise<{ value: string; read: CaseBody }> {
-  await patchOk(org, id, { external_id: value }, `PATCH giving case ${id} the unused external_id ${show(value)} (${role})`);
+async function giveValue(
+  org: Organisation,
+  id: number,
+  value: string,
+  role: string,
+): Promise<{ value: string; read: CaseBody }> {
+  await patchOk(
+    org,
+    id,
+    { external_id: value },
+    `PATCH giving case ${id} the unused external_id ${show(value)} (${role})`,
+  );
   const read = await readCase(org, id);
   return { value: held(read, value), read };
 }
@@ -71,37 +81,49 @@ function cases(org: Organisation, n: number): Promise<CaseBody[]> {
 const withCompanion = fc.boolean();
 
 describe('external_id is unique per organisation', () => {
-  check("a PATCH taking another case's external_id is rejected and changes neither case", ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-CONFLICT-STATUS'], async (t) => {
-    const [a, b] = await cases(t.primary, 2);
-    const ids = externalIds(t.primary, 'taken');
-    let observed = false;
-    await property(
-      t,
-      'uniqueness: a taken value is rejected',
-      fc.record({ value: ids.arbitrary, companion: withCompanion }),
-      async ({ value, companion }) => {
-        const { value: taken, read } = await giveValue(t.primary, a!.id, ids.fresh(value), `so that case ${a!.id} holds it`);
-        const before = [read, await readCase(t.primary, b!.id)];
-        const patch: Json = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
-        const what = `PATCH ${show(patch)} on case ${b!.id}, while case ${a!.id} holds that external_id`;
-        const res = await t.primary.api.patchCase(b!.id, patch);
-        if (!observed) {
-          observed = true;
-          t.observe('UNIQUE-CONFLICT-STATUS', `${what}: ${excerpt(res)}`);
-        }
-        await keepingEvidence(t, t.exchanges.at(-1), async () => {
-          expectRejected(res, what);
-          const problems: string[] = [];
-          for (const c of before) {
-            const changed = changedFields(c, await readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`));
-            if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
+  check(
+    "a PATCH taking another case's external_id is rejected and changes neither case",
+    ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-CONFLICT-STATUS'],
+    async (t) => {
+      const [a, b] = await cases(t.primary, 2);
+      const ids = externalIds(t.primary, 'taken');
+      let observed = false;
+      await property(
+        t,
+        'uniqueness: a taken value is rejected',
+        fc.record({ value: ids.arbitrary, companion: withCompanion }),
+        async ({ value, companion }) => {
+          const { value: taken, read } = await giveValue(
+            t.primary,
+            a!.id,
+            ids.fresh(value),
+            `so that case ${a!.id} holds it`,
+          );
+          const before = [read, await readCase(t.primary, b!.id)];
+          const patch: Json = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
+          const what = `PATCH ${show(patch)} on case ${b!.id}, while case ${a!.id} holds that external_id`;
+          const res = await t.primary.api.patchCase(b!.id, patch);
+          if (!observed) {
+            observed = true;
+            t.observe('UNIQUE-CONFLICT-STATUS', `${what}: ${excerpt(res)}`);
           }
-          if (problems.length) fail(`${what}: the cases read back`, 'both cases unchanged', problems.join('; '));
-        });
-      },
-      { scale: 0.4 },
-    );
-  });
+          await keepingEvidence(t, t.exchanges.at(-1), async () => {
+            expectRejected(res, what);
+            const problems: string[] = [];
+            for (const c of before) {
+              const changed = changedFields(
+                c,
+                await readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
+              );
+              if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
+            }
+            if (problems.length) fail(`${what}: the cases read back`, 'both cases unchanged', problems.join('; '));
+          });
+        },
+        { scale: 0.4 },
+      );
+    },
+  );
 
   check('a PATCH re-sending the external_id the case holds is accepted', ['UNIQUE-OWN-VALUE'], async (t) => {
     const [a] = await cases(t.primary, 1);
@@ -118,7 +140,8 @@ describe('external_id is unique per organisation', () => {
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
           const after = await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`);
-          if (after.external_id !== own) fail(`${what}: the case read back`, `external_id ${show(own)}`, `external_id ${show(after.external_id)}`);
+          if (after.external_id !== own)
+            fail(`${what}: the case read back`, `external_id ${show(own)}`, `external_id ${show(after.external_id)}`);
         });
       },
       { scale: 0.4 },
@@ -135,13 +158,19 @@ describe('external_id is unique per organisation', () => {
       async ({ first, second }) => {
         const { value: freed } = await giveValue(t.primary, a!.id, ids.fresh(first), 'the value it will give up');
         const renamed = ids.fresh(second);
-        await patchOk(t.primary, a!.id, { external_id: renamed }, `PATCH renaming case ${a!.id} from ${show(freed)} to ${show(renamed)}`);
+        await patchOk(
+          t.primary,
+          a!.id,
+          { external_id: renamed },
+          `PATCH renaming case ${a!.id} from ${show(freed)} to ${show(renamed)}`,
+        );
         const what = `PATCH giving case ${b!.id} external_id ${show(freed)}, which case ${a!.id} was renamed away from`;
         const res = await t.primary.api.patchCase(b!.id, { external_id: freed });
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
           const after = await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`);
-          if (after.external_id !== freed) fail(`${what}: the case read back`, `external_id ${show(freed)}`, `external_id ${show(after.external_id)}`);
+          if (after.external_id !== freed)
+            fail(`${what}: the case read back`, `external_id ${show(freed)}`, `external_id ${show(after.external_id)}`);
         });
       },
       { scale: 0.4 },
@@ -162,12 +191,18 @@ describe('external_id is unique per organisation', () => {
     const after = await readCase(t.primary, b!.id);
     const took = after.external_id === value ? 'the case then holds it' : `the case holds ${show(after.external_id)}`;
     const answer = res.status >= 200 && res.status <= 299 ? `HTTP ${res.status}` : excerpt(res);
-    t.observe('UNIQUE-DELETED-VALUE', `PATCH giving case ${b!.id} the external_id of deleted case ${a!.id}: ${answer}; ${took}`);
+    t.observe(
+      'UNIQUE-DELETED-VALUE',
+      `PATCH giving case ${b!.id} the external_id of deleted case ${a!.id}: ${answer}; ${took}`,
+    );
   });
 
   check('another organisation may hold the same external_id', ['UNIQUE-PER-ORGANISATION'], async (t) => {
     const peer = t.peer;
-    if (!peer) return t.skip('no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to check that the rule is per organisation');
+    if (!peer)
+      return t.skip(
+        'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to check that the rule is per organisation',
+      );
     const [a] = await cases(t.primary, 1);
     const [p] = await cases(peer, 1);
     const ids = externalIds(t.primary, 'org');
@@ -176,14 +211,27 @@ describe('external_id is unique per organisation', () => {
       'uniqueness: the rule is per organisation',
       ids.arbitrary,
       async (value) => {
-        const { value: ours, read: before } = await giveValue(t.primary, a!.id, ids.fresh(value), 'a value of our organisation');
+        const { value: ours, read: before } = await giveValue(
+          t.primary,
+          a!.id,
+          ids.fresh(value),
+          'a value of our organisation',
+        );
         const what = `PATCH by the other organisation giving its case ${p!.id} external_id ${show(ours)}, which our case ${a!.id} holds`;
         const res = await peer.api.patchCase(p!.id, { external_id: ours });
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
-          const theirs = await readCase(peer, p!.id, `reading the other organisation's case ${p!.id} after the ${what}`);
-          if (theirs.external_id !== ours) fail(`${what}: its case read back`, `external_id ${show(ours)}`, `external_id ${show(theirs.external_id)}`);
-          const changed = changedFields(before, await readCase(t.primary, a!.id, `reading our case ${a!.id} after the ${what}`));
+          const theirs = await readCase(
+            peer,
+            p!.id,
+            `reading the other organisation's case ${p!.id} after the ${what}`,
+          );
+          if (theirs.external_id !== ours)
+            fail(`${what}: its case read back`, `external_id ${show(ours)}`, `external_id ${show(theirs.external_id)}`);
+          const changed = changedFields(
+            before,
+            await readCase(t.primary, a!.id, `reading our case ${a!.id} after the ${what}`),
+          );
           if (changed.length) fail(`${what}: our case read back`, 'unchanged', changed.join(', '));
         });
       },
@@ -217,19 +265,31 @@ async function bulkRound(
   round: { contested: string; fresh: string; takerFirst: boolean },
 ): Promise<BulkRound> {
   const [h, k, s] = pool as [CaseBody, CaseBody, CaseBody];
-  const { value: contested, read: holder } = await giveValue(t.primary, h.id, ids.fresh(round.contested), `so that case ${h.id} holds it`);
+  const { value: contested, read: holder } = await giveValue(
+    t.primary,
+    h.id,
+    ids.fresh(round.contested),
+    `so that case ${h.id} holds it`,
+  );
   const [taker, bystander] = [await readCase(t.primary, k.id), await readCase(t.primary, s.id)];
   const take = { id: k.id, external_id: contested };
   const valid = { id: s.id, external_id: ids.fresh(round.fresh) };
   const items = round.takerFirst ? [take, valid] : [valid, take];
-  const conflicting: ExpectedItem = { index: round.takerFirst ? 0 : 1, label: `case ${k.id} given the external_id case ${h.id} holds` };
-  const validItem: ExpectedItem = { index: round.takerFirst ? 1 : 0, label: `case ${s.id} given an unused external_id` };
+  const conflicting: ExpectedItem = {
+    index: round.takerFirst ? 0 : 1,
+    label: `case ${k.id} given the external_id case ${h.id} holds`,
+  };
+  const validItem: ExpectedItem = {
+    index: round.takerFirst ? 1 : 0,
+    label: `case ${s.id} given an unused external_id`,
+  };
   const res = await t.primary.api.bulkUpdateCases({ items });
   const what = `bulk update of 2 cases (item ${conflicting.index}: ${conflicting.label}; item ${validItem.index}: ${validItem.label})`;
   return { holder, taker, bystander, items, conflicting, valid: validItem, res, exchange: t.exchanges.at(-1), what };
 }
 
-const bulkRounds = (ids: ReturnType<typeof externalIds>) => fc.record({ contested: ids.arbitrary, fresh: ids.arbitrary, takerFirst: fc.boolean() });
+const bulkRounds = (ids: ReturnType<typeof externalIds>) =>
+  fc.record({ contested: ids.arbitrary, fresh: ids.arbitrary, takerFirst: fc.boolean() });
 
 describe('external_id uniqueness in bulk case updates', () => {
   check("an item taking another case's external_id is not applied", ['UNIQUE-BULK'], async (t) => {
@@ -242,43 +302,71 @@ describe('external_id uniqueness in bulk case updates', () => {
       async (round) => {
         const sent = await bulkRound(t, pool, ids, round);
         await keepingEvidence(t, sent.exchange, async () => {
-          if (sent.res.status >= 500) fail(sent.what, 'a 200 with the item reported failed (or a 4xx refusing the batch); a 5xx never conforms', excerpt(sent.res));
+          if (sent.res.status >= 500)
+            fail(
+              sent.what,
+              'a 200 with the item reported failed (or a 4xx refusing the batch); a 5xx never conforms',
+              excerpt(sent.res),
+            );
           const problems: string[] = [];
           for (const c of [sent.holder, sent.taker]) {
-            const changed = changedFields(c, await readCase(t.primary, c.id, `reading case ${c.id} after the ${sent.what}`));
+            const changed = changedFields(
+              c,
+              await readCase(t.primary, c.id, `reading case ${c.id} after the ${sent.what}`),
+            );
             if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
           }
-          if (problems.length) fail(`${sent.what}: the cases read back`, `cases ${sent.holder.id} and ${sent.taker.id} unchanged`, problems.join('; '));
+          if (problems.length)
+            fail(
+              `${sent.what}: the cases read back`,
+              `cases ${sent.holder.id} and ${sent.taker.id} unchanged`,
+              problems.join('; '),
+            );
         });
       },
       { scale: 0.4 },
     );
   });
 
-  check('two items of one batch giving the same new external_id leave it on one case at most', ['UNIQUE-BULK'], async (t) => {
-    const pool = await cases(t.primary, 2);
-    const ids = externalIds(t.primary, 'twice');
-    await property(
-      t,
-      'uniqueness: one value twice in a batch',
-      ids.arbitrary,
-      async (value) => {
-        const v = ids.fresh(value);
-        const items = pool.map((c) => ({ id: c.id, external_id: v }));
-        const what = `bulk update giving cases ${pool.map((c) => c.id).join(' and ')} the same unused external_id ${show(v)}`;
-        const res = await t.primary.api.bulkUpdateCases({ items });
-        await keepingEvidence(t, t.exchanges.at(-1), async () => {
-          if (res.status >= 500) fail(what, 'a 200 with one item reported failed (or a 4xx refusing the batch); a 5xx never conforms', excerpt(res));
-          const after = await mapLimit(pool, pool.length, (c) => readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`));
-          // Both showing no external_id is a read-representation defect (READ-* judge it), not this one.
-          if (typeof after[0]!.external_id === 'string' && after[0]!.external_id === after[1]!.external_id) {
-            fail(`${what}: the cases read back`, 'the value on one case at most', `both hold external_id ${show(after[0]!.external_id)}`);
-          }
-        });
-      },
-      { scale: 0.4 },
-    );
-  });
+  check(
+    'two items of one batch giving the same new external_id leave it on one case at most',
+    ['UNIQUE-BULK'],
+    async (t) => {
+      const pool = await cases(t.primary, 2);
+      const ids = externalIds(t.primary, 'twice');
+      await property(
+        t,
+        'uniqueness: one value twice in a batch',
+        ids.arbitrary,
+        async (value) => {
+          const v = ids.fresh(value);
+          const items = pool.map((c) => ({ id: c.id, external_id: v }));
+          const what = `bulk update giving cases ${pool.map((c) => c.id).join(' and ')} the same unused external_id ${show(v)}`;
+          const res = await t.primary.api.bulkUpdateCases({ items });
+          await keepingEvidence(t, t.exchanges.at(-1), async () => {
+            if (res.status >= 500)
+              fail(
+                what,
+                'a 200 with one item reported failed (or a 4xx refusing the batch); a 5xx never conforms',
+                excerpt(res),
+              );
+            const after = await mapLimit(pool, pool.length, (c) =>
+              readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
+            );
+            // Both showing no external_id is a read-representation defect (READ-* judge it), not this one.
+            if (typeof after[0]!.external_id === 'string' && after[0]!.external_id === after[1]!.external_id) {
+              fail(
+                `${what}: the cases read back`,
+                'the value on one case at most',
+                `both hold external_id ${show(after[0]!.external_id)}`,
+              );
+            }
+          });
+        },
+        { scale: 0.4 },
+      );
+    },
+  );
 
   check("an item taking another case's external_id is reported as failed", ['UNIQUE-BULK-REPORTED'], async (t) => {
     const pool = await cases(t.primary, 3);
@@ -292,9 +380,19 @@ describe('external_id uniqueness in bulk case updates', () => {
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200, 207], sent.what);
           // The valid item must not be called failed only when it was in fact applied.
-          const after = await readCase(t.primary, sent.bystander.id, `reading case ${sent.bystander.id} after the ${sent.what}`);
+          const after = await readCase(
+            t.primary,
+            sent.bystander.id,
+            `reading case ${sent.bystander.id} after the ${sent.what}`,
+          );
           const applied = after.external_id !== sent.bystander.external_id ? [sent.valid] : [];
-          expectFailuresReported(t, sent.res, sent.items.map((i) => ({ id: i.id })), { failed: [sent.conflicting], applied }, sent.what);
+          expectFailuresReported(
+            t,
+            sent.res,
+            sent.items.map((i) => ({ id: i.id })),
+            { failed: [sent.conflicting], applied },
+            sent.what,
+          );
         });
       },
       { scale: 0.4 },
@@ -317,15 +415,29 @@ describe('external_id uniqueness under concurrency', () => {
         const answers = await Promise.all(racers.map((c) => t.primary.api.patchCase(c.id, { external_id: v })));
         const statuses = answers.map((r, i) => `case ${racers[i]!.id}: HTTP ${r.status}`).join(', ');
         const server = answers.findIndex((r) => r.status >= 500);
-        if (server >= 0) fail(what, 'one 2xx and 4xx for the others; a 5xx never conforms', `${statuses}; case ${racers[server]!.id}: ${excerpt(answers[server]!)}`);
+        if (server >= 0)
+          fail(
+            what,
+            'one 2xx and 4xx for the others; a 5xx never conforms',
+            `${statuses}; case ${racers[server]!.id}: ${excerpt(answers[server]!)}`,
+          );
         const won = answers.flatMap((r, i) => (r.status >= 200 && r.status <= 299 ? [i] : []));
         const refused = answers.filter((r) => r.status >= 400 && r.status <= 499).length;
-        if (won.length !== 1 || refused !== RACERS - 1) fail(what, `exactly one 2xx and ${RACERS - 1} rejections (4xx)`, statuses);
-        const after = await mapLimit(racers, RACERS, (c) => readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`));
+        if (won.length !== 1 || refused !== RACERS - 1)
+          fail(what, `exactly one 2xx and ${RACERS - 1} rejections (4xx)`, statuses);
+        const after = await mapLimit(racers, RACERS, (c) =>
+          readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
+        );
         const changed = after.flatMap((c, i) => (c.external_id !== before[i]!.external_id ? [i] : []));
         if (changed.length !== 1 || changed[0] !== won[0]) {
-          const holders = changed.map((i) => `case ${after[i]!.id} holds ${show(after[i]!.external_id)}`).join(', ') || 'no case took the value';
-          fail(`${what} (${statuses}): the cases read back`, `only case ${racers[won[0]!]!.id}, whose PATCH succeeded, holds the value`, holders);
+          const holders =
+            changed.map((i) => `case ${after[i]!.id} holds ${show(after[i]!.external_id)}`).join(', ') ||
+            'no case took the value';
+          fail(
+            `${what} (${statuses}): the cases read back`,
+            `only case ${racers[won[0]!]!.id}, whose PATCH succeeded, holds the value`,
+            holders,
+          );
         }
       },
       { scale: 0.2 },

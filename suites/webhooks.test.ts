@@ -13,9 +13,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
 import { caseInvariants, isObject } from '../src/kit/invariants.ts';
-import { check, deepEqual, excerpt, expectCaseBody, fail, getHarness, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import {
+  check,
+  deepEqual,
+  excerpt,
+  expectCaseBody,
+  fail,
+  getHarness,
+  readCase,
+  type CaseBody,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import type { NewCase } from '../src/provision/provisioner.ts';
-import { createWebhookReceiver, WebhookTimeoutError, type WebhookDelivery, type WebhookEndpoint, type WebhookReceiver } from '../src/webhooks/index.ts';
+import {
+  createWebhookReceiver,
+  WebhookTimeoutError,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookReceiver,
+} from '../src/webhooks/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -66,8 +82,15 @@ function ready(t: CheckApi): WebhookReceiver {
   if (receiverError) throw receiverError;
   if (!receiver) throw new HarnessError('SC_HARNESS', 'the webhook receiver was not started');
   const target = new URL(t.run.target.baseUrl).hostname;
-  if (t.run.target.kind === 'url' && !t.run.webhooks.publicUrl && isLoopback(new URL(receiver.url).hostname) && !isLoopback(target)) {
-    t.skip(`the target ${target} is not this machine and cannot reach the receiver at ${receiver.url}: give --webhook-public-url (a tunnel or an address the target reaches) or --webhook-host`);
+  if (
+    t.run.target.kind === 'url' &&
+    !t.run.webhooks.publicUrl &&
+    isLoopback(new URL(receiver.url).hostname) &&
+    !isLoopback(target)
+  ) {
+    t.skip(
+      `the target ${target} is not this machine and cannot reach the receiver at ${receiver.url}: give --webhook-public-url (a tunnel or an address the target reaches) or --webhook-host`,
+    );
   }
   return receiver;
 }
@@ -86,7 +109,10 @@ async function judgeable<T>(t: CheckApi, step: () => Promise<T>): Promise<T> {
 function checksWithInputs(count: number): NonNullable<NewCase['checks']> {
   const marker = randomBytes(6).toString('hex');
   const all: NonNullable<NewCase['checks']> = [
-    { check_type: 'PEP', input_details: { source: 'screenconf', marker, subject: { names: ['Ann Example', 'A. Example'], born: 1970 } } },
+    {
+      check_type: 'PEP',
+      input_details: { source: 'screenconf', marker, subject: { names: ['Ann Example', 'A. Example'], born: 1970 } },
+    },
     { check_type: 'SANCTIONS', input_details: { lists: ['OFAC', 'EU'], marker, fuzzy: true, threshold: 0.85 } },
     { check_type: 'ADVERSE_MEDIA', input_details: { marker, sources: [], note: 'ünïcödé ✓' } },
   ];
@@ -97,8 +123,11 @@ function checksWithInputs(count: number): NonNullable<NewCase['checks']> {
 async function setWebhookUrl(t: CheckApi, id: number, url: string | null): Promise<CaseBody> {
   const res = await t.primary.api.patchCase(id, { webhook_url: url });
   if (res.status < 200 || res.status > 299) {
-    const hint = url !== null && res.status < 500 ? ' (a target that refuses this address needs --webhook-public-url)' : '';
-    throw new CannotJudge(`PATCH webhook_url ${JSON.stringify(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`);
+    const hint =
+      url !== null && res.status < 500 ? ' (a target that refuses this address needs --webhook-public-url)' : '';
+    throw new CannotJudge(
+      `PATCH webhook_url ${JSON.stringify(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`,
+    );
   }
   return expectCaseBody(res.json, id, `the answer to PATCH webhook_url of case ${id}`);
 }
@@ -120,9 +149,16 @@ async function firstDelivery(endpoint: WebhookEndpoint): Promise<WebhookDelivery
 }
 
 /** The first delivery at any of the endpoints within the deadline, or undefined. */
-async function firstOf(endpoints: WebhookEndpoint[]): Promise<{ endpoint: WebhookEndpoint; delivery: WebhookDelivery } | undefined> {
+async function firstOf(
+  endpoints: WebhookEndpoint[],
+): Promise<{ endpoint: WebhookEndpoint; delivery: WebhookDelivery } | undefined> {
   try {
-    return await Promise.any(endpoints.map(async (endpoint) => ({ endpoint, delivery: (await endpoint.waitForDelivery({ timeoutMs: DEADLINE_MS }))[0]! })));
+    return await Promise.any(
+      endpoints.map(async (endpoint) => ({
+        endpoint,
+        delivery: (await endpoint.waitForDelivery({ timeoutMs: DEADLINE_MS }))[0]!,
+      })),
+    );
   } catch (err) {
     const errors = err instanceof AggregateError ? (err.errors as unknown[]) : [err];
     const other = errors.find((e) => !(e instanceof WebhookTimeoutError));
@@ -137,7 +173,11 @@ function deliveriesUntil(endpoint: WebhookEndpoint, from: number, ms: number): P
 }
 
 /** Reads the case until it shows is_complete true, for at most the deadline. */
-async function readUntilComplete(t: CheckApi, id: number, when: string): Promise<{ body: CaseBody; complete: boolean }> {
+async function readUntilComplete(
+  t: CheckApi,
+  id: number,
+  when: string,
+): Promise<{ body: CaseBody; complete: boolean }> {
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
     const body = await readCase(t.primary, id, `reading case ${id} ${when}`);
@@ -188,7 +228,8 @@ function locateCase(d: WebhookDelivery, id: number): Located | undefined {
     if (isObject(v)) {
       if (v.id === id) found.push({ body: v, path, parent });
       if (depth > 0) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, v, depth - 1);
-    } else if (Array.isArray(v) && depth > 0) v.forEach((x, i) => walk(x, `${path}[${i}]`, parent, depth - 1));
+    } else if (Array.isArray(v) && depth > 0)
+      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, parent, depth - 1);
   };
   walk(p.json, '$', undefined, 3);
   const best = found.find((f) => looksLikeCase(f.body)) ?? found.find((f) => f.path === '$');
@@ -202,7 +243,8 @@ const SHOWN_BODY_CHARS = 600;
 
 /** A delivery in a failure message: method, path, content type, body excerpt. */
 function show(d: WebhookDelivery): string {
-  const body = d.body.length > SHOWN_BODY_CHARS ? `${d.body.slice(0, SHOWN_BODY_CHARS)}… (${d.body.length} chars)` : d.body;
+  const body =
+    d.body.length > SHOWN_BODY_CHARS ? `${d.body.slice(0, SHOWN_BODY_CHARS)}… (${d.body.length} chars)` : d.body;
   return `${d.method} ${d.path} (${d.headers['content-type'] ?? 'no content-type'}) at ${d.receivedAtIso}: ${body || '(empty body)'}`;
 }
 
@@ -216,7 +258,10 @@ async function failFor(t: CheckApi, caseId: number, what: string, expected: stri
 function straysNote(): string {
   const strays = receiver?.strays() ?? [];
   if (strays.length === 0) return '';
-  const listed = strays.slice(0, 3).map((s) => `${s.method} ${s.path.slice(0, 80)}`).join('; ');
+  const listed = strays
+    .slice(0, 3)
+    .map((s) => `${s.method} ${s.path.slice(0, 80)}`)
+    .join('; ');
   return `; meanwhile the receiver got ${strays.length} request(s) at paths no case was given: ${listed}`;
 }
 
@@ -254,7 +299,10 @@ function baseline(t: CheckApi, fresh = false): Promise<Baseline> {
 /** The baseline's delivery; skips when none arrived (WEBHOOK-DELIVERED judges that). */
 async function delivered(t: CheckApi, fresh = false): Promise<Baseline & { first: WebhookDelivery }> {
   const b = await baseline(t, fresh);
-  if (!b.first) return t.skip(`no webhook arrived for case ${b.caseId} at ${b.url} within ${DEADLINE_MS} ms (WEBHOOK-DELIVERED): nothing to judge`);
+  if (!b.first)
+    return t.skip(
+      `no webhook arrived for case ${b.caseId} at ${b.url} within ${DEADLINE_MS} ms (WEBHOOK-DELIVERED): nothing to judge`,
+    );
   return b as Baseline & { first: WebhookDelivery };
 }
 
@@ -324,12 +372,25 @@ describe('the completion webhook', () => {
     async (t) => {
       const b = await baseline(t);
       if (!b.first) {
-        return failFor(t, b.caseId, `no webhook for case ${b.caseId} at ${b.url}`, `a request at ${b.url} within ${DEADLINE_MS} ms of starting processing`, `none${straysNote()}`);
+        return failFor(
+          t,
+          b.caseId,
+          `no webhook for case ${b.caseId} at ${b.url}`,
+          `a request at ${b.url} within ${DEADLINE_MS} ms of starting processing`,
+          `none${straysNote()}`,
+        );
       }
       const latency = b.first.receivedAt - b.startedAt;
-      const updatedAt = Date.parse(String(locatedIn(b as Baseline & { first: WebhookDelivery })?.body.updated_at ?? ''));
-      const skew = Number.isNaN(updatedAt) ? '' : `; ${b.first.receivedAt - updatedAt} ms after the delivered case's updated_at (server clock against this machine's)`;
-      t.observe('WEBHOOK-LATENCY', `case ${b.caseId}: delivered ${latency} ms after POST /start/ was answered (processing included)${skew}`);
+      const updatedAt = Date.parse(
+        String(locatedIn(b as Baseline & { first: WebhookDelivery })?.body.updated_at ?? ''),
+      );
+      const skew = Number.isNaN(updatedAt)
+        ? ''
+        : `; ${b.first.receivedAt - updatedAt} ms after the delivered case's updated_at (server clock against this machine's)`;
+      t.observe(
+        'WEBHOOK-LATENCY',
+        `case ${b.caseId}: delivered ${latency} ms after POST /start/ was answered (processing included)${skew}`,
+      );
     },
     { timeout: CHECK_TIMEOUT_MS },
   );
@@ -350,11 +411,22 @@ describe('the completion webhook', () => {
           show(b.first),
         );
       }
-      t.observe('WEBHOOK-ENVELOPE', located.where === 'the whole body' ? 'the case is the whole body' : `the case is at ${located.where}; the envelope's other fields: ${located.envelope.join(', ') || 'none'}`);
+      t.observe(
+        'WEBHOOK-ENVELOPE',
+        located.where === 'the whole body'
+          ? 'the case is the whole body'
+          : `the case is at ${located.where}; the envelope's other fields: ${located.envelope.join(', ') || 'none'}`,
+      );
       const findings = caseInvariants(located.body);
       if (findings.length) {
         const lines = findings.map((f) => `${f.what}: expected ${f.expected}, received ${f.received}`);
-        return failFor(t, b.caseId, `the case in the webhook for case ${b.caseId} at ${b.url} (${located.where})`, 'the case as in its read representation', `${lines.join('\n')}\n${show(b.first)}`);
+        return failFor(
+          t,
+          b.caseId,
+          `the case in the webhook for case ${b.caseId} at ${b.url} (${located.where})`,
+          'the case as in its read representation',
+          `${lines.join('\n')}\n${show(b.first)}`,
+        );
       }
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -367,10 +439,19 @@ describe('the completion webhook', () => {
     async (t) => {
       const b = await delivered(t, retriedComplete());
       const located = locatedIn(b);
-      if (typeof located?.body.is_complete !== 'boolean') return t.skip(`the webhook for case ${b.caseId} carries no is_complete boolean (judged by WEBHOOK-BODY-CASE)`);
+      if (typeof located?.body.is_complete !== 'boolean')
+        return t.skip(`the webhook for case ${b.caseId} carries no is_complete boolean (judged by WEBHOOK-BODY-CASE)`);
       if (located.body.is_complete !== true) {
-        const states = Array.isArray(located.body.checks) ? (located.body.checks as Json[]).map((k) => `${String(k.status)}/${String(k.outcome)}`).join(', ') : 'no checks';
-        return failFor(t, b.caseId, `the webhook for case ${b.caseId} at ${b.url}`, 'is_complete true: the webhook is sent when processing completes', `is_complete ${String(located.body.is_complete)} (check status/outcome: ${states})\n${show(b.first)}`);
+        const states = Array.isArray(located.body.checks)
+          ? (located.body.checks as Json[]).map((k) => `${String(k.status)}/${String(k.outcome)}`).join(', ')
+          : 'no checks';
+        return failFor(
+          t,
+          b.caseId,
+          `the webhook for case ${b.caseId} at ${b.url}`,
+          'is_complete true: the webhook is sent when processing completes',
+          `is_complete ${String(located.body.is_complete)} (check status/outcome: ${states})\n${show(b.first)}`,
+        );
       }
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -383,17 +464,27 @@ describe('the completion webhook', () => {
     async (t) => {
       const b = await delivered(t, retriedResults());
       const located = locatedIn(b);
-      if (!located || caseInvariants(located.body).length > 0) return t.skip(`the webhook for case ${b.caseId} does not carry a well-formed case (judged by WEBHOOK-BODY-CASE)`);
-      if (located.body.is_complete !== true) return t.skip(`the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by WEBHOOK-BODY-COMPLETE)`);
+      if (!located || caseInvariants(located.body).length > 0)
+        return t.skip(
+          `the webhook for case ${b.caseId} does not carry a well-formed case (judged by WEBHOOK-BODY-CASE)`,
+        );
+      if (located.body.is_complete !== true)
+        return t.skip(
+          `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by WEBHOOK-BODY-COMPLETE)`,
+        );
       const { body: read, complete } = await readUntilComplete(t, b.caseId, 'after its webhook');
       const sent = located.body;
       const differences: string[] = [];
       const same = (what: string, inBody: unknown, inRead: unknown) => {
-        if (!deepEqual(inBody ?? null, inRead ?? null)) differences.push(`${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} in the read`);
+        if (!deepEqual(inBody ?? null, inRead ?? null))
+          differences.push(
+            `${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} in the read`,
+          );
       };
       same('case outcome', sent.outcome, read.outcome);
       same('case risk_score', sent.risk_score, read.risk_score);
-      const byId = (checks: unknown) => new Map((Array.isArray(checks) ? checks.filter(isObject) : []).map((k) => [k.id, k] as const));
+      const byId = (checks: unknown) =>
+        new Map((Array.isArray(checks) ? checks.filter(isObject) : []).map((k) => [k.id, k] as const));
       const sentChecks = byId(sent.checks);
       const readChecks = byId(read.checks);
       same('check ids', [...sentChecks.keys()].sort(), [...readChecks.keys()].sort());
@@ -405,7 +496,11 @@ describe('the completion webhook', () => {
       }
       if (differences.length) {
         const note = complete ? '' : ` (the case still read is_complete false ${DEADLINE_MS} ms after the webhook)`;
-        fail(`the webhook for case ${b.caseId} at ${b.url}, against a read of the case after completion${note}`, 'the same results: checks, outcomes and risk scores', differences.join('\n'));
+        fail(
+          `the webhook for case ${b.caseId} at ${b.url}, against a read of the case after completion${note}`,
+          'the same results: checks, outcomes and risk scores',
+          differences.join('\n'),
+        );
       }
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -418,11 +513,14 @@ describe('the completion webhook', () => {
     async (t) => {
       const b = await delivered(t, retriedInputs());
       const located = locatedIn(b);
-      if (!located || !Array.isArray(located.body.checks)) return t.skip(`the webhook for case ${b.caseId} carries no checks array (judged by WEBHOOK-BODY-CASE)`);
+      if (!located || !Array.isArray(located.body.checks))
+        return t.skip(`the webhook for case ${b.caseId} carries no checks array (judged by WEBHOOK-BODY-CASE)`);
       const read = await readCase(t.primary, b.caseId);
       const readChecks = (Array.isArray(read.checks) ? read.checks : []).filter(isObject);
       if (!readChecks.some((k) => isObject(k.input_details))) {
-        t.skip(`a read of case ${b.caseId} shows no input_details on its checks, though it was created with some: nothing to compare the webhook with`);
+        t.skip(
+          `a read of case ${b.caseId} shows no input_details on its checks, though it was created with some: nothing to compare the webhook with`,
+        );
       }
       const sent = new Map((located.body.checks as unknown[]).filter(isObject).map((k) => [k.id, k] as const));
       const wrong: string[] = [];
@@ -432,11 +530,21 @@ describe('the completion webhook', () => {
         if (!s) continue; // a missing check is WEBHOOK-BODY-RESULTS'
         compared += 1;
         if (!deepEqual(s.input_details ?? null, k.input_details ?? null)) {
-          wrong.push(`check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ${JSON.stringify(k.input_details)} in the read`);
+          wrong.push(
+            `check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ${JSON.stringify(k.input_details)} in the read`,
+          );
         }
       }
-      if (compared === 0) return t.skip(`the webhook for case ${b.caseId} carries none of the checks a read shows (judged by WEBHOOK-BODY-RESULTS)`);
-      if (wrong.length) fail(`input_details in the webhook for case ${b.caseId} at ${b.url}`, 'the input_details the case read shows for each check', wrong.join('\n'));
+      if (compared === 0)
+        return t.skip(
+          `the webhook for case ${b.caseId} carries none of the checks a read shows (judged by WEBHOOK-BODY-RESULTS)`,
+        );
+      if (wrong.length)
+        fail(
+          `input_details in the webhook for case ${b.caseId} at ${b.url}`,
+          'the input_details the case read shows for each check',
+          wrong.join('\n'),
+        );
     },
     { timeout: CHECK_TIMEOUT_MS },
   );
@@ -453,7 +561,10 @@ describe('the completion webhook', () => {
       const quiet = quietMs(b);
       const seen = await deliveriesUntil(b.endpoint, acked.receivedAt, quiet);
       const again = seen.filter((d) => d.seq > acked.seq);
-      t.observe('WEBHOOK-DUPLICATES', `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, watched until ${quiet} ms after the first was answered ${acked.status}`);
+      t.observe(
+        'WEBHOOK-DUPLICATES',
+        `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, watched until ${quiet} ms after the first was answered ${acked.status}`,
+      );
       if (again.length) {
         fail(
           `the webhook for case ${b.caseId} at ${b.url}`,
@@ -475,7 +586,10 @@ describe('the completion webhook', () => {
       const names = Object.keys(d.headers).sort();
       const safe = ['content-type', 'user-agent', 'content-encoding', 'transfer-encoding'];
       const described = names.map((n) => (safe.includes(n) ? `${n}: ${d.headers[n]!.slice(0, 120)}` : n));
-      t.observe('WEBHOOK-CONTENT-TYPE', `${d.headers['content-type'] ?? 'no Content-Type header'}; headers: ${described.join(', ')}`);
+      t.observe(
+        'WEBHOOK-CONTENT-TYPE',
+        `${d.headers['content-type'] ?? 'no Content-Type header'}; headers: ${described.join(', ')}`,
+      );
       t.observe('WEBHOOK-AUTH-HEADERS', authHeaders(d.headers));
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -487,19 +601,29 @@ describe('the completion webhook', () => {
     async (t) => {
       const b = await delivered(t);
       const quiet = quietMs(b);
-      const { before, during, duringJudged } = await urlChanged(t, 'changed', 'old URL', (r, id) => r.endpoint(`case ${id} new URL`));
+      const { before, during, duringJudged } = await urlChanged(t, 'changed', 'old URL', (r, id) =>
+        r.endpoint(`case ${id} new URL`),
+      );
       const judge = async (s: typeof before): Promise<string[]> => {
         const first = await firstOf([s.old, s.new]);
-        if (!first) return [`case ${s.id} (${s.when}): no delivery at the new URL ${s.new.url} within ${DEADLINE_MS} ms${straysNote()}`];
+        if (!first)
+          return [
+            `case ${s.id} (${s.when}): no delivery at the new URL ${s.new.url} within ${DEADLINE_MS} ms${straysNote()}`,
+          ];
         const atOld = await deliveriesUntil(s.old, first.delivery.receivedAt, quiet);
         const atNew = s.new.deliveries();
         if (atOld.length === 0) return [];
-        return [`case ${s.id} (${s.when}): ${atOld.length} delivery(ies) at the old URL ${s.old.url} (first ${show(atOld[0]!)}), ${atNew.length} at the new URL ${s.new.url}`];
+        return [
+          `case ${s.id} (${s.when}): ${atOld.length} delivery(ies) at the old URL ${s.old.url} (first ${show(atOld[0]!)}), ${atNew.length} at the new URL ${s.new.url}`,
+        ];
       };
       const problems = (await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])])).flat();
-      if (problems.length) fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
+      if (problems.length)
+        fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
       if (!duringJudged) {
-        t.skip(`processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered is_complete true): only a change before processing started was judged, and it passed`);
+        t.skip(
+          `processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered is_complete true): only a change before processing started was judged, and it passed`,
+        );
       }
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -514,16 +638,27 @@ describe('the completion webhook', () => {
       const { before, during, duringJudged } = await urlChanged(t, 'set to null', 'former URL', () => null);
       const judge = async (s: typeof before): Promise<{ problem?: string; unjudged?: string }> => {
         const { complete } = await readUntilComplete(t, s.id, 'until its processing completes');
-        if (!complete) return { unjudged: `case ${s.id} (${s.when}) did not read is_complete true within ${DEADLINE_MS} ms` };
+        if (!complete)
+          return { unjudged: `case ${s.id} (${s.when}) did not read is_complete true within ${DEADLINE_MS} ms` };
         const seen = await deliveriesUntil(s.old, Date.now(), quiet);
         if (seen.length === 0) return {};
-        return { problem: `case ${s.id} (${s.when}): ${seen.length} delivery(ies) at its former URL ${s.old.url}, first ${show(seen[0]!)}` };
+        return {
+          problem: `case ${s.id} (${s.when}): ${seen.length} delivery(ies) at its former URL ${s.old.url}, first ${show(seen[0]!)}`,
+        };
       };
       const results = await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])]);
       const problems = results.flatMap((x) => (x.problem ? [x.problem] : []));
-      if (problems.length) fail('webhooks after webhook_url was set to null', `no delivery at the former URL, watched for ${quiet} ms after the case read complete`, problems.join('\n'));
+      if (problems.length)
+        fail(
+          'webhooks after webhook_url was set to null',
+          `no delivery at the former URL, watched for ${quiet} ms after the case read complete`,
+          problems.join('\n'),
+        );
       const unjudged = results.flatMap((x) => (x.unjudged ? [x.unjudged] : []));
-      if (!duringJudged) unjudged.push(`processing of case ${during.id} completed before webhook_url could be set to null (the PATCH answered is_complete true)`);
+      if (!duringJudged)
+        unjudged.push(
+          `processing of case ${during.id} completed before webhook_url could be set to null (the PATCH answered is_complete true)`,
+        );
       if (unjudged.length) return t.skip(`not every case could be judged: ${unjudged.join('; ')}`);
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -538,7 +673,9 @@ describe('the completion webhook', () => {
       const quiet = quietMs(b);
       const p = t.primary.provision;
       const watched = await judgeable(t, async () => {
-        const cases = await Promise.all(Array.from({ length: CROSSTALK_CASES }, () => p.createCase({ checks: checksWithInputs(2) })));
+        const cases = await Promise.all(
+          Array.from({ length: CROSSTALK_CASES }, () => p.createCase({ checks: checksWithInputs(2) })),
+        );
         const watched = cases.map((c) => ({ id: c.id, endpoint: r.endpoint(`case ${c.id}`) }));
         await Promise.all(watched.map((w) => setWebhookUrl(t, w.id, w.endpoint.url)));
         await Promise.all(watched.map((w) => start(t, w.id)));
@@ -556,11 +693,22 @@ describe('the completion webhook', () => {
         for (const d of all) {
           if (locateCase(d, w.id)) continue;
           const other = watched.find((o) => o.id !== w.id && locateCase(d, o.id));
-          if (other) problems.push(`case ${w.id}: the delivery at ${w.endpoint.url} at ${d.receivedAtIso} carries case ${other.id}`);
+          if (other)
+            problems.push(
+              `case ${w.id}: the delivery at ${w.endpoint.url} at ${d.receivedAtIso} carries case ${other.id}`,
+            );
         }
       }
-      t.observe('WEBHOOK-DUPLICATES', `${CROSSTALK_CASES} cases processed at once, deliveries per case: ${counts.join(', ')}`);
-      if (problems.length) fail(`webhooks of cases ${watched.map((w) => w.id).join(', ')}, processed at once`, 'each case notified at its own URL with its own case', `${problems.join('\n')}${straysNote()}`);
+      t.observe(
+        'WEBHOOK-DUPLICATES',
+        `${CROSSTALK_CASES} cases processed at once, deliveries per case: ${counts.join(', ')}`,
+      );
+      if (problems.length)
+        fail(
+          `webhooks of cases ${watched.map((w) => w.id).join(', ')}, processed at once`,
+          'each case notified at its own URL with its own case',
+          `${problems.join('\n')}${straysNote()}`,
+        );
     },
     { timeout: CHECK_TIMEOUT_MS },
   );
@@ -582,7 +730,10 @@ describe('the completion webhook', () => {
       });
       const first = await firstDelivery(endpoint);
       if (!first) {
-        t.observe('WEBHOOK-RETRY-AFTER-500', `case ${id}: no delivery at all within ${DEADLINE_MS} ms (the baseline case was delivered)`);
+        t.observe(
+          'WEBHOOK-RETRY-AFTER-500',
+          `case ${id}: no delivery at all within ${DEADLINE_MS} ms (the baseline case was delivered)`,
+        );
         return;
       }
       let second: WebhookDelivery | undefined;
@@ -592,7 +743,10 @@ describe('the completion webhook', () => {
         if (!(err instanceof WebhookTimeoutError)) throw err;
       }
       if (!second) {
-        t.observe('WEBHOOK-RETRY-AFTER-500', `not sent again within ${DEADLINE_MS} ms after the receiver answered ${first.status}`);
+        t.observe(
+          'WEBHOOK-RETRY-AFTER-500',
+          `not sent again within ${DEADLINE_MS} ms after the receiver answered ${first.status}`,
+        );
         return;
       }
       const after = await deliveriesUntil(endpoint, second.receivedAt, quiet);
@@ -605,15 +759,21 @@ describe('the completion webhook', () => {
     { timeout: CHECK_TIMEOUT_MS },
   );
 
-  check(
-    'requests to the receiver at paths no case was given are recorded apart',
-    ['WEBHOOK-STRAYS'],
-    async (t) => {
-      const strays = ready(t).strays();
-      const listed = strays.slice(0, 10).map((s) => `${s.method} ${s.path.slice(0, 100)} at ${s.receivedAtIso} (user-agent: ${(s.headers['user-agent'] ?? 'none').slice(0, 60)})`);
-      t.observe('WEBHOOK-STRAYS', strays.length === 0 ? 'none' : `${strays.length}: ${listed.join('; ')}${strays.length > listed.length ? '; …' : ''}`);
-    },
-  );
+  check('requests to the receiver at paths no case was given are recorded apart', ['WEBHOOK-STRAYS'], async (t) => {
+    const strays = ready(t).strays();
+    const listed = strays
+      .slice(0, 10)
+      .map(
+        (s) =>
+          `${s.method} ${s.path.slice(0, 100)} at ${s.receivedAtIso} (user-agent: ${(s.headers['user-agent'] ?? 'none').slice(0, 60)})`,
+      );
+    t.observe(
+      'WEBHOOK-STRAYS',
+      strays.length === 0
+        ? 'none'
+        : `${strays.length}: ${listed.join('; ')}${strays.length > listed.length ? '; …' : ''}`,
+    );
+  });
 });
 
 /** Authentication-looking headers, by name and form only: a value may be a secret. */
@@ -625,7 +785,13 @@ function authHeaders(headers: Readonly<Record<string, string>>): string {
     .map(([name, value]) => {
       const scheme = name === 'authorization' ? /^(\S+)\s/.exec(value)?.[1] : undefined;
       const rest = scheme ? value.slice(scheme.length).trim() : value;
-      const form = /^[0-9a-f]+$/i.test(rest) ? 'hex' : /^\d+$/.test(rest) ? 'digits' : /^[A-Za-z0-9+/=_-]+$/.test(rest) ? 'base64-like' : 'text';
+      const form = /^[0-9a-f]+$/i.test(rest)
+        ? 'hex'
+        : /^\d+$/.test(rest)
+          ? 'digits'
+          : /^[A-Za-z0-9+/=_-]+$/.test(rest)
+            ? 'base64-like'
+            : 'text';
       return `${name}: ${scheme ? `${scheme} ` : ''}<${rest.length} ${form} chars>`;
     })
     .join('; ');

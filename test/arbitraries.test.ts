@@ -15,7 +15,14 @@ import {
   validCasePatch,
   validCustomerItem,
 } from '../src/arbitraries/index.ts';
-import { BulkCustomerUpdateItem, CasePatch, codePointLength, JsonObject, LIMITS, SyncPlatforms } from '../src/spec/index.ts';
+import {
+  BulkCustomerUpdateItem,
+  CasePatch,
+  codePointLength,
+  JsonObject,
+  LIMITS,
+  SyncPlatforms,
+} from '../src/spec/index.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const NON_BMP = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
@@ -91,13 +98,29 @@ describe('every generator', () => {
 
 describe('unicodeText', () => {
   it('keeps both length counts within bounds, with no lone surrogate or NUL', () => {
-    for (const [min, max] of [[0, 64], [1, 1], [3, 5], [1, 512], [255, 255]] as const) {
-      fc.assert(fc.property(unicodeText({ minLength: min, maxLength: max }), (s) => { expectWithin(s, min, max); }), runs);
+    for (const [min, max] of [
+      [0, 64],
+      [1, 1],
+      [3, 5],
+      [1, 512],
+      [255, 255],
+    ] as const) {
+      fc.assert(
+        fc.property(unicodeText({ minLength: min, maxLength: max }), (s) => {
+          expectWithin(s, min, max);
+        }),
+        runs,
+      );
     }
   });
 
   it('with trim, has no leading or trailing whitespace', () => {
-    fc.assert(fc.property(unicodeText({ minLength: 1, maxLength: 30, trim: true }), (s) => { expect(s.trim()).toBe(s); }), runs);
+    fc.assert(
+      fc.property(unicodeText({ minLength: 1, maxLength: 30, trim: true }), (s) => {
+        expect(s.trim()).toBe(s);
+      }),
+      runs,
+    );
   });
 
   it('mixes non-BMP characters, combining marks, right-to-left text and values at the limit', () => {
@@ -140,13 +163,23 @@ describe('httpUrl', () => {
 
 describe('deleteAfter', () => {
   it('stays in the int32 range and draws -1 and both ends', () => {
-    fc.assert(fc.property(deleteAfter(), (n) => { expect(Number.isInteger(n) && n >= LIMITS.deleteAfterMin && n <= LIMITS.deleteAfterMax).toBe(true); }), runs);
+    fc.assert(
+      fc.property(deleteAfter(), (n) => {
+        expect(Number.isInteger(n) && n >= LIMITS.deleteAfterMin && n <= LIMITS.deleteAfterMax).toBe(true);
+      }),
+      runs,
+    );
     const sample = fc.sample(deleteAfter(), { seed: 7, numRuns: 500 });
     for (const edge of [-1, 0, LIMITS.deleteAfterMin, LIMITS.deleteAfterMax]) expect(sample).toContain(edge);
   });
 
   it('respects a narrower range', () => {
-    fc.assert(fc.property(deleteAfter({ min: 0, max: 30 }), (n) => { expect(n >= 0 && n <= 30).toBe(true); }), runs);
+    fc.assert(
+      fc.property(deleteAfter({ min: 0, max: 30 }), (n) => {
+        expect(n >= 0 && n <= 30).toBe(true);
+      }),
+      runs,
+    );
   });
 });
 
@@ -166,7 +199,12 @@ describe('metadata', () => {
   it('nests no deeper than maxDepth', () => {
     const depth = (v: unknown): number =>
       v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0;
-    fc.assert(fc.property(metadata({ maxDepth: 2 }), (m) => { expect(depth(m)).toBeLessThanOrEqual(2); }), runs);
+    fc.assert(
+      fc.property(metadata({ maxDepth: 2 }), (m) => {
+        expect(depth(m)).toBeLessThanOrEqual(2);
+      }),
+      runs,
+    );
     expect(fc.sample(metadata(), { seed: 7, numRuns: 300 }).some((m) => depth(m) === 3)).toBe(true);
   });
 });
@@ -271,7 +309,8 @@ describe('validCustomerItem', () => {
           if (by === 'id') expect(item.id).toBeGreaterThan(0);
           if (by === 'external_id') expect(item.id).toBeUndefined();
           if (item.full_name !== undefined) expectWithin(item.full_name, 1, LIMITS.customerFullNameMaxLength);
-          if (typeof item.external_id === 'string') expectWithin(item.external_id, 1, LIMITS.customerExternalIdMaxLength);
+          if (typeof item.external_id === 'string')
+            expectWithin(item.external_id, 1, LIMITS.customerExternalIdMaxLength);
         }),
         runs,
       );
@@ -297,7 +336,9 @@ describe('validCustomerItem', () => {
 describe('invalidCustomerItem', () => {
   it('fails BulkCustomerUpdateItem', () => {
     fc.assert(
-      fc.property(invalidCustomerItem(), ({ item }) => { expect(BulkCustomerUpdateItem.safeParse(item).success).toBe(false); }),
+      fc.property(invalidCustomerItem(), ({ item }) => {
+        expect(BulkCustomerUpdateItem.safeParse(item).success).toBe(false);
+      }),
       runs,
     );
   });

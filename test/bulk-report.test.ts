@@ -33,7 +33,13 @@ describe('results lists with a per-item status', () => {
   });
 
   it('matches by id when the list is in another order, with an ok flag', () => {
-    const body = { results: [{ id: 503, ok: true }, { id: 501, ok: true }, { id: 502, ok: false, message: 'no such case' }] };
+    const body = {
+      results: [
+        { id: 503, ok: true },
+        { id: 501, ok: true },
+        { id: 502, ok: false, message: 'no such case' },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
   });
 
@@ -45,36 +51,75 @@ describe('results lists with a per-item status', () => {
   });
 
   it('reads HTTP statuses per item (a multi-status answer)', () => {
-    const body = { responses: [{ id: 501, status: 200 }, { id: 502, status: 404, body: { detail: 'Not found.' } }, { id: 503, status_code: 204 }] };
+    const body = {
+      responses: [
+        { id: 501, status: 200 },
+        { id: 502, status: 404, body: { detail: 'Not found.' } },
+        { id: 503, status_code: 204 },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
   });
 
   it('reads an error field: non-empty fails, null succeeds', () => {
-    const body = { items: [{ id: 501, error: null }, { id: 502, error: 'Case not found' }, { id: 503, errors: [] }] };
+    const body = {
+      items: [
+        { id: 501, error: null },
+        { id: 502, error: 'Case not found' },
+        { id: 503, errors: [] },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
   });
 
   it('reads a bare array answer', () => {
-    expect(items([{ id: 501, result: 'OK' }, { id: 502, result: 'NOT_FOUND' }, { id: 503, result: 'OK' }])).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(
+      items([
+        { id: 501, result: 'OK' },
+        { id: 502, result: 'NOT_FOUND' },
+        { id: 503, result: 'OK' },
+      ]),
+    ).toEqual(['succeeded', 'failed', 'succeeded']);
   });
 
   it('says nothing about items a results list leaves out (a silent failure)', () => {
-    const body = { results: [{ index: 0, status: 'updated' }, { index: 2, status: 'updated' }] };
+    const body = {
+      results: [
+        { index: 0, status: 'updated' },
+        { index: 2, status: 'updated' },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'unreported', 'succeeded']);
   });
 
   it('reads a failure reported as a success as a success', () => {
-    const body = { results: [{ index: 0, status: 'updated' }, { index: 1, status: 'updated' }, { index: 2, status: 'updated' }] };
+    const body = {
+      results: [
+        { index: 0, status: 'updated' },
+        { index: 1, status: 'updated' },
+        { index: 2, status: 'updated' },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 
   it('matches customers by external_id when the item named one, and by id otherwise', () => {
-    const body = { results: [{ id: 503, external_id: 'c3', status: 'updated' }, { id: null, external_id: 'cust-b', status: 'error' }] };
+    const body = {
+      results: [
+        { id: 503, external_id: 'c3', status: 'updated' },
+        { id: null, external_id: 'cust-b', status: 'error' },
+      ],
+    };
     expect(items(body, CUSTOMERS)).toEqual(['unreported', 'failed', 'succeeded']);
   });
 
   it('matches through a nested item echo', () => {
-    const body = { outcomes: [{ item: { id: 502 }, state: 'rejected' }, { item: { id: 501 }, state: 'applied' }] };
+    const body = {
+      outcomes: [
+        { item: { id: 502 }, state: 'rejected' },
+        { item: { id: 501 }, state: 'applied' },
+      ],
+    };
     expect(items(body)).toEqual(['succeeded', 'failed', 'unreported']);
   });
 
@@ -86,7 +131,11 @@ describe('results lists with a per-item status', () => {
   });
 
   it('calls an entry with opposite signs contradictory', () => {
-    expect(items({ results: [{ index: 0, status: 'updated', error: 'boom' }] })).toEqual(['contradictory', 'unreported', 'unreported']);
+    expect(items({ results: [{ index: 0, status: 'updated', error: 'boom' }] })).toEqual([
+      'contradictory',
+      'unreported',
+      'unreported',
+    ]);
   });
 });
 
@@ -98,13 +147,21 @@ describe('separate lists of successes and failures', () => {
   });
 
   it('reads suffixed and camel-case names: failed_ids, deletedIds, not_found', () => {
-    expect(items({ deletedIds: [501], not_found: [502], failed_ids: [503] })).toEqual(['succeeded', 'failed', 'failed']);
+    expect(items({ deletedIds: [501], not_found: [502], failed_ids: [503] })).toEqual([
+      'succeeded',
+      'failed',
+      'failed',
+    ]);
   });
 
   it('reads failure objects carrying an id, an index or an external_id', () => {
     expect(items({ errors: [{ id: 502, message: 'not found' }] })).toEqual(['unreported', 'failed', 'unreported']);
     expect(items({ errors: [{ index: 2, message: 'invalid' }] })).toEqual(['unreported', 'unreported', 'failed']);
-    expect(items({ rejected: [{ external_id: 'cust-b', reason: 'unknown' }] }, CUSTOMERS)).toEqual(['unreported', 'failed', 'unreported']);
+    expect(items({ rejected: [{ external_id: 'cust-b', reason: 'unknown' }] }, CUSTOMERS)).toEqual([
+      'unreported',
+      'failed',
+      'unreported',
+    ]);
   });
 
   it('reads bare external_ids and numeric strings', () => {
@@ -112,7 +169,11 @@ describe('separate lists of successes and failures', () => {
   });
 
   it('reads lists nested under a neutral key', () => {
-    expect(items({ data: { succeeded: [{ id: 501 }], failed: [{ id: 503, error: { code: 404 } }] } })).toEqual(['succeeded', 'unreported', 'failed']);
+    expect(items({ data: { succeeded: [{ id: 501 }], failed: [{ id: 503, error: { code: 404 } }] } })).toEqual([
+      'succeeded',
+      'unreported',
+      'failed',
+    ]);
   });
 
   it('inherits the outcome of a named object down to its list', () => {
@@ -130,7 +191,10 @@ describe('separate lists of successes and failures', () => {
   });
 
   it('reads a positional error list, empty where the item succeeded', () => {
-    const report = recogniseBulkReport({ errors: [null, { full_name: ['Ensure this field has no more than 255 characters.'] }, {}] }, CUSTOMERS);
+    const report = recogniseBulkReport(
+      { errors: [null, { full_name: ['Ensure this field has no more than 255 characters.'] }, {}] },
+      CUSTOMERS,
+    );
     expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
     expect(report.shape).toContain('positional failure list');
   });
@@ -155,11 +219,19 @@ describe('objects keyed by index, id or external_id', () => {
   });
 
   it('reads a top-level map keyed by index with status objects', () => {
-    expect(items({ '0': { ok: true }, '1': { ok: false }, '2': { ok: true } })).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(items({ '0': { ok: true }, '1': { ok: false }, '2': { ok: true } })).toEqual([
+      'succeeded',
+      'failed',
+      'succeeded',
+    ]);
   });
 
   it('reads a failure map keyed by external_id', () => {
-    expect(items({ failed: { 'cust-b': { detail: 'no such customer' } } }, CUSTOMERS)).toEqual(['unreported', 'failed', 'unreported']);
+    expect(items({ failed: { 'cust-b': { detail: 'no such customer' } } }, CUSTOMERS)).toEqual([
+      'unreported',
+      'failed',
+      'unreported',
+    ]);
   });
 });
 
@@ -195,21 +267,37 @@ describe('bare numbers: an index 3 or an id 3', () => {
 
   it('reads map keys by the same rule', () => {
     expect(items({ errors: { '3': 'x' } }, SMALL_IDS)).toEqual(['unreported', 'failed', 'unreported', 'unreported']);
-    expect(items({ errors: { '0': 'x', '3': 'y' } }, SMALL_IDS)).toEqual(['failed', 'unreported', 'unreported', 'failed']);
+    expect(items({ errors: { '0': 'x', '3': 'y' } }, SMALL_IDS)).toEqual([
+      'failed',
+      'unreported',
+      'unreported',
+      'failed',
+    ]);
   });
 
   it('reads duplicate ids in the request as every item with that id', () => {
     expect(items({ failed: [5] }, [5, 5, 6])).toEqual(['failed', 'failed', 'unreported']);
     // With one entry per item, in order, the positions tell them apart.
-    expect(items({ results: [{ id: 5, status: 'deleted' }, { id: 5, status: 'not_found' }, { id: 6, status: 'deleted' }] }, [5, 5, 6])).toEqual([
+    expect(
+      items(
+        {
+          results: [
+            { id: 5, status: 'deleted' },
+            { id: 5, status: 'not_found' },
+            { id: 6, status: 'deleted' },
+          ],
+        },
+        [5, 5, 6],
+      ),
+    ).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('reads bare check ids of a bulk delete', () => {
+    expect(items({ deleted: [41, 42], not_found: [999999] }, [41, 999999, 42])).toEqual([
       'succeeded',
       'failed',
       'succeeded',
     ]);
-  });
-
-  it('reads bare check ids of a bulk delete', () => {
-    expect(items({ deleted: [41, 42], not_found: [999999] }, [41, 999999, 42])).toEqual(['succeeded', 'failed', 'succeeded']);
   });
 });
 
@@ -244,16 +332,35 @@ describe('the configured failure path', () => {
   });
 
   it('reads objects with an id or an index in it', () => {
-    expect(items({ x: { bad: [{ id: 502 }, { index: 0 }] } }, CASES, '$.x.bad')).toEqual(['failed', 'failed', 'unreported']);
+    expect(items({ x: { bad: [{ id: 502 }, { index: 0 }] } }, CASES, '$.x.bad')).toEqual([
+      'failed',
+      'failed',
+      'unreported',
+    ]);
   });
 
   it('lets entries with a success status of their own count as successes', () => {
-    expect(items({ r: [{ index: 0, status: 'updated' }, { index: 1, status: 'failed' }] }, CASES, '$.r')).toEqual(['succeeded', 'failed', 'unreported']);
+    expect(
+      items(
+        {
+          r: [
+            { index: 0, status: 'updated' },
+            { index: 1, status: 'failed' },
+          ],
+        },
+        CASES,
+        '$.r',
+      ),
+    ).toEqual(['succeeded', 'failed', 'unreported']);
   });
 
   it('reads a configured map and an indexed step', () => {
     expect(items({ e: { '2': 'bad' } }, CASES, '$.e')).toEqual(['unreported', 'unreported', 'failed']);
-    expect(items({ pages: [{ failed: [501] }] }, CASES, '$.pages[0].failed')).toEqual(['failed', 'unreported', 'unreported']);
+    expect(items({ pages: [{ failed: [501] }] }, CASES, '$.pages[0].failed')).toEqual([
+      'failed',
+      'unreported',
+      'unreported',
+    ]);
   });
 
   it('is unrecognised when nothing is at the path', () => {
@@ -278,37 +385,56 @@ describe('jsonPathValue', () => {
 });
 
 describe('expectFailuresReported: the verdict and its message', () => {
-  const harness = (bulkFailuresPath?: string) => ({ run: bulkFailuresPath ? { bulkFailuresPath } : {} }) as unknown as Harness;
+  const harness = (bulkFailuresPath?: string) =>
+    ({ run: bulkFailuresPath ? { bulkFailuresPath } : {} }) as unknown as Harness;
   const answer = (json: unknown): ReceivedResponse => ({ status: 200, headers: {}, text: JSON.stringify(json), json });
   const failed = [{ index: 1, label: 'unknown case id 9' }];
   const applied = [{ index: 0, label: 'valid delete_after' }];
 
   it('passes when the failed item is reported failed and the applied one is not', () => {
-    const res = answer({ results: [{ index: 0, status: 'updated' }, { index: 1, status: 'failed' }] });
-    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).not.toThrow();
+    const res = answer({
+      results: [
+        { index: 0, status: 'updated' },
+        { index: 1, status: 'failed' },
+      ],
+    });
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).not.toThrow();
   });
 
   it('names the item reported as a success, where, and the body', () => {
-    const res = answer({ results: [{ index: 0, status: 'updated' }, { index: 1, status: 'updated' }] });
-    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(
+    const res = answer({
+      results: [
+        { index: 0, status: 'updated' },
+        { index: 1, status: 'updated' },
+      ],
+    });
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).toThrow(
       /item 1 \(unknown case id 9\) failed but is reported as a success at \$\.results\[1\][\s\S]*body: \{"results"/,
     );
   });
 
   it('fails an applied item reported as failed', () => {
     const res = answer({ failed: [5, 9] });
-    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(/item 0 \(valid delete_after\) was applied but is reported as failed/);
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).toThrow(/item 0 \(valid delete_after\) was applied but is reported as failed/);
   });
 
   it('shows an answer it cannot interpret and points to --bulk-failures-path', () => {
     const res = answer({ ok: true });
-    expect(() => expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).toThrow(
-      /cannot interpret: HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/,
-    );
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).toThrow(/cannot interpret: HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/);
   });
 
   it('reads the configured path only', () => {
     const res = answer({ problems: [9], results: [{ index: 1, status: 'updated' }] });
-    expect(() => expectFailuresReported(harness('$.problems'), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update')).not.toThrow();
+    expect(() =>
+      expectFailuresReported(harness('$.problems'), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).not.toThrow();
   });
 });

@@ -14,9 +14,15 @@ interface Credentials {
 }
 
 /** Starts `screenconf serve` and waits for its credentials file. */
-async function serve(args: string[] = []): Promise<{ child: ChildProcess; credentials: Credentials; output: () => string }> {
+async function serve(
+  args: string[] = [],
+): Promise<{ child: ChildProcess; credentials: Credentials; output: () => string }> {
   const file = join(tempDir(), 'credentials.json');
-  const child = spawn(process.execPath, [BIN, 'serve', '--credentials-out', file, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--credentials-out', file, ...args], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -61,10 +67,28 @@ describe('screenconf serve + screenconf run --base-url', () => {
     const [a, b] = server.credentials.organisations;
     expect(server.output()).toContain(`listening on ${server.credentials.baseUrl}`);
     const dir = tempDir();
-    const result = await screenconf([
-      'run', '--base-url', server.credentials.baseUrl, '--client-id', a!.clientId, '--client-secret', a!.clientSecret,
-      '--api-key', a!.apiKey, '--peer-client-id', b!.clientId, '--peer-client-secret', b!.clientSecret, '--report-dir', dir, '--max-rps', '0',
-    ], { timeoutMs: 220_000 });
+    const result = await screenconf(
+      [
+        'run',
+        '--base-url',
+        server.credentials.baseUrl,
+        '--client-id',
+        a!.clientId,
+        '--client-secret',
+        a!.clientSecret,
+        '--api-key',
+        a!.apiKey,
+        '--peer-client-id',
+        b!.clientId,
+        '--peer-client-secret',
+        b!.clientSecret,
+        '--report-dir',
+        dir,
+        '--max-rps',
+        '0',
+      ],
+      { timeoutMs: 220_000 },
+    );
     expect(result.stdout, result.stderr).toContain('Verdict: CONFORMING');
     expect(result.status).toBe(0);
     expect(readReport(dir).summary.conforming).toBe(true);
@@ -79,7 +103,11 @@ describe('screenconf serve + screenconf run --base-url', () => {
     children.push(server.child);
     const [a] = server.credentials.organisations;
     const result = await screenconf(['run', '--suites', 'token', '--report-dir', tempDir()], {
-      env: { SCREENCONF_BASE_URL: server.credentials.baseUrl, SCREENCONF_CLIENT_ID: a!.clientId, SCREENCONF_CLIENT_SECRET: a!.clientSecret },
+      env: {
+        SCREENCONF_BASE_URL: server.credentials.baseUrl,
+        SCREENCONF_CLIENT_ID: a!.clientId,
+        SCREENCONF_CLIENT_SECRET: a!.clientSecret,
+      },
     });
     expect(result.stdout).toContain(`target ${server.credentials.baseUrl}`);
     expect(result.status).toBe(0);
@@ -95,7 +123,17 @@ describe('screenconf serve + screenconf run --base-url', () => {
 
 describe('errors are one clear line with a stable code and exit status', () => {
   it('exits 3 when the target is unreachable', async () => {
-    const r = await screenconf(['run', '--base-url', 'http://127.0.0.1:1', '--client-id', '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c', '--client-secret', 'x-secret', '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--client-id',
+      '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c',
+      '--client-secret',
+      'x-secret',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(r.status).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^screenconf: error SC_TARGET_UNREACHABLE: .*127\.0\.0\.1:1.*ECONNREFUSED/);
@@ -109,15 +147,33 @@ describe('errors are one clear line with a stable code and exit status', () => {
   });
 
   it('exits 2 naming a malformed URL flag', async () => {
-    const r = await screenconf(['run', '--base-url', 'not a url', '--client-id', '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c', '--client-secret', 'x']);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      'not a url',
+      '--client-id',
+      '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c',
+      '--client-secret',
+      'x',
+    ]);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim()).toBe('screenconf: error SC_CONFIG: --base-url (SCREENCONF_BASE_URL) must be an absolute http:// or https:// URL');
+    expect(r.stderr.trim()).toBe(
+      'screenconf: error SC_CONFIG: --base-url (SCREENCONF_BASE_URL) must be an absolute http:// or https:// URL',
+    );
   });
 
   it('exits 2 when the target refuses the credentials', async () => {
     const server = await serve();
     children.push(server.child);
-    const r = await screenconf(['run', '--base-url', server.credentials.baseUrl, '--client-id', server.credentials.organisations[0]!.clientId, '--client-secret', 'wrong-secret']);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      server.credentials.baseUrl,
+      '--client-id',
+      server.credentials.organisations[0]!.clientId,
+      '--client-secret',
+      'wrong-secret',
+    ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CREDENTIALS_REJECTED/);
   });
@@ -146,7 +202,7 @@ describe('screenconf list', () => {
   });
 });
 
-describe('a new user\'s slips, and a hostile target, give one clear line', () => {
+describe("a new user's slips, and a hostile target, give one clear line", () => {
   it('never echoes a stray argument: it is often a secret whose flag was left out', async () => {
     const r = await screenconf(['run', '--base-url', 'https://h.test', '--client-id', UUID, 'stray-secret-value']);
     expect(r.status).toBe(2);
@@ -156,9 +212,19 @@ describe('a new user\'s slips, and a hostile target, give one clear line', () =>
   });
 
   it('says how to give a value that starts with "-" (parseArgs calls it ambiguous)', async () => {
-    const r = await screenconf(['run', '--base-url', 'https://h.test', '--client-id', UUID, '--client-secret', '-dash-secret']);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      'https://h.test',
+      '--client-id',
+      UUID,
+      '--client-secret',
+      '-dash-secret',
+    ]);
     expect(r.status).toBe(2);
-    expect(oneErrorLine(r.stderr, 'SC_USAGE')).toContain('--client-secret needs a value; a value that starts with "-" must be given as --client-secret=-…');
+    expect(oneErrorLine(r.stderr, 'SC_USAGE')).toContain(
+      '--client-secret needs a value; a value that starts with "-" must be given as --client-secret=-…',
+    );
     expect(r.stderr).not.toContain('dash-secret');
     const seed = await screenconf(['run', '--seed', '-1']);
     expect(oneErrorLine(seed.stderr, 'SC_USAGE')).toContain('--seed=-…');
@@ -169,10 +235,21 @@ describe('a new user\'s slips, and a hostile target, give one clear line', () =>
     const ledger = join(dir, 'ledger.jsonl');
     const at = new Date().toISOString();
     const base = { v: 1, run: 'abcd1234', baseUrl: 'http://127.0.0.1:9', at };
-    writeFileSync(ledger, [{ ...base, event: 'run', target: 'url' }, { ...base, event: 'create', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x' }, { ...base, event: 'created', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x', id: 7 }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(
+      ledger,
+      `${[
+        { ...base, event: 'run', target: 'url' },
+        { ...base, event: 'create', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x' },
+        { ...base, event: 'created', kind: 'case', org: 'a', externalId: 'screenconf-abcd1234-x', id: 7 },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n')}\n`,
+    );
     const r = await screenconf(['cleanup', ledger]);
     expect(r.status).toBe(2);
-    expect(oneErrorLine(r.stderr, 'SC_CONFIG')).toContain('cleanup of 1 case(s) on http://127.0.0.1:9 needs the credentials the run used: give --client-id and --client-secret (or --api-key)');
+    expect(oneErrorLine(r.stderr, 'SC_CONFIG')).toContain(
+      'cleanup of 1 case(s) on http://127.0.0.1:9 needs the credentials the run used: give --client-id and --client-secret (or --api-key)',
+    );
   });
 
   it('names the token URL when the base URL is wrong (a 404 HTML page)', async () => {
@@ -180,11 +257,23 @@ describe('a new user\'s slips, and a hostile target, give one clear line', () =>
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('<html>\n<body>\n<h1>Not Found</h1>\n</body>\n</html>\n');
     });
-    const r = await screenconf(['run', '--base-url', `${url}/wrong`, '--client-id', UUID, '--client-secret', 'html-target-secret', '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      `${url}/wrong`,
+      '--client-id',
+      UUID,
+      '--client-secret',
+      'html-target-secret',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(r.status).toBe(3);
     const line = oneErrorLine(r.stderr, 'SC_TARGET_BROKEN');
-    expect(line).toContain(`(POST ${url}/wrong/api/oauth/token/) answered HTTP 404 with a body that is not JSON (text/html)`);
-    expect(line).toContain('is the base URL the service\'s base address?');
+    expect(line).toContain(
+      `(POST ${url}/wrong/api/oauth/token/) answered HTTP 404 with a body that is not JSON (text/html)`,
+    );
+    expect(line).toContain("is the base URL the service's base address?");
     expect(r.stderr + r.stdout).not.toContain('html-target-secret');
   });
 
@@ -193,11 +282,23 @@ describe('a new user\'s slips, and a hostile target, give one clear line', () =>
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>\n  <head><title>502 Bad Gateway</title></head>\n  <body>bad gateway</body>\n</html>\n');
     });
-    const r = await screenconf(['run', '--base-url', url, '--api-key', 'html-target-key', '--suites', 'case-delete', '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      url,
+      '--api-key',
+      'html-target-key',
+      '--suites',
+      'case-delete',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(r.status).toBe(3);
-    expect(oneErrorLine(r.stderr, 'SC_INCOMPLETE')).toMatch(/answered HTTP 502 \(<html> <head><title>502 Bad Gateway<\/title><\/head> <body>bad gateway<\/body> <\/html> ?\)/);
+    expect(oneErrorLine(r.stderr, 'SC_INCOMPLETE')).toMatch(
+      /answered HTTP 502 \(<html> <head><title>502 Bad Gateway<\/title><\/head> <body>bad gateway<\/body> <\/html> ?\)/,
+    );
     expect(r.stdout).toMatch(/^HARNESS FAULT provisioning: .*HTTP 502 \(<html> <head>.*<\/html> ?\); see .*$/m);
-    expect(r.stdout).toMatch(/^  \d+ × could not judge: provisioning: .*HTTP 502 \(<html> <head>.*: CASE-DELETE-/m);
+    expect(r.stdout).toMatch(/^ {2}\d+ × could not judge: provisioning: .*HTTP 502 \(<html> <head>.*: CASE-DELETE-/m);
     expect(r.stderr + r.stdout).not.toContain('html-target-key');
   });
 
@@ -212,29 +313,66 @@ describe('a new user\'s slips, and a hostile target, give one clear line', () =>
         res.writeHead(404).end();
         return;
       }
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url!.slice('/screening'.length), headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode!, up.headers);
-        up.pipe(res);
-      });
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url!.slice('/screening'.length),
+          headers: req.headers,
+        },
+        (up) => {
+          res.writeHead(up.statusCode!, up.headers);
+          up.pipe(res);
+        },
+      );
       req.pipe(forward);
     });
     const dir = tempDir();
-    const r = await screenconf(['run', '--base-url', `${gateway}/screening`, '--client-id', a!.clientId, '--client-secret', a!.clientSecret, '--suites', 'token,case-delete', '--report-dir', dir, '--max-rps', '0']);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      `${gateway}/screening`,
+      '--client-id',
+      a!.clientId,
+      '--client-secret',
+      a!.clientSecret,
+      '--suites',
+      'token,case-delete',
+      '--report-dir',
+      dir,
+      '--max-rps',
+      '0',
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('Verdict: CONFORMING');
     const curl = readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8');
     expect(curl).toContain(`${gateway}/screening`);
   });
 
-  it('a failing run ends with what failed, what was skipped and why, how to reproduce and replay — without vitest\'s noise', async () => {
+  it("a failing run ends with what failed, what was skipped and why, how to reproduce and replay — without vitest's noise", async () => {
     const dir = tempDir();
-    const r = await screenconf(['run', '--suites', 'token', '--reference-faults', 'token.accept-wrong-secret', '--seed', '77', '--report-dir', dir]);
+    const r = await screenconf([
+      'run',
+      '--suites',
+      'token',
+      '--reference-faults',
+      'token.accept-wrong-secret',
+      '--seed',
+      '77',
+      '--report-dir',
+      dir,
+    ]);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).not.toContain('JUNIT report written');
     expect(existsSync(join(runFolder(dir), 'junit.xml'))).toBe(true);
     const tail = r.stdout.slice(r.stdout.indexOf('\nSkipped: '));
-    expect(tail).toMatch(/^\s*Skipped: \d+ requirement\(s\) not judged\n  \d+ × no check ran for it in this run \(suite not selected\)$/m);
-    expect(tail).toContain('Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve --fault token.accept-wrong-secret"');
+    expect(tail).toMatch(
+      /^\s*Skipped: \d+ requirement\(s\) not judged\n {2}\d+ × no check ran for it in this run \(suite not selected\)$/m,
+    );
+    expect(tail).toContain(
+      'Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve --fault token.accept-wrong-secret"',
+    );
     expect(tail).toContain('SCREENCONF_BASE_URL and SCREENCONF_ACCESS_TOKEN');
     expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
     expect(tail).toMatch(/Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\nReport: /);

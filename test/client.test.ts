@@ -12,7 +12,15 @@ import { HarnessError } from '../src/errors.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<string> {
@@ -26,7 +34,11 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse, body:
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function transport(options: Partial<{ timeoutMs: number; maxResponseBytes: number }> = {}, redactor = new Redactor(), log: Exchange[] = []) {
+function transport(
+  options: Partial<{ timeoutMs: number; maxResponseBytes: number }> = {},
+  redactor = new Redactor(),
+  log: Exchange[] = [],
+) {
   return new Transport({ timeoutMs: 2000, maxResponseBytes: 1024, ...options }, redactor, (e) => log.push(e));
 }
 
@@ -34,7 +46,9 @@ describe('Transport', () => {
   it('times out a server that never answers, with a TransportError', async () => {
     const url = await listen(() => {});
     const started = Date.now();
-    const err = await transport({ timeoutMs: 200 }).send({ method: 'GET', url, headers: {} }).catch((e) => e);
+    const err = await transport({ timeoutMs: 200 })
+      .send({ method: 'GET', url, headers: {} })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -45,7 +59,9 @@ describe('Transport', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('x'.repeat(10_000));
     });
-    const err = await transport({ maxResponseBytes: 1000 }).send({ method: 'GET', url, headers: {} }).catch((e) => e);
+    const err = await transport({ maxResponseBytes: 1000 })
+      .send({ method: 'GET', url, headers: {} })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('too-large');
   });
@@ -66,7 +82,9 @@ describe('Transport', () => {
   });
 
   it('reports a refused connection as unreachable', async () => {
-    const err = await transport().send({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {} }).catch((e) => e);
+    const err = await transport()
+      .send({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {} })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('unreachable');
     expect(err.message).toContain('ECONNREFUSED');
@@ -79,7 +97,12 @@ describe('Transport', () => {
     });
     const log: Exchange[] = [];
     const t = transport({}, new Redactor(['my-client-secret']), log);
-    await t.send({ method: 'POST', url, headers: { authorization: 'Bearer my-client-secret' }, body: JSON.stringify({ client_secret: 'my-client-secret' }) });
+    await t.send({
+      method: 'POST',
+      url,
+      headers: { authorization: 'Bearer my-client-secret' },
+      body: JSON.stringify({ client_secret: 'my-client-secret' }),
+    });
     const text = JSON.stringify(log);
     expect(text).not.toContain('my-client-secret');
     expect(text).not.toContain('issued-token-123456');
@@ -111,7 +134,10 @@ describe('TokenSource', () => {
     let issued = 0;
     const url = await listen((_req, res) => {
       issued += 1;
-      setTimeout(() => res.end(JSON.stringify({ access_token: 'shared-token', token_type: 'Bearer', expires_in: 3600 })), 50);
+      setTimeout(
+        () => res.end(JSON.stringify({ access_token: 'shared-token', token_type: 'Bearer', expires_in: 3600 })),
+        50,
+      );
     });
     const source = new TokenSource(url, creds, transport());
     await Promise.all([source.get(), source.get(), source.get()]);
@@ -119,20 +145,33 @@ describe('TokenSource', () => {
   });
 
   it('turns refused credentials, garbage and silence into HarnessErrors with stable codes', async () => {
-    const refused = await listen((_req, res) => { res.writeHead(401); res.end('{"error":"invalid_client"}'); });
-    expect((await new TokenSource(refused, creds, transport()).get().catch((e) => e)).code).toBe('SC_CREDENTIALS_REJECTED');
-    const garbage = await listen((_req, res) => { res.writeHead(200); res.end('<html>oops</html>'); });
+    const refused = await listen((_req, res) => {
+      res.writeHead(401);
+      res.end('{"error":"invalid_client"}');
+    });
+    expect((await new TokenSource(refused, creds, transport()).get().catch((e) => e)).code).toBe(
+      'SC_CREDENTIALS_REJECTED',
+    );
+    const garbage = await listen((_req, res) => {
+      res.writeHead(200);
+      res.end('<html>oops</html>');
+    });
     const err = await new TokenSource(garbage, creds, transport()).get().catch((e) => e);
     expect(err).toBeInstanceOf(HarnessError);
     expect(err.code).toBe('SC_TARGET_BROKEN');
-    expect((await new TokenSource('http://127.0.0.1:1', creds, transport()).get().catch((e) => e)).code).toBe('SC_TARGET_UNREACHABLE');
+    expect((await new TokenSource('http://127.0.0.1:1', creds, transport()).get().catch((e) => e)).code).toBe(
+      'SC_TARGET_UNREACHABLE',
+    );
   });
 });
 
 describe('ApiClient and encodings', () => {
   it('sends the API key in both schemes and nothing when asked for none', async () => {
     const seen: (string | undefined)[] = [];
-    const url = await listen((req, res) => { seen.push(req.headers.authorization); res.end('{}'); });
+    const url = await listen((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('{}');
+    });
     const api = new ApiClient(url, transport(), undefined, 'key-abcdef');
     await api.patchCase(1, {}, { auth: 'api-key-bearer' });
     await api.patchCase(1, {}, { auth: 'api-key-token' });
@@ -141,7 +180,9 @@ describe('ApiClient and encodings', () => {
   });
 
   it('encodes flat forms and multipart with null as empty and objects as JSON text', () => {
-    expect(encodeBody({ a: 'x y', n: 5, z: null, o: { k: 1 }, ids: [1, 2] }, 'form').text).toBe('a=x+y&n=5&z=&o=%7B%22k%22%3A1%7D&ids=1&ids=2');
+    expect(encodeBody({ a: 'x y', n: 5, z: null, o: { k: 1 }, ids: [1, 2] }, 'form').text).toBe(
+      'a=x+y&n=5&z=&o=%7B%22k%22%3A1%7D&ids=1&ids=2',
+    );
     const multipart = encodeBody({ webhook_url: 'https://h.example/a' }, 'multipart');
     expect(multipart.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(multipart.text).toContain('name="webhook_url"\r\n\r\nhttps://h.example/a\r\n');
@@ -150,12 +191,22 @@ describe('ApiClient and encodings', () => {
   it('builds a curl reproduction that names secrets by environment variable', () => {
     const curl = toCurl(
       {
-        at: '', durationMs: 0, credential: undefined as never,
-        request: { method: 'POST', url: 'http://127.0.0.1:9/api/oauth/token/', headers: { authorization: `Bearer ${REDACTED}` }, body: `{"client_secret":"${REDACTED}"}`, credential: 'api-key' },
+        at: '',
+        durationMs: 0,
+        credential: undefined as never,
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1:9/api/oauth/token/',
+          headers: { authorization: `Bearer ${REDACTED}` },
+          body: `{"client_secret":"${REDACTED}"}`,
+          credential: 'api-key',
+        },
       } as Exchange,
       'http://127.0.0.1:9',
     );
-    expect(curl).toBe(`curl -sS -i -X POST "$SCREENCONF_BASE_URL"'/api/oauth/token/' -H 'authorization: Bearer '"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`);
+    expect(curl).toBe(
+      `curl -sS -i -X POST "$SCREENCONF_BASE_URL"'/api/oauth/token/' -H 'authorization: Bearer '"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`,
+    );
     expect(new Redactor().redact(curl)).toBe(curl);
   });
 });

@@ -2,48 +2,75 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../src/errors.ts';
 import { readConfigFile, readEnv, resolveConfig } from '../src/runner/config.ts';
 import { tempDir } from './support/cli.ts';
 import { harnessError as error } from './support/errors.ts';
 
 const id = '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c';
 
-
 describe('resolveConfig', () => {
   it('takes flags over environment over file', () => {
     const c = resolveConfig({
       flags: { runs: '5' },
-      env: readEnv({ SCREENCONF_RUNS: '9', SCREENCONF_BASE_URL: 'http://127.0.0.1:9/', SCREENCONF_CLIENT_ID: id, SCREENCONF_CLIENT_SECRET: 's3cret' }),
+      env: readEnv({
+        SCREENCONF_RUNS: '9',
+        SCREENCONF_BASE_URL: 'http://127.0.0.1:9/',
+        SCREENCONF_CLIENT_ID: id,
+        SCREENCONF_CLIENT_SECRET: 's3cret',
+      }),
       file: { runs: 12, baseUrl: 'http://file.invalid/', reportDir: 'out' },
     });
-    expect(c).toMatchObject({ runs: 5, baseUrl: 'http://127.0.0.1:9/', clientId: id, reportDir: 'out', timeoutMs: 15000 });
+    expect(c).toMatchObject({
+      runs: 5,
+      baseUrl: 'http://127.0.0.1:9/',
+      clientId: id,
+      reportDir: 'out',
+      timeoutMs: 15000,
+    });
   });
 
   it('defaults to the embedded server with no settings', () => {
-    expect(resolveConfig({ flags: {}, env: {}, file: {} })).toMatchObject({ reportDir: 'reports', runs: 25, referenceFaults: [] });
+    expect(resolveConfig({ flags: {}, env: {}, file: {} })).toMatchObject({
+      reportDir: 'reports',
+      runs: 25,
+      referenceFaults: [],
+    });
   });
 
   it('names the flag, the variable and the rule of a bad value', () => {
     expect(error(() => resolveConfig({ flags: { baseUrl: 'ftp://x' }, env: {}, file: {} })).message).toBe(
       '--base-url (SCREENCONF_BASE_URL) must be an absolute http:// or https:// URL',
     );
-    const e = error(() => resolveConfig({ flags: { baseUrl: 'http://h.test', clientId: 'nope', clientSecret: 'x' }, env: {}, file: {} }));
+    const e = error(() =>
+      resolveConfig({ flags: { baseUrl: 'http://h.test', clientId: 'nope', clientSecret: 'x' }, env: {}, file: {} }),
+    );
     expect(e.code).toBe('SC_CONFIG');
     expect(e.exitCode).toBe(2);
     expect(e.message).toMatch(/^--client-id \(SCREENCONF_CLIENT_ID\) must be a UUID/);
-    expect(error(() => resolveConfig({ flags: { runs: '0' }, env: {}, file: {} })).message).toMatch(/--runs .* must be at least 1/);
-    expect(error(() => resolveConfig({ flags: { suites: 'token,nope' }, env: {}, file: {} })).message).toMatch(/--suites .* each must be one of/);
+    expect(error(() => resolveConfig({ flags: { runs: '0' }, env: {}, file: {} })).message).toMatch(
+      /--runs .* must be at least 1/,
+    );
+    expect(error(() => resolveConfig({ flags: { suites: 'token,nope' }, env: {}, file: {} })).message).toMatch(
+      /--suites .* each must be one of/,
+    );
   });
 
   it('needs credentials with a base URL, and credentials only with one', () => {
-    expect(error(() => resolveConfig({ flags: { baseUrl: 'http://h.test' }, env: {}, file: {} })).message).toMatch(/--client-id .* is required with --base-url/);
-    expect(error(() => resolveConfig({ flags: { clientId: id }, env: {}, file: {} })).message).toMatch(/only used with --base-url/);
-    expect(error(() => resolveConfig({ flags: { baseUrl: 'http://h.test', clientId: id }, env: {}, file: {} })).message).toMatch(/client-secret.*go together/);
+    expect(error(() => resolveConfig({ flags: { baseUrl: 'http://h.test' }, env: {}, file: {} })).message).toMatch(
+      /--client-id .* is required with --base-url/,
+    );
+    expect(error(() => resolveConfig({ flags: { clientId: id }, env: {}, file: {} })).message).toMatch(
+      /only used with --base-url/,
+    );
+    expect(
+      error(() => resolveConfig({ flags: { baseUrl: 'http://h.test', clientId: id }, env: {}, file: {} })).message,
+    ).toMatch(/client-secret.*go together/);
   });
 
   it('never echoes a secret value in a message', () => {
-    const e = error(() => resolveConfig({ flags: { baseUrl: 'http://h.test', clientSecret: 'super-secret-value' }, env: {}, file: {} }));
+    const e = error(() =>
+      resolveConfig({ flags: { baseUrl: 'http://h.test', clientSecret: 'super-secret-value' }, env: {}, file: {} }),
+    );
     expect(e.message).not.toContain('super-secret-value');
   });
 });

@@ -55,19 +55,39 @@ async function screenconfContainers(): Promise<string[]> {
 const engineAnswers = (await engineGet('/_ping')) === 'OK';
 const required = process.env.CI === 'true' || process.env.CI === '1';
 const noEngine = `no container engine answers at ${process.env.DOCKER_HOST ?? 'the default Docker socket (DOCKER_HOST is not set)'}; start podman's API service and set DOCKER_HOST as .ci/run does`;
-if (!engineAnswers && !required) console.warn(`test/container.test.ts: engine tests skipped (CI is not set): ${noEngine}`);
+if (!engineAnswers && !required)
+  console.warn(`test/container.test.ts: engine tests skipped (CI is not set): ${noEngine}`);
 
 /** Credentials chosen by the test: the container's server takes them, the run is given them. */
 function credentials() {
-  const org = () => ({ clientId: randomUUID(), clientSecret: `cs_${randomBytes(18).toString('base64url')}`, apiKey: `sk_${randomBytes(18).toString('base64url')}` });
+  const org = () => ({
+    clientId: randomUUID(),
+    clientSecret: `cs_${randomBytes(18).toString('base64url')}`,
+    apiKey: `sk_${randomBytes(18).toString('base64url')}`,
+  });
   const [primary, peer] = [org(), org()];
   const json = JSON.stringify({ organisations: [primary, peer] });
   const flags = [
-    '--target-env', `SCREENCONF_SERVE_CREDENTIALS=${json}`,
-    '--client-id', primary.clientId, '--client-secret', primary.clientSecret, '--api-key', primary.apiKey,
-    '--peer-client-id', peer.clientId, '--peer-client-secret', peer.clientSecret,
+    '--target-env',
+    `SCREENCONF_SERVE_CREDENTIALS=${json}`,
+    '--client-id',
+    primary.clientId,
+    '--client-secret',
+    primary.clientSecret,
+    '--api-key',
+    primary.apiKey,
+    '--peer-client-id',
+    peer.clientId,
+    '--peer-client-secret',
+    peer.clientSecret,
   ];
-  return { primary, peer, json, flags, secrets: [primary.clientSecret, primary.apiKey, peer.clientSecret, peer.apiKey] };
+  return {
+    primary,
+    peer,
+    json,
+    flags,
+    secrets: [primary.clientSecret, primary.apiKey, peer.clientSecret, peer.apiKey],
+  };
 }
 
 function expectOneLineError(r: CliResult, code: string, status: number): void {
@@ -80,17 +100,44 @@ function expectOneLineError(r: CliResult, code: string, status: number): void {
 
 describe('--target-image without an engine', () => {
   it('is refused together with --base-url (SC_CONFIG, exit 2)', async () => {
-    const r = await screenconf(['run', '--target-image', IMAGE, '--base-url', 'http://127.0.0.1:9', '--client-id', randomUUID(), '--client-secret', 'cs_x1234', '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--target-image',
+      IMAGE,
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--client-id',
+      randomUUID(),
+      '--client-secret',
+      'cs_x1234',
+      '--report-dir',
+      tempDir(),
+    ]);
     expectOneLineError(r, 'SC_CONFIG', 2);
-    expect(r.stderr).toContain('--target-image (SCREENCONF_TARGET_IMAGE) and --base-url (SCREENCONF_BASE_URL) both name the target');
+    expect(r.stderr).toContain(
+      '--target-image (SCREENCONF_TARGET_IMAGE) and --base-url (SCREENCONF_BASE_URL) both name the target',
+    );
   });
 
   it('names the engine it could not reach (SC_CONTAINER, exit 3), one line', async () => {
     const home = tempDir('screenconf-home-'); // no ~/.testcontainers.properties to fall back on
     const missing = join(tempDir('screenconf-engine-'), 'no-engine.sock');
-    const r = await screenconf(['run', '--target-image', IMAGE, '--client-id', randomUUID(), '--client-secret', 'cs_x1234', '--report-dir', tempDir()], {
-      env: { DOCKER_HOST: `unix://${missing}`, HOME: home, TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1' },
-    });
+    const r = await screenconf(
+      [
+        'run',
+        '--target-image',
+        IMAGE,
+        '--client-id',
+        randomUUID(),
+        '--client-secret',
+        'cs_x1234',
+        '--report-dir',
+        tempDir(),
+      ],
+      {
+        env: { DOCKER_HOST: `unix://${missing}`, HOME: home, TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1' },
+      },
+    );
     expectOneLineError(r, 'SC_CONTAINER', 3);
     expect(r.stderr).toContain(`DOCKER_HOST=unix://${missing}`);
   });
@@ -107,26 +154,61 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
     const before = await screenconfContainers();
     const reportDir = tempDir();
     const creds = credentials();
-    const r = await screenconf(['run', '--target-image', IMAGE, ...creds.flags, '--suites', 'token,auth', '--max-rps', '0', '--report-dir', reportDir]);
+    const r = await screenconf([
+      'run',
+      '--target-image',
+      IMAGE,
+      ...creds.flags,
+      '--suites',
+      'token,auth',
+      '--max-rps',
+      '0',
+      '--report-dir',
+      reportDir,
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^target http://127\\.0\\.0\\.1:\\d+ \\(container of ${IMAGE.replace(/[.:/]/g, '\\$&')}, removed at the end\\)$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^target http://127\\.0\\.0\\.1:\\d+ \\(container of ${IMAGE.replace(/[.:/]/g, '\\$&')}, removed at the end\\)$`,
+        'm',
+      ),
+    );
     const report = JSON.parse(readFileSync(/^Report: (.+)$/m.exec(r.stdout)![1]!.trim(), 'utf8'));
     expect(report.summary.conforming).toBe(true);
     expect(report.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(report.target.kind).toBe('url');
     // The chosen credentials were accepted: the token and auth checks passed against the container.
-    const passed = report.results.filter((x: { verdict: string }) => x.verdict === 'pass').map((x: { id: string }) => x.id);
+    const passed = report.results
+      .filter((x: { verdict: string }) => x.verdict === 'pass')
+      .map((x: { id: string }) => x.id);
     expect(passed.some((id: string) => id.startsWith('TOKEN-'))).toBe(true);
     expect(passed.some((id: string) => id.startsWith('AUTH-'))).toBe(true);
     // No secret in the console or any file of the report folder.
-    const everything = r.stdout + r.stderr + reportFiles(reportDir).map(([, text]) => text).join('\n');
+    const everything =
+      r.stdout +
+      r.stderr +
+      reportFiles(reportDir)
+        .map(([, text]) => text)
+        .join('\n');
     for (const secret of [...creds.secrets, creds.json]) expect(everything).not.toContain(secret);
     expect(await screenconfContainers()).toEqual(before);
   }, 180_000);
 
   it('removes a container that exits before it answers (SC_CONTAINER, exit 3)', async () => {
     const before = await screenconfContainers();
-    const r = await screenconf(['run', '--target-image', IMAGE, '--target-env', 'SCREENCONF_SERVE_CREDENTIALS=not json', '--client-id', randomUUID(), '--client-secret', 'cs_x1234', '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--target-image',
+      IMAGE,
+      '--target-env',
+      'SCREENCONF_SERVE_CREDENTIALS=not json',
+      '--client-id',
+      randomUUID(),
+      '--client-secret',
+      'cs_x1234',
+      '--report-dir',
+      tempDir(),
+    ]);
     expectOneLineError(r, 'SC_CONTAINER', 3);
     expect(r.stderr).toMatch(/exited \(status 2\) before it answered HTTP on port 8080/);
     expect(await screenconfContainers()).toEqual(before);
@@ -136,32 +218,57 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
     // As soon as the container exists (it is still starting), and once the suites start.
     ['SIGINT', 130, 'as soon as the container exists'],
     ['SIGTERM', 143, 'once the suites start'],
-  ] as const)('removes the container when %s stops the run (exit %i; signal sent %s)', async (signal, status, when) => {
-    const before = await screenconfContainers();
-    const creds = credentials();
-    const child = spawn(process.execPath, [BIN, 'run', '--target-image', IMAGE, ...creds.flags, '--suites', 'token,auth,case-patch', '--max-rps', '0', '--report-dir', tempDir()], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    let done = false;
-    void exited.then(() => (done = true));
-    // Poll for the moment (no timing assumption): a new labelled container, or the suites line.
-    for (;;) {
-      if (done) break;
-      if (when === 'as soon as the container exists' ? (await screenconfContainers()).some((id) => !before.includes(id)) : /^suites: /m.test(stdout)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(done, `the run ended before the signal (${when}): ${stdout}${stderr}`).toBe(false);
-    child.kill(signal);
-    expect(await exited, stdout + stderr).toBe(status);
-    expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
-    expect(stderr).not.toMatch(/^\s+at /m);
-    expect(await screenconfContainers()).toEqual(before);
-  }, 120_000);
+  ] as const)(
+    'removes the container when %s stops the run (exit %i; signal sent %s)',
+    async (signal, status, when) => {
+      const before = await screenconfContainers();
+      const creds = credentials();
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'run',
+          '--target-image',
+          IMAGE,
+          ...creds.flags,
+          '--suites',
+          'token,auth,case-patch',
+          '--max-rps',
+          '0',
+          '--report-dir',
+          tempDir(),
+        ],
+        {
+          cwd: ROOT,
+          env: cleanEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      let done = false;
+      void exited.then(() => (done = true));
+      // Poll for the moment (no timing assumption): a new labelled container, or the suites line.
+      for (;;) {
+        if (done) break;
+        if (
+          when === 'as soon as the container exists'
+            ? (await screenconfContainers()).some((id) => !before.includes(id))
+            : /^suites: /m.test(stdout)
+        )
+          break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(done, `the run ended before the signal (${when}): ${stdout}${stderr}`).toBe(false);
+      child.kill(signal);
+      expect(await exited, stdout + stderr).toBe(status);
+      expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expect(await screenconfContainers()).toEqual(before);
+    },
+    120_000,
+  );
 });

@@ -22,7 +22,9 @@ describe('screenconf run against the embedded reference server', () => {
   it('passes every MUST and SHOULD, and records every OBSERVE', () => {
     const report = readReport(dir);
     expect(report.summary.conforming).toBe(true);
-    const notPassing = report.results.filter((r) => (r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass'));
+    const notPassing = report.results.filter((r) =>
+      r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass',
+    );
     expect(notPassing.map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
   });
 

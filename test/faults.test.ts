@@ -12,7 +12,7 @@ import { readReport, screenconf, tempDir } from './support/cli.ts';
 const BULK_SUITES: SuiteName[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
 
 /** For each fault: the suites that catch it and the requirements that must then fail. */
-export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: RequirementId[] }> = {
+const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: RequirementId[] }> = {
   'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
   'token.expires-in-string': { suites: ['token'], fails: ['TOKEN-ISSUE'] },
   'token.any-grant-type': { suites: ['token'], fails: ['TOKEN-REJECT-GRANT-TYPE'] },
@@ -41,24 +41,57 @@ export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: Requirem
   'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'delete.noop': { suites: ['case-delete'], fails: ['CASE-DELETE-REMOVES'] },
   'delete.unknown-id-500': { suites: ['case-delete'], fails: ['CASE-DELETE-UNKNOWN-ID'] },
-  'bulk.no-limit': { suites: BULK_SUITES, fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'] },
-  'bulk.limit-99': { suites: BULK_SUITES, fails: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100', 'BULK-CHECKS-ACCEPT-100'] },
-  'bulk.partial-over-limit': { suites: BULK_SUITES, fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'] },
-  'bulk.all-or-nothing': { suites: BULK_SUITES, fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'] },
-  'bulk.silent-failure': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
-  'bulk.multi-status': { suites: ['bulk-cases', 'bulk-customers', 'bulk-checks'], fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'] },
-  'bulk.failure-as-success': { suites: BULK_SUITES, fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'] },
+  'bulk.no-limit': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+  },
+  'bulk.limit-99': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100', 'BULK-CHECKS-ACCEPT-100'],
+  },
+  'bulk.partial-over-limit': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+  },
+  'bulk.all-or-nothing': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
+  'bulk.silent-failure': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  },
+  'bulk.multi-status': {
+    suites: ['bulk-cases', 'bulk-customers', 'bulk-checks'],
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
+  'bulk.failure-as-success': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  },
   'bulk.customers-ignore-external-id': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-BY-EXTERNAL-ID'] },
   'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },
   'content.form-ignored': { suites: ['content-types'], fails: ['CONTENT-FORM-PATCH', 'CONTENT-MULTIPART-PATCH'] },
   'content.bulk-json-only': { suites: ['content-types'], fails: ['CONTENT-BULK-MEDIA-TYPES'] },
-  'limit.webhook-url-512': { suites: ['limits', 'case-properties'], fails: ['LIMIT-WEBHOOK-URL-511', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.webhook-url-512': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-WEBHOOK-URL-511', 'CASE-PATCH-INVALID-REJECTED'],
+  },
   'limit.webhook-url-510': { suites: ['limits'], fails: ['LIMIT-WEBHOOK-URL-511'] },
-  'limit.external-id-513': { suites: ['limits', 'case-properties'], fails: ['LIMIT-CASE-EXTERNAL-ID-512', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.external-id-513': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-CASE-EXTERNAL-ID-512', 'CASE-PATCH-INVALID-REJECTED'],
+  },
   'limit.customer-full-name-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-FULL-NAME-255'] },
   'limit.customer-external-id-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-EXTERNAL-ID-255'] },
-  'limit.delete-after-int64': { suites: ['limits', 'case-properties'], fails: ['LIMIT-DELETE-AFTER-OUTSIDE', 'CASE-PATCH-INVALID-REJECTED'] },
-  'limit.delete-after-truncate': { suites: ['limits', 'case-properties'], fails: ['LIMIT-DELETE-AFTER-INTEGER', 'CASE-PATCH-INVALID-REJECTED'] },
+  'limit.delete-after-int64': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-DELETE-AFTER-OUTSIDE', 'CASE-PATCH-INVALID-REJECTED'],
+  },
+  'limit.delete-after-truncate': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-DELETE-AFTER-INTEGER', 'CASE-PATCH-INVALID-REJECTED'],
+  },
   'limit.delete-after-negative': { suites: ['limits'], fails: ['LIMIT-DELETE-AFTER-RANGE'] },
   'patch.non-atomic': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-ATOMIC'] },
   'patch.accept-invalid-metadata': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-REJECTED'] },
@@ -71,7 +104,10 @@ export const CAUGHT_BY: Record<FaultName, { suites: SuiteName[]; fails: Requirem
   'tenant.leak-patch': { suites: ['tenant'], fails: ['TENANT-PATCH'] },
   'tenant.leak-delete': { suites: ['tenant'], fails: ['TENANT-DELETE'] },
   'tenant.leak-bulk-cases': { suites: ['tenant'], fails: ['TENANT-BULK-CASES', 'TENANT-BULK-CASES-REPORTED'] },
-  'tenant.leak-bulk-customers': { suites: ['tenant'], fails: ['TENANT-BULK-CUSTOMERS', 'TENANT-BULK-CUSTOMERS-REPORTED'] },
+  'tenant.leak-bulk-customers': {
+    suites: ['tenant'],
+    fails: ['TENANT-BULK-CUSTOMERS', 'TENANT-BULK-CUSTOMERS-REPORTED'],
+  },
   'tenant.leak-bulk-checks': { suites: ['tenant'], fails: ['TENANT-BULK-CHECKS', 'TENANT-BULK-CHECKS-REPORTED'] },
   'webhook.none': { suites: ['webhooks'], fails: ['WEBHOOK-DELIVERED'] },
   'webhook.no-checks': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
@@ -91,21 +127,35 @@ describe('each fault is caught by its requirement', () => {
     expect(Object.keys(CAUGHT_BY).sort()).toEqual(Object.keys(FAULTS).sort());
   });
 
-  describe.concurrent.each(Object.entries(CAUGHT_BY) as [FaultName, (typeof CAUGHT_BY)[FaultName]][])('%s', (fault, expected) => {
-    it(`fails ${expected.fails.join(', ')}`, async () => {
-      const dir = tempDir();
-      // A fault that breaks only SHOULD requirements warns; --strict makes the warning fail the run.
-      const shouldOnly = expected.fails.every((id) => requirement(id).level === 'SHOULD');
-      const result = await screenconf(['run', '--report-dir', dir, '--seed', '11', '--suites', expected.suites.join(','), '--reference-faults', fault, ...(shouldOnly ? ['--strict'] : [])]);
-      const report = readReport(dir);
-      const failing = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id);
-      table.push(`${fault.padEnd(28)} → ${failing.join(', ')}`);
-      expect(failing).toEqual(expect.arrayContaining(expected.fails));
-      if (!shouldOnly) expect(report.summary.conforming).toBe(false);
-      expect(result.status).toBe(1);
-      // Some bulk faults take ~45 s when CI runs them beside other tests on 2 cores.
-    }, 150_000);
-  });
+  describe.concurrent.each(Object.entries(CAUGHT_BY) as [FaultName, (typeof CAUGHT_BY)[FaultName]][])(
+    '%s',
+    (fault, expected) => {
+      it(`fails ${expected.fails.join(', ')}`, async () => {
+        const dir = tempDir();
+        // A fault that breaks only SHOULD requirements warns; --strict makes the warning fail the run.
+        const shouldOnly = expected.fails.every((id) => requirement(id).level === 'SHOULD');
+        const result = await screenconf([
+          'run',
+          '--report-dir',
+          dir,
+          '--seed',
+          '11',
+          '--suites',
+          expected.suites.join(','),
+          '--reference-faults',
+          fault,
+          ...(shouldOnly ? ['--strict'] : []),
+        ]);
+        const report = readReport(dir);
+        const failing = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id);
+        table.push(`${fault.padEnd(28)} → ${failing.join(', ')}`);
+        expect(failing).toEqual(expect.arrayContaining(expected.fails));
+        if (!shouldOnly) expect(report.summary.conforming).toBe(false);
+        expect(result.status).toBe(1);
+        // Some bulk faults take ~45 s when CI runs them beside other tests on 2 cores.
+      }, 150_000);
+    },
+  );
 
   afterAll(() => {
     console.log(`fault → requirements that failed\n${table.sort().join('\n')}`);

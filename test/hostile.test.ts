@@ -17,45 +17,72 @@ const BOUND_MS = 60_000;
 
 describe.concurrent('hostile servers', () => {
   for (const [name, hostile] of Object.entries(HOSTILE)) {
-    it(`${name}: ${hostile.behaviour} → exit ${hostile.exit}${hostile.code ? ` ${hostile.code}` : ''}`, async () => {
-      const server = await hostile.start();
-      try {
-        const dir = tempDir();
-        const began = Date.now();
-        const r = await screenconf(
-          [
-            'run', '--base-url', server.url, '--client-id', server.clientId, '--report-dir', dir, '--suites', hostile.suites,
-            '--timeout-ms', '500', '--max-rps', '0', '--seed', '5', '--runs', '5', ...(hostile.args ?? []),
-          ],
-          { env: { SCREENCONF_CLIENT_SECRET: server.clientSecret }, timeoutMs: BOUND_MS },
-        );
-        const took = Date.now() - began;
-        const context = `exit ${r.status} after ${took} ms\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
-        expect(r.status, context).toBe(hostile.exit);
-        expect(took).toBeLessThan(BOUND_MS);
-        expect(r.stdout, context).not.toMatch(STACK_LINE);
-        expect(r.stderr, context).not.toMatch(STACK_LINE);
-        if (hostile.exit === 3) {
-          expect(r.stderr.trim().split('\n'), context).toHaveLength(1);
-          expect(r.stderr, context).toMatch(new RegExp(`^screenconf: error ${hostile.code}: \\S`));
-        } else {
-          expect(r.stderr, context).toBe('');
-          expect(r.stdout, context).toContain('Verdict: NOT CONFORMING');
+    it(
+      `${name}: ${hostile.behaviour} → exit ${hostile.exit}${hostile.code ? ` ${hostile.code}` : ''}`,
+      async () => {
+        const server = await hostile.start();
+        try {
+          const dir = tempDir();
+          const began = Date.now();
+          const r = await screenconf(
+            [
+              'run',
+              '--base-url',
+              server.url,
+              '--client-id',
+              server.clientId,
+              '--report-dir',
+              dir,
+              '--suites',
+              hostile.suites,
+              '--timeout-ms',
+              '500',
+              '--max-rps',
+              '0',
+              '--seed',
+              '5',
+              '--runs',
+              '5',
+              ...(hostile.args ?? []),
+            ],
+            { env: { SCREENCONF_CLIENT_SECRET: server.clientSecret }, timeoutMs: BOUND_MS },
+          );
+          const took = Date.now() - began;
+          const context = `exit ${r.status} after ${took} ms\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+          expect(r.status, context).toBe(hostile.exit);
+          expect(took).toBeLessThan(BOUND_MS);
+          expect(r.stdout, context).not.toMatch(STACK_LINE);
+          expect(r.stderr, context).not.toMatch(STACK_LINE);
+          if (hostile.exit === 3) {
+            expect(r.stderr.trim().split('\n'), context).toHaveLength(1);
+            expect(r.stderr, context).toMatch(new RegExp(`^screenconf: error ${hostile.code}: \\S`));
+          } else {
+            expect(r.stderr, context).toBe('');
+            expect(r.stdout, context).toContain('Verdict: NOT CONFORMING');
+          }
+          const files = reportFiles(dir);
+          const outputs = [r.stdout, r.stderr, ...files.map(([, text]) => text)];
+          for (const secret of server.secrets())
+            for (const text of outputs) expect(text.includes(secret), `a secret in the outputs of ${name}`).toBe(false);
+          if (existsSync(join(dir, 'latest/conformance.json'))) {
+            const report = JSON.parse(readFileSync(join(dir, 'latest/conformance.json'), 'utf8')) as Report;
+            if (hostile.exit === 1)
+              expect(
+                report.summary.mustFailures + report.results.filter((x) => x.verdict === 'warn').length,
+              ).toBeGreaterThan(0);
+            await hostile.verify?.(report, server);
+          } else {
+            expect(hostile.exit, `${name} wrote no report`).toBe(3);
+            await hostile.verify?.(
+              { summary: { conforming: false, mustFailures: 0, harnessFaults: [], leftovers: [] }, results: [] },
+              server,
+            );
+          }
+        } finally {
+          await server.close();
         }
-        const files = reportFiles(dir);
-        const outputs = [r.stdout, r.stderr, ...files.map(([, text]) => text)];
-        for (const secret of server.secrets()) for (const text of outputs) expect(text.includes(secret), `a secret in the outputs of ${name}`).toBe(false);
-        if (existsSync(join(dir, 'latest/conformance.json'))) {
-          const report = JSON.parse(readFileSync(join(dir, 'latest/conformance.json'), 'utf8')) as Report;
-          if (hostile.exit === 1) expect(report.summary.mustFailures + report.results.filter((x) => x.verdict === 'warn').length).toBeGreaterThan(0);
-          await hostile.verify?.(report, server);
-        } else {
-          expect(hostile.exit, `${name} wrote no report`).toBe(3);
-          await hostile.verify?.({ summary: { conforming: false, mustFailures: 0, harnessFaults: [], leftovers: [] }, results: [] }, server);
-        }
-      } finally {
-        await server.close();
-      }
-    }, BOUND_MS + 10_000);
+      },
+      BOUND_MS + 10_000,
+    );
   }
 });

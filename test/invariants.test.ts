@@ -7,7 +7,18 @@ import { judge } from '../src/report/verdicts.ts';
 
 const now = '2026-11-22T10:00:00Z';
 function check(id: number, risk_score: number | null, status = risk_score === null ? 'PENDING' : 'DECIDED') {
-  return { id, created_at: now, updated_at: now, note: null, outcome: risk_score === null ? null : 'ACCEPTED', reasoning: null, risk_score, status, title: null, check_type: 'PEP' };
+  return {
+    id,
+    created_at: now,
+    updated_at: now,
+    note: null,
+    outcome: risk_score === null ? null : 'ACCEPTED',
+    reasoning: null,
+    risk_score,
+    status,
+    title: null,
+    check_type: 'PEP',
+  };
 }
 function validCase(overrides: Record<string, unknown> = {}) {
   return {
@@ -33,8 +44,12 @@ const broken = (body: Record<string, unknown>) => caseInvariants(body).map((f) =
 describe('caseInvariants', () => {
   it('finds nothing in a valid case, before, during and after processing', () => {
     expect(broken(validCase())).toEqual([]);
-    expect(broken(validCase({ risk_score: null, is_complete: false, checks: [check(3, null), check(4, null)] }))).toEqual([]);
-    expect(broken(validCase({ risk_score: 0.2, is_complete: false, checks: [check(3, 0.2), check(4, null)] }))).toEqual([]);
+    expect(
+      broken(validCase({ risk_score: null, is_complete: false, checks: [check(3, null), check(4, null)] })),
+    ).toEqual([]);
+    expect(broken(validCase({ risk_score: 0.2, is_complete: false, checks: [check(3, 0.2), check(4, null)] }))).toEqual(
+      [],
+    );
     expect(broken(validCase({ risk_score: null, checks: [] }))).toEqual([]);
     expect(broken(validCase({ origin_url: null, customer: { id: 2, full_name: 'A', customer_type: '' } }))).toEqual([]);
   });
@@ -42,11 +57,17 @@ describe('caseInvariants', () => {
   it('breaks exactly one requirement per defect', () => {
     const { updated_at: _gone, ...missing } = validCase();
     expect(broken(missing)).toEqual(['READ-CASE-SCHEMA']);
-    expect(broken(validCase({ checks: [check(3, 0.2), { ...check(4, 0.7), title: 5 }] }))).toEqual(['READ-CASE-SCHEMA']);
+    expect(broken(validCase({ checks: [check(3, 0.2), { ...check(4, 0.7), title: 5 }] }))).toEqual([
+      'READ-CASE-SCHEMA',
+    ]);
     expect(broken(validCase({ checks: [check(3, 0.2), check(4, 0.7, 'DONE')] }))).toEqual(['READ-ENUMS']);
     expect(broken(validCase({ outcome: 'MAYBE' }))).toEqual(['READ-ENUMS']);
     expect(broken(validCase({ customer: { id: 2, full_name: 'A', customer_type: 'PERSON' } }))).toEqual(['READ-ENUMS']);
-    expect(broken(validCase({ risk_score: 70, checks: [check(3, 20), check(4, 70)] }))).toEqual(['READ-RISK-SCORE-RANGE', 'READ-RISK-SCORE-RANGE', 'READ-RISK-SCORE-RANGE']);
+    expect(broken(validCase({ risk_score: 70, checks: [check(3, 20), check(4, 70)] }))).toEqual([
+      'READ-RISK-SCORE-RANGE',
+      'READ-RISK-SCORE-RANGE',
+      'READ-RISK-SCORE-RANGE',
+    ]);
     expect(broken(validCase({ risk_score: 0.45 }))).toEqual(['READ-CASE-RISK-MAX']);
     expect(broken(validCase({ external_id: 17, origin_url: null }))).toEqual(['CASE-EXTERNAL-ID-STRING']);
     expect(broken(validCase({ origin_url: 'https://origin.example/ext-1' }))).toEqual(['CASE-ORIGIN-URL-ALIAS']);
@@ -68,15 +89,26 @@ describe('caseBodies', () => {
   });
 
   it('finds cases nested in other answers, but not per-item summaries', () => {
-    expect(caseBodies('POST', '/api/cases/bulk-update/', { results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }] })).toHaveLength(0);
-    expect(caseBodies('POST', '/api/cases/bulk-update/', { results: [{ index: 0, case: validCase() }] })).toHaveLength(1);
+    expect(
+      caseBodies('POST', '/api/cases/bulk-update/', {
+        results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }],
+      }),
+    ).toHaveLength(0);
+    expect(caseBodies('POST', '/api/cases/bulk-update/', { results: [{ index: 0, case: validCase() }] })).toHaveLength(
+      1,
+    );
     expect(caseBodies('POST', '/api/cases/', validCase())).toHaveLength(1);
   });
 });
 
 describe('InvariantWatcher and its outcomes', () => {
   const base = 'http://127.0.0.1:9';
-  const req = (path: string) => ({ method: 'GET', url: `${base}${path}`, headers: { authorization: 'Bearer sk_secret_value' }, credential: 'api-key' as const });
+  const req = (path: string) => ({
+    method: 'GET',
+    url: `${base}${path}`,
+    headers: { authorization: 'Bearer sk_secret_value' },
+    credential: 'api-key' as const,
+  });
   const res = (json: unknown, status = 200) => ({ status, headers: {}, text: JSON.stringify(json), json });
 
   it('counts case bodies, keeps distinct violations with a redacted reproduction, and starts afresh', () => {
@@ -99,14 +131,23 @@ describe('InvariantWatcher and its outcomes', () => {
     const w = new InvariantWatcher(new Redactor(), base);
     w.observe(req('/api/cases/1/'), res(validCase({ checks: [check(3, 0.2), check(4, 0.7, 'DONE')] })));
     const outcomes = watchOutcomes('case-patch', w.take());
-    expect(outcomes.map((o) => [o.requirements[0], o.state])).toEqual(WATCHED_REQUIREMENTS.map((id) => [id, id === 'READ-ENUMS' ? 'failed' : 'passed']));
+    expect(outcomes.map((o) => [o.requirements[0], o.state])).toEqual(
+      WATCHED_REQUIREMENTS.map((id) => [id, id === 'READ-ENUMS' ? 'failed' : 'passed']),
+    );
     const failed = outcomes.find((o) => o.state === 'failed')!;
     expect(failed.name).toBe('invariant watch: case-patch');
-    expect(failed.errors[0]).toContain('checks[1].status of case 1, in the answer to GET /api/cases/1/\nExpected: one of PENDING');
-    const { results } = judge([...outcomes, ...watchOutcomes('token', new InvariantWatcher(new Redactor(), base).take())]);
+    expect(failed.errors[0]).toContain(
+      'checks[1].status of case 1, in the answer to GET /api/cases/1/\nExpected: one of PENDING',
+    );
+    const { results } = judge([
+      ...outcomes,
+      ...watchOutcomes('token', new InvariantWatcher(new Redactor(), base).take()),
+    ]);
     expect(results.find((r) => r.id === 'READ-ENUMS')?.verdict).toBe('fail');
     expect(results.find((r) => r.id === 'READ-CASE-SCHEMA')?.verdict).toBe('pass');
-    const skipped = judge(watchOutcomes('token', new InvariantWatcher(new Redactor(), base).take())).results.find((r) => r.id === 'READ-CASE-SCHEMA');
+    const skipped = judge(watchOutcomes('token', new InvariantWatcher(new Redactor(), base).take())).results.find(
+      (r) => r.id === 'READ-CASE-SCHEMA',
+    );
     expect(skipped).toMatchObject({ verdict: 'skip', reason: 'no case body seen' });
   });
 });

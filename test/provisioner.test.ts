@@ -27,9 +27,14 @@ function otherConventions(upstream: string): Server {
     const url = req.url ?? '/';
     const body = await bodyOf(req);
     const headers: Record<string, string> = {};
-    for (const name of ['authorization', 'content-type', 'accept']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+    for (const name of ['authorization', 'content-type', 'accept'])
+      if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
     const forward = async (method: string, path: string, payload?: string) => {
-      const r = await fetch(`${upstream}${path}`, { method, headers, ...(payload !== undefined && payload !== '' ? { body: payload } : {}) });
+      const r = await fetch(`${upstream}${path}`, {
+        method,
+        headers,
+        ...(payload !== undefined && payload !== '' ? { body: payload } : {}),
+      });
       return { status: r.status, text: await r.text(), type: r.headers.get('content-type') ?? 'application/json' };
     };
     const send = (status: number, text: string, type = 'application/json') => {
@@ -37,7 +42,10 @@ function otherConventions(upstream: string): Server {
       res.end(text);
     };
     let m: RegExpExecArray | null;
-    if ((req.method === 'POST' && url === '/api/cases/') || /^\/api\/cases\/\d+\/(start\/)?$/.test(url) && (req.method === 'GET' || url.endsWith('/start/'))) {
+    if (
+      (req.method === 'POST' && url === '/api/cases/') ||
+      (/^\/api\/cases\/\d+\/(start\/)?$/.test(url) && (req.method === 'GET' || url.endsWith('/start/')))
+    ) {
       return send(404, '{"error":"not_found"}');
     }
     if (req.method === 'POST' && url === '/internal/v2/cases') {
@@ -69,7 +77,16 @@ describe('screenconf run --provisioner', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const [a, b] = reference.organisations;
-    credentials = ['--client-id', a!.clientId, '--client-secret', a!.clientSecret, '--peer-client-id', b!.clientId, '--peer-client-secret', b!.clientSecret];
+    credentials = [
+      '--client-id',
+      a!.clientId,
+      '--client-secret',
+      a!.clientSecret,
+      '--peer-client-id',
+      b!.clientId,
+      '--peer-client-secret',
+      b!.clientSecret,
+    ];
   });
   afterAll(async () => {
     await new Promise((r) => proxy?.close(r));
@@ -78,16 +95,42 @@ describe('screenconf run --provisioner', () => {
 
   it('judges a target with other conventions through the example adapter, and leaves nothing behind', async () => {
     const dir = tempDir();
-    const r = await screenconf(['run', '--base-url', base, ...credentials, '--provisioner', EXAMPLE, '--suites', 'case-patch,case-delete,webhooks', ...FAST, '--report-dir', dir], { timeoutMs: 150_000 });
+    const r = await screenconf(
+      [
+        'run',
+        '--base-url',
+        base,
+        ...credentials,
+        '--provisioner',
+        EXAMPLE,
+        '--suites',
+        'case-patch,case-delete,webhooks',
+        ...FAST,
+        '--report-dir',
+        dir,
+      ],
+      { timeoutMs: 150_000 },
+    );
     expect(r.stdout, r.stderr).toContain('Verdict: CONFORMING');
     expect(r.status).toBe(0);
     const report = readReport(dir);
     expect(report.results.find((x) => x.id === 'WEBHOOK-DELIVERED')?.verdict).toBe('pass');
-    for (const org of reference.organisations) expect(reference.store.countCases(org.name), `cases left for ${org.name}`).toBe(0);
+    for (const org of reference.organisations)
+      expect(reference.store.countCases(org.name), `cases left for ${org.name}`).toBe(0);
   }, 180_000);
 
   it('without the adapter, says provisioning failed and how to fix it (exit 3)', async () => {
-    const r = await screenconf(['run', '--base-url', base, ...credentials, '--suites', 'case-delete', ...FAST, '--report-dir', tempDir()]);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      base,
+      ...credentials,
+      '--suites',
+      'case-delete',
+      ...FAST,
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(r.status).toBe(3);
     expect(r.stdout + r.stderr).toContain('--provisioner');
   });
@@ -96,9 +139,23 @@ describe('screenconf run --provisioner', () => {
     const dir = tempDir();
     const file = join(dir, 'bad.mjs');
     writeFileSync(file, 'export default { createCase: 5 };\n');
-    const r = await screenconf(['run', '--base-url', 'http://127.0.0.1:1', '--client-id', '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c', '--client-secret', 'x', '--provisioner', file, '--report-dir', dir]);
+    const r = await screenconf([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--client-id',
+      '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c',
+      '--client-secret',
+      'x',
+      '--provisioner',
+      file,
+      '--report-dir',
+      dir,
+    ]);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim()).toBe(`screenconf: error SC_PROVISIONER: provisioner ${file}: createCase must be a function`);
+    expect(r.stderr.trim()).toBe(
+      `screenconf: error SC_PROVISIONER: provisioner ${file}: createCase must be a function`,
+    );
   });
 
   it('names a missing adapter file (exit 2)', async () => {

@@ -23,7 +23,12 @@ async function issue(org: number): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-function call(method: string, path: string, body?: unknown, options: { token?: string; contentType?: string; raw?: string } = {}) {
+function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { token?: string; contentType?: string; raw?: string } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? token}` };
   let payload: string | undefined;
   if (options.raw !== undefined || body !== undefined) {
@@ -34,7 +39,11 @@ function call(method: string, path: string, body?: unknown, options: { token?: s
 }
 
 async function newCase(body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/cases/', { customer: { full_name: 'Ann Example' }, checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }], ...body });
+  const res = await call('POST', '/api/cases/', {
+    customer: { full_name: 'Ann Example' },
+    checks: [{ check_type: 'PEP' }, { check_type: 'SANCTIONS' }],
+    ...body,
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: number; external_id: string; checks: { id: number }[]; customer: { id: number } };
 }
@@ -51,7 +60,13 @@ describe('bad input gets a clear 4xx with a machine-readable body', () => {
     ['invalid JSON', 'PATCH', { raw: '{"webhook_url":' }, 400, 'invalid_json'],
     ['a JSON array body', 'PATCH', { raw: '[1,2]' }, 400, 'invalid_body'],
     ['an unsupported content type', 'PATCH', { raw: 'x', contentType: 'text/plain' }, 415, 'unsupported_media_type'],
-    ['a body over 1 MiB', 'PATCH', { raw: JSON.stringify({ metadata: { x: 'y'.repeat(1_100_000) } }) }, 413, 'payload_too_large'],
+    [
+      'a body over 1 MiB',
+      'PATCH',
+      { raw: JSON.stringify({ metadata: { x: 'y'.repeat(1_100_000) } }) },
+      413,
+      'payload_too_large',
+    ],
   ] as const)('%s', async (_label, method, options, status, code) => {
     const c = await newCase();
     const res = await call(method, `/api/cases/${c.id}/`, undefined, options);
@@ -78,26 +93,41 @@ describe('bad input gets a clear 4xx with a machine-readable body', () => {
 
   it('never answers 5xx, whatever JSON is sent to any endpoint', async () => {
     const c = await newCase();
-    const paths = ['/api/oauth/token/', `/api/cases/${c.id}/`, '/api/cases/bulk-update/', '/api/customers/bulk-update/', '/api/checks/bulk-delete/', '/api/cases/'];
+    const paths = [
+      '/api/oauth/token/',
+      `/api/cases/${c.id}/`,
+      '/api/cases/bulk-update/',
+      '/api/customers/bulk-update/',
+      '/api/checks/bulk-delete/',
+      '/api/cases/',
+    ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.constantFrom('POST', 'PATCH'), fc.jsonValue(), async (path, method, body) => {
-        const res = await call(method, path, body);
-        await res.arrayBuffer();
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('POST', 'PATCH'),
+        fc.jsonValue(),
+        async (path, method, body) => {
+          const res = await call(method, path, body);
+          await res.arrayBuffer();
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 200, seed: 20261122 },
     );
   });
 });
 
 describe('organisations are separate', () => {
-  it('hides one organisation\'s cases, customers and checks from the other', async () => {
+  it("hides one organisation's cases, customers and checks from the other", async () => {
     const c = await newCase();
     expect((await call('PATCH', `/api/cases/${c.id}/`, { delete_after: 3 }, { token: peerToken })).status).toBe(404);
     expect((await call('DELETE', `/api/cases/${c.id}/`, undefined, { token: peerToken })).status).toBe(404);
     const bulk = await call('POST', '/api/checks/bulk-delete/', { ids: [c.checks[0]!.id] }, { token: peerToken });
     expect(((await bulk.json()) as { failed: number }).failed).toBe(1);
-    const read = (await (await call('GET', `/api/cases/${c.id}/`)).json()) as { checks: unknown[]; delete_after: number };
+    const read = (await (await call('GET', `/api/cases/${c.id}/`)).json()) as {
+      checks: unknown[];
+      delete_after: number;
+    };
     expect(read.checks).toHaveLength(2);
     expect(read.delete_after).toBe(-1);
   });
@@ -106,7 +136,12 @@ describe('organisations are separate', () => {
     const a = await newCase();
     const b = await newCase();
     expect((await call('PATCH', `/api/cases/${b.id}/`, { external_id: a.external_id })).status).toBe(409);
-    const res = await call('POST', '/api/cases/', { customer: { full_name: 'Peer' }, external_id: a.external_id }, { token: peerToken });
+    const res = await call(
+      'POST',
+      '/api/cases/',
+      { customer: { full_name: 'Peer' }, external_id: a.external_id },
+      { token: peerToken },
+    );
     expect(res.status).toBe(201);
   });
 });
@@ -119,11 +154,16 @@ describe('tokens', () => {
       const res = await fetch(`${short.url}/api/oauth/token/`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: o.clientId, client_secret: o.clientSecret, grant_type: 'client_credentials' }),
+        body: new URLSearchParams({
+          client_id: o.clientId,
+          client_secret: o.clientSecret,
+          grant_type: 'client_credentials',
+        }),
       });
       const { access_token, expires_in } = (await res.json()) as { access_token: string; expires_in: number };
       expect(expires_in).toBe(1);
-      const probe = () => fetch(`${short.url}/api/cases/1/`, { method: 'PATCH', headers: { authorization: `Bearer ${access_token}` } });
+      const probe = () =>
+        fetch(`${short.url}/api/cases/1/`, { method: 'PATCH', headers: { authorization: `Bearer ${access_token}` } });
       expect((await probe()).status).toBe(404); // authenticated; no such case
       await new Promise((r) => setTimeout(r, 1100));
       const expired = await probe();

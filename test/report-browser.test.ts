@@ -23,16 +23,36 @@ const attempted: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
   const dir = join(tmp, 'reports');
-  const run = await screenconf(['run', '--report-dir', dir, '--suites', 'token,case-delete', '--reference-faults', 'delete.noop', '--seed', '5']);
+  const run = await screenconf([
+    'run',
+    '--report-dir',
+    dir,
+    '--suites',
+    'token,case-delete',
+    '--reference-faults',
+    'delete.noop',
+    '--seed',
+    '5',
+  ]);
   expect(run.status, run.stdout + run.stderr).toBe(1);
   folder = runFolder(dir);
   report = JSON.parse(readFileSync(join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
   context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   await context.route('**/*', async (route) => {
@@ -78,7 +98,9 @@ describe('report.html in chromium', () => {
     // The table: every requirement, with its statement and source.
     expect(await page.locator('tbody.req').count()).toBe(report.results.length);
     const removes = page.locator('#req-CASE-DELETE-REMOVES');
-    expect(await removes.locator('p.statement').textContent()).toBe(report.results.find((r) => r.id === 'CASE-DELETE-REMOVES')!.statement);
+    expect(await removes.locator('p.statement').textContent()).toBe(
+      report.results.find((r) => r.id === 'CASE-DELETE-REMOVES')!.statement,
+    );
     expect(await removes.locator('p.source').textContent()).toMatch(/^Source: interface § Endpoints › DELETE/);
     const passing = report.results.filter((r) => r.verdict === 'pass').length;
     expect(passing).toBeGreaterThan(5);
@@ -100,8 +122,12 @@ describe('report.html in chromium', () => {
     await details.locator('summary').click();
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     expect(await removes.locator('pre.curl').last().isVisible()).toBe(true);
-    expect(await removes.locator('pre.curl').last().textContent()).toMatch(/^curl -sS -i -X PATCH "\$SCREENCONF_BASE_URL"/);
-    expect(await removes.locator('pre.exchange').last().textContent()).toMatch(/^PATCH http:\/\/127\.0\.0\.1:\d+\/api\/cases\/\d+\/\n/);
+    expect(await removes.locator('pre.curl').last().textContent()).toMatch(
+      /^curl -sS -i -X PATCH "\$SCREENCONF_BASE_URL"/,
+    );
+    expect(await removes.locator('pre.exchange').last().textContent()).toMatch(
+      /^PATCH http:\/\/127\.0\.0\.1:\d+\/api\/cases\/\d+\/\n/,
+    );
     await page.screenshot({ path: join(tmp, 'evidence.png'), fullPage: true });
 
     // By level and by area (a click on the chart's bar sets the area).
@@ -162,7 +188,9 @@ describe('report.html in chromium', () => {
     expect(await page.locator('style').count()).toBe(1);
     // The text is there, as text, where it was put.
     expect(await page.locator('#req-CASE-DELETE-REMOVES pre.message').first().textContent()).toContain(evil);
-    expect(await page.locator('#req-CASE-DELETE-REMOVES pre.exchange').last().textContent()).toContain(`x-evil: ${evil}`);
+    expect(await page.locator('#req-CASE-DELETE-REMOVES pre.exchange').last().textContent()).toContain(
+      `x-evil: ${evil}`,
+    );
     expect(await page.locator('#req-CASE-DELETE-REMOVES p.reason').textContent()).toBe(evil);
     expect(await page.locator('#run dd').nth(1).textContent()).toBe(`Server: ${evil}`);
     expect(await page.locator('body').isVisible()).toBe(true);

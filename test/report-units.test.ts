@@ -16,7 +16,15 @@ import { judge, type TestOutcome } from '../src/report/verdicts.ts';
 import { SCHEMA_FILE, schemaText } from '../src/report/write-schema.ts';
 
 const outcomes: TestOutcome[] = [
-  { suite: 'token', name: 'token endpoint > issues', state: 'passed', requirements: ['TOKEN-ISSUE'], errors: [], observations: [], durationMs: 1 },
+  {
+    suite: 'token',
+    name: 'token endpoint > issues',
+    state: 'passed',
+    requirements: ['TOKEN-ISSUE'],
+    errors: [],
+    observations: [],
+    durationMs: 1,
+  },
   {
     suite: 'case-delete',
     name: 'delete > removes',
@@ -25,7 +33,14 @@ const outcomes: TestOutcome[] = [
     errors: ['PATCH after DELETE\nExpected: 4xx\nReceived: HTTP 200'],
     observations: [{ requirement: 'CASE-DELETE-STATUS', text: 'HTTP 204 with no body' }],
     evidence: {
-      exchanges: [{ at: '2026-01-01T00:00:00.000Z', durationMs: 3, request: { method: 'PATCH', url: 'http://t/api/cases/1/', headers: {}, body: '{}' }, response: { status: 200, headers: {}, body: '{"id":1}' } }],
+      exchanges: [
+        {
+          at: '2026-01-01T00:00:00.000Z',
+          durationMs: 3,
+          request: { method: 'PATCH', url: 'http://t/api/cases/1/', headers: {}, body: '{}' },
+          response: { status: 200, headers: {}, body: '{"id":1}' },
+        },
+      ],
       curl: [`curl -sS -i -X PATCH "$SCREENCONF_BASE_URL"'/api/cases/1/'`],
     },
     durationMs: 2,
@@ -39,21 +54,46 @@ function summaryOf(results: ReturnType<typeof judge>): RunSummary {
 function single(label?: string, verdicts: TestOutcome[] = outcomes): ConformanceReport {
   const judged = judge(verdicts);
   const built = buildReport(
-    { id: 'abcd1234', startedAt: new Date('2026-01-01T00:00:00Z'), finishedAt: new Date('2026-01-01T00:01:00Z'), seed: 1, runs: 25, suites: ['token', 'case-delete'], options: { seed: 1 } },
-    { ...(label ? { label } : {}), baseUrl: `https://${label ?? 'x'}.example`, kind: 'url', serverHeaders: { Server: ['nginx'] }, summary: summaryOf(judged), results: judged.results },
+    {
+      id: 'abcd1234',
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      finishedAt: new Date('2026-01-01T00:01:00Z'),
+      seed: 1,
+      runs: 25,
+      suites: ['token', 'case-delete'],
+      options: { seed: 1 },
+    },
+    {
+      ...(label ? { label } : {}),
+      baseUrl: `https://${label ?? 'x'}.example`,
+      kind: 'url',
+      serverHeaders: { Server: ['nginx'] },
+      summary: summaryOf(judged),
+      results: judged.results,
+    },
   );
   return ConformanceReportSchema.parse(built);
 }
 
 describe('the JSON Schema of conformance.json', () => {
   it('is committed as docs/conformance.schema.json, as `npm run schema` writes it', () => {
-    expect(readFileSync(SCHEMA_FILE, 'utf8'), 'run `npm run schema` and commit docs/conformance.schema.json').toBe(schemaText());
+    expect(readFileSync(SCHEMA_FILE, 'utf8'), 'run `npm run schema` and commit docs/conformance.schema.json').toBe(
+      schemaText(),
+    );
   });
 
   it('documents the contract fields', () => {
-    const schema = JSON.parse(schemaText()) as { required: string[]; properties: Record<string, { description?: string }>; $defs: Record<string, { required?: string[] }> };
-    expect(schema.required).toEqual(expect.arrayContaining(['schemaVersion', 'run', 'target', 'targets', 'summary', 'results']));
-    expect(schema.$defs.RequirementResult!.required).toEqual(expect.arrayContaining(['id', 'level', 'verdict', 'tests']));
+    const schema = JSON.parse(schemaText()) as {
+      required: string[];
+      properties: Record<string, { description?: string }>;
+      $defs: Record<string, { required?: string[] }>;
+    };
+    expect(schema.required).toEqual(
+      expect.arrayContaining(['schemaVersion', 'run', 'target', 'targets', 'summary', 'results']),
+    );
+    expect(schema.$defs.RequirementResult!.required).toEqual(
+      expect.arrayContaining(['id', 'level', 'verdict', 'tests']),
+    );
     expect(schema.$defs.Summary!.required).toEqual(expect.arrayContaining(['conforming', 'counts']));
     expect(schema.properties.targets!.description).toMatch(/default/);
   });
@@ -63,7 +103,11 @@ describe('buildReport', () => {
   it('holds one target labelled "default", with the run and its summary', () => {
     const r = single();
     expect(r.targets).toHaveLength(1);
-    expect(r.targets[0]).toMatchObject({ label: 'default', baseUrl: 'https://x.example', serverHeaders: { Server: ['nginx'] } });
+    expect(r.targets[0]).toMatchObject({
+      label: 'default',
+      baseUrl: 'https://x.example',
+      serverHeaders: { Server: ['nginx'] },
+    });
     expect(r.target.label).toBe('default');
     expect(r.summary.conforming).toBe(false);
     expect(overallVerdict(r)).toBe('NOT CONFORMING');
@@ -74,10 +118,21 @@ describe('buildReport', () => {
 
   it('publicOptions replaces secrets at any depth and keeps the rest', () => {
     const o = publicOptions(
-      { clientSecret: 's3cret', apiKey: 'k', seed: 3, targets: [{ label: 'us', baseUrl: 'https://us', clientSecret: 'x', peerClientSecret: 'y' }], unset: undefined },
+      {
+        clientSecret: 's3cret',
+        apiKey: 'k',
+        seed: 3,
+        targets: [{ label: 'us', baseUrl: 'https://us', clientSecret: 'x', peerClientSecret: 'y' }],
+        unset: undefined,
+      },
       ['clientSecret', 'apiKey', 'peerClientSecret'],
     );
-    expect(o).toEqual({ apiKey: '[REDACTED]', clientSecret: '[REDACTED]', seed: 3, targets: [{ baseUrl: 'https://us', clientSecret: '[REDACTED]', label: 'us', peerClientSecret: '[REDACTED]' }] });
+    expect(o).toEqual({
+      apiKey: '[REDACTED]',
+      clientSecret: '[REDACTED]',
+      seed: 3,
+      targets: [{ baseUrl: 'https://us', clientSecret: '[REDACTED]', label: 'us', peerClientSecret: '[REDACTED]' }],
+    });
   });
 });
 
@@ -99,7 +154,9 @@ describe('ServerHeaders', () => {
 
 describe('Markdown escaping', () => {
   it('text cannot add Markdown or HTML; code spans and blocks hold any text', () => {
-    expect(mdText('<img src=x onerror=alert(1)> *bold* [link](http://x) a|b `code`')).toBe('&lt;img src=x onerror=alert(1)&gt; \\*bold\\* \\[link\\](http://x) a\\|b \\`code\\`');
+    expect(mdText('<img src=x onerror=alert(1)> *bold* [link](http://x) a|b `code`')).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; \\*bold\\* \\[link\\](http://x) a\\|b \\`code\\`',
+    );
     expect(mdText('# not a heading\nsecond line')).toBe('\\# not a heading<br>second line');
     expect(mdText('0.1.0 stays')).toBe('0.1.0 stays');
     expect(mdCode('a ``b`` | c')).toBe('```a ``b`` \\| c```');
@@ -114,7 +171,9 @@ describe('report.html', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
     const hash = (t: string) => createHash('sha256').update(t).digest('base64');
-    expect(csp).toBe(`default-src 'none'; style-src 'sha256-${hash(style)}'; script-src 'sha256-${hash(script)}'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'`);
+    expect(csp).toBe(
+      `default-src 'none'; style-src 'sha256-${hash(style)}'; script-src 'sha256-${hash(script)}'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'`,
+    );
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/\b(src|href)=/);
     expect(esc(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
@@ -129,7 +188,19 @@ describe('report.html', () => {
 describe('a report of several targets (the multi-target contract)', () => {
   // us fails CASE-DELETE-REMOVES, eu passes it: the requirement differs; the worst verdict is on top.
   const us = single('us');
-  const eu = single('eu', outcomes.map((o) => (o.suite === 'case-delete' ? { ...o, state: 'passed' as const, errors: [], observations: [{ requirement: 'CASE-DELETE-STATUS', text: 'HTTP 200 {}' }] } : o)));
+  const eu = single(
+    'eu',
+    outcomes.map((o) =>
+      o.suite === 'case-delete'
+        ? {
+            ...o,
+            state: 'passed' as const,
+            errors: [],
+            observations: [{ requirement: 'CASE-DELETE-STATUS', text: 'HTTP 200 {}' }],
+          }
+        : o,
+    ),
+  );
   const report: ConformanceReport = ConformanceReportSchema.parse({
     ...us,
     target: us.target,
@@ -139,7 +210,10 @@ describe('a report of several targets (the multi-target contract)', () => {
       const e = eu.results.find((x) => x.id === r.id)!;
       return {
         ...r,
-        byTarget: { us: { verdict: r.verdict, ...(r.observations ? { observations: r.observations } : {}) }, eu: { verdict: e.verdict, ...(e.observations ? { observations: e.observations } : {}) } },
+        byTarget: {
+          us: { verdict: r.verdict, ...(r.observations ? { observations: r.observations } : {}) },
+          eu: { verdict: e.verdict, ...(e.observations ? { observations: e.observations } : {}) },
+        },
         differs: r.verdict !== e.verdict || JSON.stringify(r.observations) !== JSON.stringify(e.observations),
       };
     }),
@@ -147,16 +221,24 @@ describe('a report of several targets (the multi-target contract)', () => {
 
   it('fits the schema with targets, byTarget and differs', () => {
     expect(report.targets.map((t) => t.label)).toEqual(['us', 'eu']);
-    expect(report.results.find((r) => r.id === 'CASE-DELETE-REMOVES')).toMatchObject({ verdict: 'fail', differs: true, byTarget: { us: { verdict: 'fail' }, eu: { verdict: 'pass' } } });
+    expect(report.results.find((r) => r.id === 'CASE-DELETE-REMOVES')).toMatchObject({
+      verdict: 'fail',
+      differs: true,
+      byTarget: { us: { verdict: 'fail' }, eu: { verdict: 'pass' } },
+    });
   });
 
   it('the HTML has a column per target, marks the differences and filters on them', () => {
     const html = renderHtml(report);
     expect(html).toContain('<th>us</th><th>eu</th>');
     expect(html).toContain('<input type="checkbox" id="f-differs"> Differences only');
-    const row = /<tbody class="req differs" id="req-CASE-DELETE-REMOVES"[^>]*data-differs="1">[\s\S]*?<\/tbody>/.exec(html)?.[0];
+    const row = /<tbody class="req differs" id="req-CASE-DELETE-REMOVES"[^>]*data-differs="1">[\s\S]*?<\/tbody>/.exec(
+      html,
+    )?.[0];
     expect(row).toBeDefined();
-    expect(row).toContain('<td class="target"><span class="badge fail">fail</span></td><td class="target"><span class="badge pass">pass</span></td>');
+    expect(row).toContain(
+      '<td class="target"><span class="badge fail">fail</span></td><td class="target"><span class="badge pass">pass</span></td>',
+    );
     expect(html).toContain('<section id="targets"><h2>Targets</h2>');
     expect(html).toMatch(/<td>us<\/td><td>https:\/\/us\.example<\/td><td>Server: nginx<\/td>/);
   });

@@ -23,7 +23,17 @@ let report: ConformanceReport;
 let text: string;
 
 beforeAll(async () => {
-  run = await screenconf(['run', '--report-dir', dir, '--suites', 'case-delete', '--reference-faults', 'delete.noop', '--seed', '5']);
+  run = await screenconf([
+    'run',
+    '--report-dir',
+    dir,
+    '--suites',
+    'case-delete',
+    '--reference-faults',
+    'delete.noop',
+    '--seed',
+    '5',
+  ]);
   folder = runFolder(dir);
   text = readFileSync(join(folder, 'conformance.json'), 'utf8');
   report = parseReport(text, 'conformance.json');
@@ -40,9 +50,19 @@ function judgedView(r: ConformanceReport): ConformanceReport {
   const counts = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
   for (const x of results) counts[x.verdict] += 1;
   const summary = { ...raw.summary, counts };
-  const options = Object.fromEntries(Object.entries(raw.run.options ?? {}).filter(([k]) => ['referenceFaults', 'reportDir', 'seed', 'suites'].includes(k)));
+  const options = Object.fromEntries(
+    Object.entries(raw.run.options ?? {}).filter(([k]) =>
+      ['referenceFaults', 'reportDir', 'seed', 'suites'].includes(k),
+    ),
+  );
   expect(r.results.length).toBe(CATALOGUE.length);
-  return { ...raw, run: { ...raw.run, options }, summary, targets: raw.targets.map((t) => ({ ...t, summary })), results };
+  return {
+    ...raw,
+    run: { ...raw.run, options },
+    summary,
+    targets: raw.targets.map((t) => ({ ...t, summary })),
+    results,
+  };
 }
 
 const volatile = () => ({ dir, runId: report.run.id });
@@ -51,7 +71,12 @@ const volatile = () => ({ dir, runId: report.run.id });
 async function cli(args: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const status = await main(args, { out: (...lines) => (stdout += lines.map((l) => `${l}\n`).join('')), err: (l) => (stderr += `${l}\n`), env: cleanEnv(), cwd: process.cwd() });
+  const status = await main(args, {
+    out: (...lines) => (stdout += lines.map((l) => `${l}\n`).join('')),
+    err: (l) => (stderr += `${l}\n`),
+    env: cleanEnv(),
+    cwd: process.cwd(),
+  });
   return { status, stdout, stderr };
 }
 
@@ -60,7 +85,13 @@ describe('the run folder', () => {
     expect(run.status, run.stdout + run.stderr).toBe(1);
     expect(basename(folder)).toMatch(new RegExp(`^\\d{8}T\\d{6}Z-${report.run.id}$`));
     expect(readdirSync(dir).sort()).toEqual([basename(folder), 'latest', 'ledger.jsonl'].sort());
-    expect(readdirSync(folder).sort()).toEqual(['SHA256SUMS', 'conformance.json', 'junit.xml', 'report.html', 'report.md']);
+    expect(readdirSync(folder).sort()).toEqual([
+      'SHA256SUMS',
+      'conformance.json',
+      'junit.xml',
+      'report.html',
+      'report.md',
+    ]);
     expect(run.stdout).toContain(`report folder ${folder}`);
     expect(run.stdout).toContain(`Report: ${join(folder, 'conformance.json')}`);
   });
@@ -84,7 +115,14 @@ describe('conformance.json', () => {
     expect(report.schemaVersion).toBe(2);
     expect(report.run).toMatchObject({ seed: 5, suites: ['case-delete'] });
     expect(report.run.options).toMatchObject({ seed: 5, reportDir: dir, referenceFaults: ['delete.noop'] });
-    expect(report.targets).toEqual([expect.objectContaining({ label: 'default', baseUrl: report.target.baseUrl, kind: 'embedded', summary: report.summary })]);
+    expect(report.targets).toEqual([
+      expect.objectContaining({
+        label: 'default',
+        baseUrl: report.target.baseUrl,
+        kind: 'embedded',
+        summary: report.summary,
+      }),
+    ]);
     // Server identification headers seen in the target's responses (the reference server names itself).
     expect(report.target.serverHeaders).toEqual({ Server: ['screenconf-reference'] });
     expect(report.targets[0]!.serverHeaders).toEqual({ Server: ['screenconf-reference'] });
@@ -102,7 +140,19 @@ describe('conformance.json', () => {
 
   it('gives a property failure its counterexample, its seed and path, and the run seed that replays it', async () => {
     const other = tempDir();
-    const r = await screenconf(['run', '--report-dir', other, '--suites', 'case-properties', '--reference-faults', 'patch.replace-not-merge', '--seed', '3', '--runs', '5']);
+    const r = await screenconf([
+      'run',
+      '--report-dir',
+      other,
+      '--suites',
+      'case-properties',
+      '--reference-faults',
+      'patch.replace-not-merge',
+      '--seed',
+      '3',
+      '--runs',
+      '5',
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(1);
     const json = JSON.parse(readFileSync(join(runFolder(other), 'conformance.json'), 'utf8')) as ConformanceReport;
     const partial = json.results.find((x) => x.id === 'CASE-PATCH-PARTIAL')!;
@@ -110,8 +160,12 @@ describe('conformance.json', () => {
     expect(property).toMatchObject({ name: 'case-properties: valid patch applied, nothing else changed', runSeed: 3 });
     expect(property.counterexample).toMatch(/^\{"base":\{.*"patch":\{/);
     expect(Number.isInteger(property.seed) && property.path !== '').toBe(true);
-    expect(partial.failures![0]!.message).toContain(`Counterexample (shrunk after ${property.numShrinks} steps, ${property.numRuns} runs): ${property.counterexample}`);
-    expect(readFileSync(join(runFolder(other), 'report.md'), 'utf8')).toContain(`fast-check seed ${property.seed}, path \`${property.path}\`; replay the run with \`--seed 3\``);
+    expect(partial.failures![0]!.message).toContain(
+      `Counterexample (shrunk after ${property.numShrinks} steps, ${property.numRuns} runs): ${property.counterexample}`,
+    );
+    expect(readFileSync(join(runFolder(other), 'report.md'), 'utf8')).toContain(
+      `fast-check seed ${property.seed}, path \`${property.path}\`; replay the run with \`--seed 3\``,
+    );
   }, 120_000);
 
   it('gives each observation the check and the exchange it came from', () => {
@@ -136,7 +190,10 @@ describe('report.md and report.html', () => {
   });
 
   it('report.md matches its golden file', () => {
-    expectGolden('report.md', normalize(renderMarkdown(parseReport(JSON.stringify(judgedView(report)), 'view')), volatile()));
+    expectGolden(
+      'report.md',
+      normalize(renderMarkdown(parseReport(JSON.stringify(judgedView(report)), 'view')), volatile()),
+    );
   });
 });
 
@@ -147,7 +204,9 @@ describe('junit.xml', () => {
     expect(cases.length).toBe(2);
     for (const [, name, body] of cases) {
       const ids = [...body!.matchAll(/<property name="requirement" value="([^"]+)">/g)].map((m) => m[1]);
-      const expected = report.results.filter((r) => r.tests.some((t) => t.name === name!.replace(/&gt;/g, '>'))).map((r) => r.id);
+      const expected = report.results
+        .filter((r) => r.tests.some((t) => t.name === name!.replace(/&gt;/g, '>')))
+        .map((r) => r.id);
       expect(ids.sort(), name).toEqual(expected.sort());
     }
   });
@@ -169,7 +228,9 @@ describe('screenconf verify', () => {
     const r = await cli(['verify', folder]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
-    expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(/^([0-9a-f]{64} {2}(conformance\.json|junit\.xml|report\.html|report\.md)\n){4}$/);
+    expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(
+      /^([0-9a-f]{64} {2}(conformance\.json|junit\.xml|report\.html|report\.md)\n){4}$/,
+    );
     // The report folder stands for its latest run.
     expect((await cli(['verify', dir])).stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
   });
@@ -241,8 +302,14 @@ describe('screenconf report', () => {
   it('refuses a conformance.json that is not a report: SC_REPORT_INVALID, exit 2, one line', async () => {
     const cases: [string, RegExp][] = [
       ['{ not json', /is not JSON: /],
-      [JSON.stringify({ ...JSON.parse(text), results: [{ ...JSON.parse(text).results[0], verdict: 'maybe' }] }), /is not a screenconf report: results\[0\]\.verdict: /],
-      [JSON.stringify({ ...JSON.parse(text), schemaVersion: 1 }), /is not a screenconf report: schemaVersion: reports before schemaVersion 2 cannot be rendered/],
+      [
+        JSON.stringify({ ...JSON.parse(text), results: [{ ...JSON.parse(text).results[0], verdict: 'maybe' }] }),
+        /is not a screenconf report: results\[0\]\.verdict: /,
+      ],
+      [
+        JSON.stringify({ ...JSON.parse(text), schemaVersion: 1 }),
+        /is not a screenconf report: schemaVersion: reports before schemaVersion 2 cannot be rendered/,
+      ],
     ];
     for (const [content, message] of cases) {
       const to = tempDir();

@@ -24,7 +24,12 @@ async function setup(faults: FaultName[] = []) {
   server = await createReferenceServer({ faults });
   const org = server.organisations[0]!;
   const transport = new Transport({ timeoutMs: 2000, maxResponseBytes: 1 << 20 }, new Redactor([org.clientSecret]));
-  const api = new ApiClient(server.url, transport, new TokenSource(server.url, { clientId: org.clientId, clientSecret: org.clientSecret }, transport), undefined);
+  const api = new ApiClient(
+    server.url,
+    transport,
+    new TokenSource(server.url, { clientId: org.clientId, clientSecret: org.clientSecret }, transport),
+    undefined,
+  );
   const path = join(tempDir(), 'ledger.jsonl');
   new Ledger(path, 'run1', server.url).begin('url', false);
   const provision = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path });
@@ -73,9 +78,18 @@ describe('the provisioner records before it creates, and teardown confirms', () 
     const { provision, path, server, api } = await setup();
     const c = await provision.createCase();
     const d = await provision.createCase();
-    const events = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.event)).toEqual(['run', 'create', 'created', 'create', 'created']);
-    expect(events[1]).toMatchObject({ run: 'run1', baseUrl: server.url, kind: 'case', org: 'a', externalId: c.external_id });
+    expect(events[1]).toMatchObject({
+      run: 'run1',
+      baseUrl: server.url,
+      kind: 'case',
+      org: 'a',
+      externalId: c.external_id,
+    });
     expect(events[1].externalId).toMatch(/^screenconf-run1-a-case-/);
     expect(events[1].customerExternalId).toMatch(/^screenconf-run1-a-customer-/);
     expect(events[2]).toMatchObject({ id: c.id });
@@ -122,12 +136,33 @@ describe('re-run of a failed check', () => {
   const err = (name: string, message: string) => ({ name, message });
 
   it('labels a failure that repeats deterministic, and one that passed on re-run flaky', () => {
-    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'x'), err('Error', 'x')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['x'], flaky: false });
+    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'x'), err('Error', 'x')] } as never, diag(1))).toEqual(
+      { state: 'failed', errors: ['x'], flaky: false },
+    );
     // Failed twice with different details (other case ids): only the re-run's, which the evidence belongs to.
-    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'case 11 changed'), err('Error', 'case 14 changed')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['case 14 changed'], flaky: false });
-    expect(rerunOutcome({ state: 'passed', errors: [err('AssertionError', 'got 500')] } as never, diag(1))).toEqual({ state: 'failed', errors: ['got 500'], flaky: true });
-    expect(rerunOutcome({ state: 'passed', errors: [err('TransportError', 'ECONNRESET')] } as never, diag(1))).toEqual({ state: 'passed', errors: [], flaky: true });
-    expect(rerunOutcome({ state: 'passed', errors: undefined } as never, diag(0))).toEqual({ state: 'passed', errors: [] });
-    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'once')] } as never, diag(0))).toEqual({ state: 'failed', errors: ['once'] });
+    expect(
+      rerunOutcome(
+        { state: 'failed', errors: [err('Error', 'case 11 changed'), err('Error', 'case 14 changed')] } as never,
+        diag(1),
+      ),
+    ).toEqual({ state: 'failed', errors: ['case 14 changed'], flaky: false });
+    expect(rerunOutcome({ state: 'passed', errors: [err('AssertionError', 'got 500')] } as never, diag(1))).toEqual({
+      state: 'failed',
+      errors: ['got 500'],
+      flaky: true,
+    });
+    expect(rerunOutcome({ state: 'passed', errors: [err('TransportError', 'ECONNRESET')] } as never, diag(1))).toEqual({
+      state: 'passed',
+      errors: [],
+      flaky: true,
+    });
+    expect(rerunOutcome({ state: 'passed', errors: undefined } as never, diag(0))).toEqual({
+      state: 'passed',
+      errors: [],
+    });
+    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'once')] } as never, diag(0))).toEqual({
+      state: 'failed',
+      errors: ['once'],
+    });
   });
 });

@@ -30,7 +30,11 @@ async function reference(): Promise<{ server: ReferenceServer; organisations: Or
 function targetArgs(baseUrl: string, [a, b]: Organisation[]): { args: string[]; env: NodeJS.ProcessEnv } {
   return {
     args: ['--base-url', baseUrl, '--client-id', a!.clientId, '--peer-client-id', b!.clientId],
-    env: { SCREENCONF_CLIENT_SECRET: a!.clientSecret, SCREENCONF_API_KEY: a!.apiKey, SCREENCONF_PEER_CLIENT_SECRET: b!.clientSecret },
+    env: {
+      SCREENCONF_CLIENT_SECRET: a!.clientSecret,
+      SCREENCONF_API_KEY: a!.apiKey,
+      SCREENCONF_PEER_CLIENT_SECRET: b!.clientSecret,
+    },
   };
 }
 
@@ -60,7 +64,10 @@ async function until(what: string, ok: () => boolean, timeoutMs = 60_000, everyM
 /** Every case the ledger says was created answers 404 to a PATCH by its own organisation. */
 async function expectAllGone(baseUrl: string, organisations: Organisation[], lines: LedgerLine[]): Promise<number> {
   const tokens: Record<string, string> = {};
-  for (const [label, o] of [['a', organisations[0]!], ['b', organisations[1]!]] as const) {
+  for (const [label, o] of [
+    ['a', organisations[0]!],
+    ['b', organisations[1]!],
+  ] as const) {
     const res = await request(`${baseUrl}/api/oauth/token/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -84,26 +91,45 @@ async function expectAllGone(baseUrl: string, organisations: Organisation[], lin
 /** Starts `screenconf serve` and waits for its credentials file. */
 async function serve(): Promise<{ child: ChildProcess; baseUrl: string; organisations: Organisation[] }> {
   const file = join(tempDir(), 'credentials.json');
-  const child = spawn(process.execPath, [BIN, 'serve', '--credentials-out', file], { cwd: ROOT, env: cleanEnv(), stdio: 'ignore' });
+  const child = spawn(process.execPath, [BIN, 'serve', '--credentials-out', file], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: 'ignore',
+  });
   children.push(child);
-  await until('serve wrote its credentials', () => existsSync(file) && readFileSync(file, 'utf8').trim().endsWith('}'), 20_000);
+  await until(
+    'serve wrote its credentials',
+    () => existsSync(file) && readFileSync(file, 'utf8').trim().endsWith('}'),
+    20_000,
+  );
   const creds = JSON.parse(readFileSync(file, 'utf8')) as { baseUrl: string; organisations: Organisation[] };
   return { child, baseUrl: creds.baseUrl, organisations: creds.organisations };
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv, detached = false): { child: ChildProcess; done: Promise<{ status: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached });
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  detached = false,
+): { child: ChildProcess; done: Promise<{ status: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((r) => child.on('close', (status) => r({ status, stdout, stderr })));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((r) =>
+    child.on('close', (status) => r({ status, stdout, stderr })),
+  );
   return { child, done };
 }
 
 describe('Ctrl-C during a run', () => {
-  it('stops, cleans up, writes the report of what ran and exits 130; the target keeps none of the run\'s cases', async () => {
+  it("stops, cleans up, writes the report of what ran and exits 130; the target keeps none of the run's cases", async () => {
     const target = await serve();
     const dir = tempDir();
     const { args, env } = targetArgs(target.baseUrl, target.organisations);
@@ -113,7 +139,9 @@ describe('Ctrl-C during a run', () => {
     const r = await run.done;
     expect(r.status, r.stdout + r.stderr).toBe(130);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^screenconf: interrupted by SIGINT: stopped the run and cleaned up; the report of what ran is /);
+    expect(r.stderr).toMatch(
+      /^screenconf: interrupted by SIGINT: stopped the run and cleaned up; the report of what ran is /,
+    );
     expect(r.stdout).toContain('Verdict: INTERRUPTED');
     expect(`${r.stdout}${r.stderr}`).not.toMatch(STACK_LINE);
     const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
@@ -134,15 +162,39 @@ describe('a run killed outright (SIGKILL), then screenconf cleanup', () => {
     const { args, env } = targetArgs(server.url, organisations);
     // One worker, five requests a second (past the first second's burst, one every 200 ms): a
     // kill right after a recorded create lands between requests, so no create is left unanswered.
-    const run = start(['run', ...args, '--report-dir', dir, '--concurrency', '1', '--max-rps', '5', '--suites', 'case-patch,auth,model', '--seed', '3'], env, true);
-    await until('the ledger records created cases and no create is in flight', () => {
-      const lines = ledgerLines(dir);
-      const last = lines.at(-1);
-      const created = lines.filter((l) => l.event === 'created').length;
-      const intents = lines.filter((l) => l.event === 'create').length;
-      const settled = lines.filter((l) => l.event === 'created' || l.event === 'refused').length;
-      return created >= 8 && intents === settled && last?.event === 'created' && Date.now() - Date.parse(last.at) < 40;
-    }, 90_000, 2);
+    const run = start(
+      [
+        'run',
+        ...args,
+        '--report-dir',
+        dir,
+        '--concurrency',
+        '1',
+        '--max-rps',
+        '5',
+        '--suites',
+        'case-patch,auth,model',
+        '--seed',
+        '3',
+      ],
+      env,
+      true,
+    );
+    await until(
+      'the ledger records created cases and no create is in flight',
+      () => {
+        const lines = ledgerLines(dir);
+        const last = lines.at(-1);
+        const created = lines.filter((l) => l.event === 'created').length;
+        const intents = lines.filter((l) => l.event === 'create').length;
+        const settled = lines.filter((l) => l.event === 'created' || l.event === 'refused').length;
+        return (
+          created >= 8 && intents === settled && last?.event === 'created' && Date.now() - Date.parse(last.at) < 40
+        );
+      },
+      90_000,
+      2,
+    );
     process.kill(-run.child.pid!, 'SIGKILL');
     await run.done;
     const left = server.store.countCases('org-1') + server.store.countCases('org-2');
@@ -151,7 +203,16 @@ describe('a run killed outright (SIGKILL), then screenconf cleanup', () => {
     const secretFile = join(tempDir(), 'secret');
     writeFileSync(secretFile, `${organisations[0]!.clientSecret}\n`);
     const r = await screenconf(
-      ['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId, '--client-secret-file', secretFile, '--peer-client-id', organisations[1]!.clientId],
+      [
+        'cleanup',
+        join(dir, LEDGER_FILE),
+        '--client-id',
+        organisations[0]!.clientId,
+        '--client-secret-file',
+        secretFile,
+        '--peer-client-id',
+        organisations[1]!.clientId,
+      ],
       { env: { SCREENCONF_PEER_CLIENT_SECRET: organisations[1]!.clientSecret } },
     );
     expect(r.status, r.stdout + r.stderr).toBe(0);
@@ -161,7 +222,9 @@ describe('a run killed outright (SIGKILL), then screenconf cleanup', () => {
     await expectAllGone(server.url, organisations, ledgerLines(dir));
 
     // Run again: the ledger now records the deletions, so there is nothing to do.
-    const again = await screenconf(['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId], { env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret } });
+    const again = await screenconf(['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId], {
+      env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret },
+    });
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('nothing of this ledger is left on the target');
   }, 150_000);
@@ -172,13 +235,20 @@ describe('--keep, the deadline and the ledger', () => {
     const { server, organisations } = await reference();
     const dir = tempDir();
     const { args, env } = targetArgs(server.url, organisations);
-    const r = await screenconf(['run', ...args, '--report-dir', dir, '--keep', '--max-rps', '0', '--suites', 'case-patch', '--runs', '5'], { env });
+    const r = await screenconf(
+      ['run', ...args, '--report-dir', dir, '--keep', '--max-rps', '0', '--suites', 'case-patch', '--runs', '5'],
+      { env },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const kept = server.store.countCases('org-1');
     expect(kept).toBeGreaterThan(0);
     expect(r.stdout).toContain('(--keep: what the run creates stays on the target)');
-    expect(r.stdout).toMatch(new RegExp(`kept ${kept} case\\(s\\) on the target \\(--keep\\): .*; remove them with: screenconf cleanup `));
-    const c = await screenconf(['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId], { env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret } });
+    expect(r.stdout).toMatch(
+      new RegExp(`kept ${kept} case\\(s\\) on the target \\(--keep\\): .*; remove them with: screenconf cleanup `),
+    );
+    const c = await screenconf(['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId], {
+      env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret },
+    });
     expect(c.status, c.stdout + c.stderr).toBe(0);
     expect(server.store.countCases('org-1')).toBe(0);
   }, 120_000);
@@ -188,18 +258,25 @@ describe('--keep, the deadline and the ledger', () => {
     const dir = tempDir();
     const { args, env } = targetArgs(server.url, organisations);
     const began = Date.now();
-    const r = await screenconf(['run', ...args, '--report-dir', dir, '--deadline-ms', '2500', '--max-rps', '20'], { env, timeoutMs: 60_000 });
+    const r = await screenconf(['run', ...args, '--report-dir', dir, '--deadline-ms', '2500', '--max-rps', '20'], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(r.status, r.stdout + r.stderr).toBe(3);
     expect(Date.now() - began).toBeLessThan(30_000);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^screenconf: error SC_DEADLINE: the run deadline of 2500 ms passed; stopped the run and cleaned up; the report of what ran is /);
+    expect(r.stderr).toMatch(
+      /^screenconf: error SC_DEADLINE: the run deadline of 2500 ms passed; stopped the run and cleaned up; the report of what ran is /,
+    );
     const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
     expect(report.run.interrupted).toBe('deadline');
-    expect(report.results.some((x: { reason?: string }) => /^not run: the run deadline/.test(x.reason ?? ''))).toBe(true);
+    expect(report.results.some((x: { reason?: string }) => /^not run: the run deadline/.test(x.reason ?? ''))).toBe(
+      true,
+    );
     expect(server.store.countCases('org-1') + server.store.countCases('org-2')).toBe(0);
   }, 90_000);
 
-  it('cleanup of an embedded run\'s ledger has nothing to do; an unreadable ledger is exit 2', async () => {
+  it("cleanup of an embedded run's ledger has nothing to do; an unreadable ledger is exit 2", async () => {
     const dir = tempDir();
     const r = await screenconf(['run', '--report-dir', dir, '--suites', 'case-delete']);
     expect(r.status).toBe(0);
@@ -227,7 +304,10 @@ describe('throttling', () => {
     });
     try {
       const dir = tempDir();
-      const r = await screenconf(['run', '--base-url', target.url, '--client-id', target.clientId, '--report-dir', dir, '--suites', 'token'], { env: { SCREENCONF_CLIENT_SECRET: target.clientSecret } });
+      const r = await screenconf(
+        ['run', '--base-url', target.url, '--client-id', target.clientId, '--report-dir', dir, '--suites', 'token'],
+        { env: { SCREENCONF_CLIENT_SECRET: target.clientSecret } },
+      );
       expect(r.status, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toContain('Throttled: the target answered 429 to 2 request(s)');
       expect(JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8')).summary.throttled).toBe(2);
@@ -251,10 +331,13 @@ describe('no secret in any output', () => {
       if (req.method === 'PATCH' && req.body !== '{}' && up.status >= 400) {
         res.writeHead(500, { 'content-type': 'text/html' });
         const bare = String(req.headers.authorization ?? '').replace(/^\S+\s+/, '');
-        res.end(`<html><p>auth was ${String(req.headers.authorization)}</p><p>credential ${bare}</p><p>body was ${req.body}</p></html>`);
+        res.end(
+          `<html><p>auth was ${String(req.headers.authorization)}</p><p>credential ${bare}</p><p>body was ${req.body}</p></html>`,
+        );
         return;
       }
-      if (req.path === '/api/oauth/token/' && up.status >= 400) return relay(res, { ...up, body: JSON.stringify({ error: 'invalid_client', echo: req.body }) });
+      if (req.path === '/api/oauth/token/' && up.status >= 400)
+        return relay(res, { ...up, body: JSON.stringify({ error: 'invalid_client', echo: req.body }) });
       relay(res, up);
     });
     try {
@@ -267,9 +350,29 @@ describe('no secret in any output', () => {
       // The API key is planted in a config file (the other secrets come from files and flags).
       const config = join(tempDir(), 'screenconf.config.json');
       writeFileSync(config, JSON.stringify({ apiKey: a!.apiKey }));
-      const r = await screenconf(
-        ['run', '--config', config, '--base-url', target.url, '--client-id', a!.clientId, '--client-secret-file', secrets, '--peer-client-id', b!.clientId, '--peer-client-secret-file', peer, '--report-dir', dir, '--suites', 'token,auth,case-patch', '--max-rps', '0', '--runs', '5'],
-      );
+      const r = await screenconf([
+        'run',
+        '--config',
+        config,
+        '--base-url',
+        target.url,
+        '--client-id',
+        a!.clientId,
+        '--client-secret-file',
+        secrets,
+        '--peer-client-id',
+        b!.clientId,
+        '--peer-client-secret-file',
+        peer,
+        '--report-dir',
+        dir,
+        '--suites',
+        'token,auth,case-patch',
+        '--max-rps',
+        '0',
+        '--runs',
+        '5',
+      ]);
       expect(r.status, r.stdout + r.stderr).toBe(1);
       // Re-rendering and verifying the folder print nothing secret either.
       const rendered = await screenconf(['report', dir]);
@@ -280,15 +383,27 @@ describe('no secret in any output', () => {
       const files = reportFiles(dir);
       const run = relative(dir, runFolder(dir));
       expect(files.map(([f]) => f)).toEqual(
-        expect.arrayContaining([LEDGER_FILE, ...['conformance.json', 'junit.xml', 'report.html', 'report.md', 'SHA256SUMS'].map((f) => `${run}/${f}`)]),
+        expect.arrayContaining([
+          LEDGER_FILE,
+          ...['conformance.json', 'junit.xml', 'report.html', 'report.md', 'SHA256SUMS'].map((f) => `${run}/${f}`),
+        ]),
       );
       const outputs: [string, string][] = [
-        ['stdout', r.stdout], ['stderr', r.stderr], ['report stdout', rendered.stdout + rendered.stderr], ['verify stdout', verified.stdout + verified.stderr], ...files,
+        ['stdout', r.stdout],
+        ['stderr', r.stderr],
+        ['report stdout', rendered.stdout + rendered.stderr],
+        ['verify stdout', verified.stdout + verified.stderr],
+        ...files,
       ];
       // Each secret also as the HTML, JSON, Markdown and URL encodings of a report would write it.
       const encodings = (x: string) => [
         x,
-        x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+        x
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/"/g, '&quot;')
+          .replace(/'/g, '&#39;'),
         JSON.stringify(x).slice(1, -1),
         x.replace(/([\\`*_[\]|~])/g, '\\$1'),
         encodeURIComponent(x),
@@ -303,7 +418,11 @@ describe('no secret in any output', () => {
       }
       const report = readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8');
       expect(report).toContain('$SCREENCONF_ACCESS_TOKEN'); // the reproductions name it instead
-      expect(JSON.parse(report).run.options).toMatchObject({ apiKey: '[REDACTED]', clientSecret: '[REDACTED]', peerClientSecret: '[REDACTED]' });
+      expect(JSON.parse(report).run.options).toMatchObject({
+        apiKey: '[REDACTED]',
+        clientSecret: '[REDACTED]',
+        peerClientSecret: '[REDACTED]',
+      });
     } finally {
       await target.close();
     }

@@ -13,7 +13,15 @@ import { tempDir } from './support/cli.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -39,7 +47,10 @@ describe('load bounds', () => {
     const url = await listen((_req, res) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
-      setTimeout(() => { inFlight -= 1; res.end('{}'); }, 30);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.end('{}');
+      }, 30);
     });
     const t = transport({ concurrency: 3 });
     await Promise.all(Array.from({ length: 12 }, () => get(t, url)));
@@ -48,7 +59,10 @@ describe('load bounds', () => {
 
   it('starts at most `maxRps` requests per second (a bucket of one second)', async () => {
     const starts: number[] = [];
-    const url = await listen((_req, res) => { starts.push(Date.now()); res.end('{}'); });
+    const url = await listen((_req, res) => {
+      starts.push(Date.now());
+      res.end('{}');
+    });
     const t = transport({ maxRps: 10 });
     const began = Date.now();
     await Promise.all(Array.from({ length: 15 }, () => get(t, url)));
@@ -63,7 +77,10 @@ describe('load bounds', () => {
     const limiter = new Limiter({ concurrency: 1, maxRps: 0 });
     const a = await limiter.acquire();
     let second = false;
-    const b = limiter.acquire().then((release) => { second = true; return release; });
+    const b = limiter.acquire().then((release) => {
+      second = true;
+      return release;
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(second).toBe(false);
     a();
@@ -73,10 +90,25 @@ describe('load bounds', () => {
   });
 
   it('divides the run bounds between the worker processes', () => {
-    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({ concurrency: 4, maxRps: 20, workers: 2, perWorker: { concurrency: 2, maxRps: 10 } });
-    expect(loadLimits({ concurrency: 1, maxRps: 5 }, 'url')).toMatchObject({ workers: 1, perWorker: { concurrency: 1, maxRps: 5 } });
-    expect(loadLimits({ concurrency: 5, maxRps: 0 }, 'url')).toMatchObject({ workers: 2, perWorker: { concurrency: 2, maxRps: 0 } });
-    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'embedded')).toMatchObject({ concurrency: 0, maxRps: 0, workers: 2 });
+    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({
+      concurrency: 4,
+      maxRps: 20,
+      workers: 2,
+      perWorker: { concurrency: 2, maxRps: 10 },
+    });
+    expect(loadLimits({ concurrency: 1, maxRps: 5 }, 'url')).toMatchObject({
+      workers: 1,
+      perWorker: { concurrency: 1, maxRps: 5 },
+    });
+    expect(loadLimits({ concurrency: 5, maxRps: 0 }, 'url')).toMatchObject({
+      workers: 2,
+      perWorker: { concurrency: 2, maxRps: 0 },
+    });
+    expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'embedded')).toMatchObject({
+      concurrency: 0,
+      maxRps: 0,
+      workers: 2,
+    });
   });
 });
 
@@ -106,13 +138,19 @@ describe('429 Too Many Requests', () => {
     expect(res.status).toBe(200);
     expect(t.throttled).toBe(2);
     expect(Date.now() - began).toBeGreaterThanOrEqual(1000); // the date form rounds down to whole seconds
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ method: 'GET', retryAfter: '1', retried: true });
   });
 
   it('gives up with SC_TARGET_THROTTLED after the retry budget, in bounded time', async () => {
-    const url = await listen((_req, res) => { res.writeHead(429, { 'retry-after': '0' }); res.end(); });
+    const url = await listen((_req, res) => {
+      res.writeHead(429, { 'retry-after': '0' });
+      res.end();
+    });
     const t = transport({ retry429: { maxRetries: 3, maxWaitMs: 30_000 } });
     const err = await get(t, url).catch((e) => e);
     expect(err).toBeInstanceOf(HarnessError);
@@ -121,7 +159,10 @@ describe('429 Too Many Requests', () => {
   });
 
   it('does not wait longer than the budget when Retry-After asks too much', async () => {
-    const url = await listen((_req, res) => { res.writeHead(429, { 'retry-after': '3600' }); res.end(); });
+    const url = await listen((_req, res) => {
+      res.writeHead(429, { 'retry-after': '3600' });
+      res.end();
+    });
     const began = Date.now();
     const err = await get(transport(), url).catch((e) => e);
     expect(err.code).toBe('SC_TARGET_THROTTLED');
@@ -133,7 +174,9 @@ describe('429 Too Many Requests', () => {
 describe('a target that stops answering', () => {
   it('stops sending after three requests in a row get no answer', async () => {
     let seen = 0;
-    const url = await listen(() => { seen += 1; }); // never answers
+    const url = await listen(() => {
+      seen += 1;
+    }); // never answers
     const t = transport({ timeoutMs: 150 });
     for (let i = 0; i < 3; i++) expect((await get(t, url).catch((e) => e)).kind).toBe('timeout');
     const began = Date.now();

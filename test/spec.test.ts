@@ -1,6 +1,17 @@
 /** The interface as data: catalogue well-formed, schemas accept what the interface shows. */
 import { describe, expect, it } from 'vitest';
-import { AREAS, Case, CasePatch, CATALOGUE, codePointLength, LIMITS, TokenResponse, BulkCheckDeleteRequest, BulkCustomerUpdateItem, requirement } from '../src/spec/index.ts';
+import {
+  AREAS,
+  Case,
+  CasePatch,
+  CATALOGUE,
+  codePointLength,
+  LIMITS,
+  TokenResponse,
+  BulkCheckDeleteRequest,
+  BulkCustomerUpdateItem,
+  requirement,
+} from '../src/spec/index.ts';
 
 const now = '2026-11-22T10:00:00Z';
 const validCase = {
@@ -16,7 +27,19 @@ const validCase = {
   failed: false,
   created_at: now,
   updated_at: '2026-11-22T10:00:01.123+01:00',
-  checks: [{ id: 3, created_at: now, updated_at: now, note: null, outcome: null, reasoning: null, risk_score: 0.4, status: 'DECIDING', title: null }],
+  checks: [
+    {
+      id: 3,
+      created_at: now,
+      updated_at: now,
+      note: null,
+      outcome: null,
+      reasoning: null,
+      risk_score: 0.4,
+      status: 'DECIDING',
+      title: null,
+    },
+  ],
   rfi: null,
 };
 
@@ -45,7 +68,22 @@ describe('requirement catalogue', () => {
 describe('schemas', () => {
   it('accept a case with the always-present fields and reject one without them', () => {
     expect(Case.safeParse(validCase).success).toBe(true);
-    for (const field of ['checks', 'created_at', 'customer', 'external_id', 'failed', 'id', 'is_complete', 'is_started', 'note', 'origin_url', 'outcome', 'rfi', 'risk_score', 'updated_at']) {
+    for (const field of [
+      'checks',
+      'created_at',
+      'customer',
+      'external_id',
+      'failed',
+      'id',
+      'is_complete',
+      'is_started',
+      'note',
+      'origin_url',
+      'outcome',
+      'rfi',
+      'risk_score',
+      'updated_at',
+    ]) {
       const broken: Record<string, unknown> = { ...validCase };
       delete broken[field];
       expect(Case.safeParse(broken).success, field).toBe(false);
@@ -56,7 +94,9 @@ describe('schemas', () => {
     expect(Case.safeParse({ ...validCase, risk_score: 1.01 }).success).toBe(false);
     expect(Case.safeParse({ ...validCase, outcome: 'MAYBE' }).success).toBe(false);
     expect(Case.safeParse({ ...validCase, customer: { ...validCase.customer, customer_type: '' } }).success).toBe(true);
-    expect(Case.safeParse({ ...validCase, customer: { ...validCase.customer, customer_type: 'PERSON' } }).success).toBe(false);
+    expect(Case.safeParse({ ...validCase, customer: { ...validCase.customer, customer_type: 'PERSON' } }).success).toBe(
+      false,
+    );
     expect(Case.safeParse({ ...validCase, updated_at: 'yesterday' }).success).toBe(false);
   });
 
@@ -80,7 +120,9 @@ describe('schemas', () => {
 
   it('require all three token response fields, expires_in an integer', () => {
     expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'Bearer', expires_in: 3600 }).success).toBe(true);
-    expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'Bearer', expires_in: '3600' }).success).toBe(false);
+    expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'Bearer', expires_in: '3600' }).success).toBe(
+      false,
+    );
     expect(TokenResponse.safeParse({ access_token: 'a', token_type: 'Bearer' }).success).toBe(false);
   });
 });

@@ -66,7 +66,14 @@ describe('attribution', () => {
     expect(a.deliveries().map((d) => d.json)).toEqual([{ n: 1 }, { n: 3 }]);
     expect(b.deliveries().map((d) => d.json)).toEqual([{ n: 2 }]);
     const [first] = a.deliveries();
-    expect(first).toMatchObject({ method: 'POST', path: a.path, label: 'case 1', status: 204, truncated: false, body: '{"n":1}' });
+    expect(first).toMatchObject({
+      method: 'POST',
+      path: a.path,
+      label: 'case 1',
+      status: 204,
+      truncated: false,
+      body: '{"n":1}',
+    });
     expect(first?.headers['x-signature']).toBe('sig-1');
     expect(first?.headers['content-type']).toBe('application/json');
     expect(first?.receivedAt).toBeGreaterThanOrEqual(before);

@@ -55,7 +55,12 @@ export function checkPrefix(fn: string, name: string, value: unknown, maxLength:
 }
 
 /** A non-empty list of choices from `allowed`, without repeats. */
-export function checkSubset<T extends string>(fn: string, name: string, value: unknown, allowed: readonly T[]): readonly T[] {
+export function checkSubset<T extends string>(
+  fn: string,
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): readonly T[] {
   if (!Array.isArray(value) || value.length === 0) fail(fn, `${name} must be a non-empty array`);
   for (const v of value) {
     if (!allowed.includes(v as T)) fail(fn, `${name} must contain only ${allowed.join(', ')}, got ${String(v)}`);

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import { unicodeText } from './unicodeText.ts';
 
 /**
@@ -7,5 +7,7 @@ import { unicodeText } from './unicodeText.ts';
  * Callers check the prefix; it keeps values apart between runs sharing an organisation.
  */
 export function prefixedId(prefix: string, maxLength: number): fc.Arbitrary<string> {
-  return unicodeText({ minLength: prefix === '' ? 1 : 0, maxLength: maxLength - prefix.length, trim: true }).map((t) => prefix + t);
+  return unicodeText({ minLength: prefix === '' ? 1 : 0, maxLength: maxLength - prefix.length, trim: true }).map(
+    (t) => prefix + t,
+  );
 }

@@ -31,7 +31,11 @@ const KINDS: readonly ((f: Faker) => string)[] = [
 /** A realistic name, company, city or street in one of several scripts. */
 export function realisticText(): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.integer({ min: 0, max: FAKERS.length - 1 }), fc.integer({ min: 0, max: KINDS.length - 1 }), fc.integer({ min: 0, max: 0x7fffffff }))
+    .tuple(
+      fc.integer({ min: 0, max: FAKERS.length - 1 }),
+      fc.integer({ min: 0, max: KINDS.length - 1 }),
+      fc.integer({ min: 0, max: 0x7fffffff }),
+    )
     .map(([locale, kind, seed]) => {
       const f = FAKERS[locale] ?? englishFaker;
       f.seed(seed);

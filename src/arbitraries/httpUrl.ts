@@ -22,21 +22,24 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const label = seeded((f) => f.internet.domainWord()).map((w) => (LABEL.test(w) ? w : 'hooks'));
 const host = fc.oneof(
   fc.constantFrom(...RESERVED),
-  fc.tuple(fc.array(label, { minLength: 1, maxLength: 2 }), fc.constantFrom(...RESERVED)).map(([ls, d]) => [...ls, d].join('.')),
+  fc
+    .tuple(fc.array(label, { minLength: 1, maxLength: 2 }), fc.constantFrom(...RESERVED))
+    .map(([ls, d]) => [...ls, d].join('.')),
 );
 
 // Unreserved characters only, and never a segment of dots, so `new URL(u).href === u`:
 // a server that normalises the URL still stores what was sent.
 const UNRESERVED = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~';
-const token = (max: number) =>
-  fc.string({ unit: fc.constantFrom(...UNRESERVED), minLength: 1, maxLength: max });
+const token = (max: number) => fc.string({ unit: fc.constantFrom(...UNRESERVED), minLength: 1, maxLength: max });
 const segment = fc.oneof(
   { weight: 3, arbitrary: token(12) },
   { weight: 1, arbitrary: seeded((f) => f.word.noun()).map((w) => encodeURIComponent(w)) },
   { weight: 1, arbitrary: fc.constantFrom('caf%C3%A9', '%E2%9C%93', '%F0%9F%98%80') }, // percent-encoded UTF-8
 );
-const query = fc.array(fc.tuple(token(8), token(16)), { minLength: 1, maxLength: 3 }).map((ps) => '?' + ps.map(([k, v]) => `${k}=${v}`).join('&'));
-const fragment = token(12).map((t) => '#' + t);
+const query = fc
+  .array(fc.tuple(token(8), token(16)), { minLength: 1, maxLength: 3 })
+  .map((ps) => `?${ps.map(([k, v]) => `${k}=${v}`).join('&')}`);
+const fragment = token(12).map((t) => `#${t}`);
 
 interface Parts {
   base: string;
@@ -47,7 +50,7 @@ interface Parts {
 }
 
 function assemble(p: Parts): string {
-  const path = '/' + p.path.join('/') + (p.trailingSlash && p.path.length > 0 ? '/' : '');
+  const path = `/${p.path.join('/')}${p.trailingSlash && p.path.length > 0 ? '/' : ''}`;
   return p.base + path + p.query + p.fragment;
 }
 
@@ -81,7 +84,13 @@ function fill(p: Parts, max: number, pad: string): string {
 export function httpUrl(constraints: HttpUrlConstraints = {}): fc.Arbitrary<string> {
   const fn = 'httpUrl';
   checkKeys(fn, constraints, ['maxLength']);
-  const max = checkInteger(fn, 'maxLength', constraints.maxLength ?? LIMITS.webhookUrlMaxLength, SHORTEST.length, 1_000_000);
+  const max = checkInteger(
+    fn,
+    'maxLength',
+    constraints.maxLength ?? LIMITS.webhookUrlMaxLength,
+    SHORTEST.length,
+    1_000_000,
+  );
   const parts: fc.Arbitrary<Parts> = fc.record({
     base: fc.tuple(fc.constantFrom('https', 'http'), host).map(([s, h]) => `${s}://${h}`),
     path: fc.array(segment, { maxLength: 6 }),
@@ -101,4 +110,3 @@ export function httpUrlOfLength(n: number): string {
   checkInteger('httpUrlOfLength', 'n', n, SHORTEST.length, 1_000_000);
   return SHORTEST + 'a'.repeat(n - SHORTEST.length);
 }
-

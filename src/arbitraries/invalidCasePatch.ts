@@ -48,15 +48,21 @@ function brokenValues(prefix: string): Record<CasePatchField, fc.Arbitrary<Broke
       broken('wrong-type', oneOf<unknown>(42, true, false, { url }, [url])),
     ),
     delete_after: fc.oneof(
-      broken('out-of-range', fc.oneof(
-        fc.constantFrom(MAX + 1, MIN - 1),
-        fc.integer({ min: MAX + 1, max: Number.MAX_SAFE_INTEGER }),
-        fc.integer({ min: Number.MIN_SAFE_INTEGER, max: MIN - 1 }),
-      )),
-      broken('non-integer', fc.oneof(
-        fc.constantFrom(1.5, -0.5, 0.1, MAX - 0.5),
-        fc.double({ min: MIN, max: MAX, noNaN: true }).filter((n) => !Number.isInteger(n)),
-      )),
+      broken(
+        'out-of-range',
+        fc.oneof(
+          fc.constantFrom(MAX + 1, MIN - 1),
+          fc.integer({ min: MAX + 1, max: Number.MAX_SAFE_INTEGER }),
+          fc.integer({ min: Number.MIN_SAFE_INTEGER, max: MIN - 1 }),
+        ),
+      ),
+      broken(
+        'non-integer',
+        fc.oneof(
+          fc.constantFrom(1.5, -0.5, 0.1, MAX - 0.5),
+          fc.double({ min: MIN, max: MAX, noNaN: true }).filter((n) => !Number.isInteger(n)),
+        ),
+      ),
       broken('numeric-string', fc.oneof(fc.constantFrom('5', '-1', '0'), fc.integer().map(String))),
       broken('wrong-type', oneOf<unknown>(true, false, {}, [], [1])),
       broken('null-not-allowed', fc.constant(null)),
@@ -79,14 +85,25 @@ export function invalidCasePatch(constraints: InvalidCasePatchConstraints = {}):
   const fn = 'invalidCasePatch';
   checkKeys(fn, constraints, ['fields', 'externalIdPrefix']);
   const fields = checkSubset(fn, 'fields', constraints.fields ?? CASE_PATCH_FIELDS, CASE_PATCH_FIELDS);
-  const prefix = checkPrefix(fn, 'externalIdPrefix', constraints.externalIdPrefix ?? '', LIMITS.caseExternalIdMaxLength);
+  const prefix = checkPrefix(
+    fn,
+    'externalIdPrefix',
+    constraints.externalIdPrefix ?? '',
+    LIMITS.caseExternalIdMaxLength,
+  );
   const valid = casePatchFieldArbitraries(fn, { externalIdPrefix: prefix });
   const bad = brokenValues(prefix);
   const oneBroken = fc.oneof(...fields.map((field) => bad[field].map((b) => ({ field, ...b }))));
   return fc
     .tuple(oneBroken, fc.subarray([...CASE_PATCH_FIELDS], { maxLength: 2 }), fc.record(valid))
     .map(([b, extras, record]) => ({
-      patch: { ...pick(record, extras.filter((f) => f !== b.field)), [b.field]: b.value },
+      patch: {
+        ...pick(
+          record,
+          extras.filter((f) => f !== b.field),
+        ),
+        [b.field]: b.value,
+      },
       field: b.field,
       reason: b.reason,
     }));

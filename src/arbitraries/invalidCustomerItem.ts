@@ -3,7 +3,12 @@ import { LIMITS } from '../spec/index.ts';
 import { checkKeys } from './constraints.ts';
 import { oneOf } from './oneOf.ts';
 import { overLong } from './overLong.ts';
-import { customerItemParts, VALID_CUSTOMER_ITEM_KEYS, type CustomerItem, type ValidCustomerItemConstraints } from './validCustomerItem.ts';
+import {
+  customerItemParts,
+  VALID_CUSTOMER_ITEM_KEYS,
+  type CustomerItem,
+  type ValidCustomerItemConstraints,
+} from './validCustomerItem.ts';
 
 export const CUSTOMER_ITEM_INVALID_REASONS = [
   'empty',
@@ -31,8 +36,11 @@ export interface InvalidCustomerItem {
 export type InvalidCustomerItemConstraints = ValidCustomerItemConstraints;
 
 type Break = { field: CustomerItemField; reason: CustomerItemInvalidReason; value: unknown };
-const breaking = (field: CustomerItemField, reason: CustomerItemInvalidReason, value: fc.Arbitrary<unknown>): fc.Arbitrary<Break> =>
-  value.map((v) => ({ field, reason, value: v }));
+const breaking = (
+  field: CustomerItemField,
+  reason: CustomerItemInvalidReason,
+  value: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Break> => value.map((v) => ({ field, reason, value: v }));
 
 const NAME = LIMITS.customerFullNameMaxLength;
 const EXT = LIMITS.customerExternalIdMaxLength;
@@ -56,7 +64,9 @@ const BREAKS = fc.oneof(
 );
 
 /** Bulk customer update items with exactly one thing wrong, named with the reason. */
-export function invalidCustomerItem(constraints: InvalidCustomerItemConstraints = {}): fc.Arbitrary<InvalidCustomerItem> {
+export function invalidCustomerItem(
+  constraints: InvalidCustomerItemConstraints = {},
+): fc.Arbitrary<InvalidCustomerItem> {
   const fn = 'invalidCustomerItem';
   checkKeys(fn, constraints, VALID_CUSTOMER_ITEM_KEYS);
   const { identifier, optional } = customerItemParts(fn, constraints);

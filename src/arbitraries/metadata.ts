@@ -23,7 +23,12 @@ const number = fc.oneof(
   fc.double({ min: -1e12, max: 1e12, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
 );
 
-const scalar: fc.Arbitrary<JsonValue> = fc.oneof(unicodeText({ maxLength: 40 }), number, fc.boolean(), fc.constant(null));
+const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
+  unicodeText({ maxLength: 40 }),
+  number,
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Free JSON objects for metadata: the root is always a plain object, every value survives JSON.stringify/parse unchanged. */
 export function metadata(constraints: MetadataConstraints = {}): fc.Arbitrary<JsonRecord> {

@@ -15,7 +15,8 @@ export interface UnicodeTextConstraints {
 }
 
 const fromCodePoint = (min: number, max: number) => fc.integer({ min, max }).map((cp) => String.fromCodePoint(cp));
-const word = (min: number, max: number, length = 6) => fc.string({ unit: fromCodePoint(min, max), minLength: 1, maxLength: length });
+const word = (min: number, max: number, length = 6) =>
+  fc.string({ unit: fromCodePoint(min, max), minLength: 1, maxLength: length });
 
 /** Pieces that each carry one trait servers get wrong; never NUL, never a lone surrogate. */
 const PIECES = fc.oneof(
@@ -39,7 +40,7 @@ const PIECES = fc.oneof(
 const PAD = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Cuts `raw` to fit: at most `max` UTF-16 units, at least `min` code points, whole code points only. */
-function fit(raw: string, min: number, max: number, trim: boolean, padFrom: number): string {
+function fitLength(raw: string, min: number, max: number, trim: boolean, padFrom: number): string {
   const cps: string[] = [];
   let units = 0;
   for (const cp of raw) {
@@ -76,5 +77,5 @@ export function unicodeText(constraints: UnicodeTextConstraints = {}): fc.Arbitr
   });
   return fc
     .tuple(fc.oneof({ weight: 4, arbitrary: natural }, { weight: 1, arbitrary: filled }), fc.nat(PAD.length - 1))
-    .map(([raw, padFrom]) => fit(raw, min, max, trim, padFrom));
+    .map(([raw, padFrom]) => fitLength(raw, min, max, trim, padFrom));
 }

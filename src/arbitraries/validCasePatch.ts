@@ -25,7 +25,12 @@ type Fields = { [F in CasePatchField]-?: fc.Arbitrary<NonNullable<CasePatch>[F]>
 export function casePatchFieldArbitraries(fn: string, constraints: ValidCasePatchConstraints): Fields {
   const nullRate = checkRate(fn, 'nullRate', constraints.nullRate ?? 0.1);
   const allowNull = checkBoolean(fn, 'allowNullExternalId', constraints.allowNullExternalId ?? false);
-  const prefix = checkPrefix(fn, 'externalIdPrefix', constraints.externalIdPrefix ?? '', LIMITS.caseExternalIdMaxLength);
+  const prefix = checkPrefix(
+    fn,
+    'externalIdPrefix',
+    constraints.externalIdPrefix ?? '',
+    LIMITS.caseExternalIdMaxLength,
+  );
   const externalId = prefixedId(prefix, LIMITS.caseExternalIdMaxLength);
   return {
     webhook_url: nullable(httpUrl({ maxLength: LIMITS.webhookUrlMaxLength }), nullRate),

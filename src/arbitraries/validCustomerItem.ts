@@ -30,27 +30,36 @@ export const VALID_CUSTOMER_ITEM_KEYS = ['by', 'ids', 'externalIds', 'externalId
 /** Checked constraints and the arbitraries built from them; shared with invalidCustomerItem. */
 export function customerItemParts(fn: string, constraints: ValidCustomerItemConstraints) {
   const by = constraints.by ?? 'either';
-  if (!['id', 'external_id', 'either'].includes(by)) fail(fn, `by must be 'id', 'external_id' or 'either', got ${String(by)}`);
+  if (!['id', 'external_id', 'either'].includes(by))
+    fail(fn, `by must be 'id', 'external_id' or 'either', got ${String(by)}`);
   const ids = constraints.ids;
   if (ids !== undefined && (!Array.isArray(ids) || ids.length === 0 || !ids.every((n) => Number.isSafeInteger(n)))) {
     fail(fn, 'ids must be a non-empty array of integers');
   }
   const externalIds = constraints.externalIds;
   if (externalIds !== undefined) {
-    if (!Array.isArray(externalIds) || externalIds.length === 0) fail(fn, 'externalIds must be a non-empty array of strings');
+    if (!Array.isArray(externalIds) || externalIds.length === 0)
+      fail(fn, 'externalIds must be a non-empty array of strings');
     for (const e of externalIds) {
       checkPrefix(fn, 'each of externalIds', e, LIMITS.customerExternalIdMaxLength);
       if (e === '') fail(fn, 'each of externalIds must be non-empty');
     }
   }
-  const prefix = checkPrefix(fn, 'externalIdPrefix', constraints.externalIdPrefix ?? '', LIMITS.customerExternalIdMaxLength);
+  const prefix = checkPrefix(
+    fn,
+    'externalIdPrefix',
+    constraints.externalIdPrefix ?? '',
+    LIMITS.customerExternalIdMaxLength,
+  );
   const nullRate = checkRate(fn, 'nullRate', constraints.nullRate ?? 0.1);
 
   const freshExternalId = prefixedId(prefix, LIMITS.customerExternalIdMaxLength);
-  const id = ids ? fc.constantFrom(...ids) : fc.integer({ min: 1, max: 0x7fffffff }) // ids as a database hands them out;
+  const id = ids ? fc.constantFrom(...ids) : fc.integer({ min: 1, max: 0x7fffffff }); // ids as a database hands them out;
   const identifier: fc.Arbitrary<Pick<CustomerItem, 'id' | 'external_id'>> = fc.oneof(
     ...(by === 'external_id' ? [] : [id.map((n) => ({ id: n }))]),
-    ...(by === 'id' ? [] : [(externalIds ? fc.constantFrom(...externalIds) : freshExternalId).map((e) => ({ external_id: e }))]),
+    ...(by === 'id'
+      ? []
+      : [(externalIds ? fc.constantFrom(...externalIds) : freshExternalId).map((e) => ({ external_id: e }))]),
   );
   const optional = {
     full_name: unicodeText({ minLength: 1, maxLength: LIMITS.customerFullNameMaxLength, trim: true }),

@@ -66,7 +66,14 @@ export class ApiClient {
       body = encoded.text;
     }
     const url = targetUrl(this.baseUrl, path);
-    return this.transport.send({ method, url, headers, body, credential, ...(options.cleanup ? { cleanup: true } : {}) });
+    return this.transport.send({
+      method,
+      url,
+      headers,
+      body,
+      credential,
+      ...(options.cleanup ? { cleanup: true } : {}),
+    });
   }
 
   /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
@@ -101,7 +108,9 @@ export class ApiClient {
  */
 export function organisationClient(
   baseUrl: string,
-  credentials: { clientId?: string | undefined; clientSecret?: string | undefined; apiKey?: string | undefined } | undefined,
+  credentials:
+    | { clientId?: string | undefined; clientSecret?: string | undefined; apiKey?: string | undefined }
+    | undefined,
   transport: Transport,
 ): ApiClient | undefined {
   if (!credentials) return undefined;

@@ -1,7 +1,7 @@
 /** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
 import { HarnessError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
-import { targetUrl, Transport, TransportError } from './transport.ts';
+import { type ReceivedResponse, targetUrl, type Transport, TransportError } from './transport.ts';
 
 export interface ClientCredentials {
   clientId: string;
@@ -42,11 +42,15 @@ export class TokenSource {
 
   async #issue(): Promise<string> {
     const { contentType, text } = encodeBody(
-      { client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret, grant_type: 'client_credentials' },
+      {
+        client_id: this.credentials.clientId,
+        client_secret: this.credentials.clientSecret,
+        grant_type: 'client_credentials',
+      },
       'json',
     );
     const url = targetUrl(this.baseUrl, TOKEN_PATH);
-    let res;
+    let res: ReceivedResponse;
     try {
       res = await this.transport.send({
         method: 'POST',
@@ -61,17 +65,30 @@ export class TokenSource {
       if (err instanceof TransportError && (err.kind === 'unreachable' || err.kind === 'timeout')) {
         throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
       }
-      throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${(err as Error).message}`, { cause: err });
+      throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (res.status === 400 || res.status === 401 || res.status === 403) {
-      throw new HarnessError('SC_CREDENTIALS_REJECTED', `the token endpoint refused the client credentials (HTTP ${res.status}); check --client-id and --client-secret`);
+      throw new HarnessError(
+        'SC_CREDENTIALS_REJECTED',
+        `the token endpoint refused the client credentials (HTTP ${res.status}); check --client-id and --client-secret`,
+      );
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '') {
       const type = res.headers['content-type'] ?? 'no content type';
-      const what = res.json === undefined ? (res.text === '' ? 'an empty body' : `a body that is not JSON (${type})`) : 'no access_token string';
-      const hint = res.status === 404 || res.status === 405 ? '; is the base URL the service\'s base address?' : '';
-      throw new HarnessError('SC_TARGET_BROKEN', `the token endpoint (POST ${url}) answered HTTP ${res.status} with ${what}; cannot authenticate${hint}`);
+      const what =
+        res.json === undefined
+          ? res.text === ''
+            ? 'an empty body'
+            : `a body that is not JSON (${type})`
+          : 'no access_token string';
+      const hint = res.status === 404 || res.status === 405 ? "; is the base URL the service's base address?" : '';
+      throw new HarnessError(
+        'SC_TARGET_BROKEN',
+        `the token endpoint (POST ${url}) answered HTTP ${res.status} with ${what}; cannot authenticate${hint}`,
+      );
     }
     this.transport.redactor.add(body.access_token);
     const seconds = Number(body.expires_in);

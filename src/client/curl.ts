@@ -24,7 +24,9 @@ function shellQuote(text: string, variable: string): string {
 
 export function toCurl(exchange: Exchange, baseUrl: string): string {
   const { request } = exchange;
-  const url = request.url.startsWith(baseUrl) ? `"$${ENV.baseUrl}"${shellQuote(request.url.slice(baseUrl.length), ENV.baseUrl)}` : shellQuote(request.url, ENV.baseUrl);
+  const url = request.url.startsWith(baseUrl)
+    ? `"$${ENV.baseUrl}"${shellQuote(request.url.slice(baseUrl.length), ENV.baseUrl)}`
+    : shellQuote(request.url, ENV.baseUrl);
   const parts = ['curl', '-sS', '-i', '-X', request.method, url];
   const secretVar = request.credential === 'api-key' ? ENV.apiKey : ENV.accessToken;
   for (const [name, value] of Object.entries(request.headers)) {

@@ -43,7 +43,8 @@ export function encodeBody(body: unknown, type: ContentType): EncodedBody {
   const entries = formEntries(body as Record<string, unknown>);
   if (type === 'form') return { contentType: MEDIA_TYPES.form, text: new URLSearchParams(entries).toString() };
   const parts = entries.map(
-    ([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '%22')}"\r\n\r\n${v}\r\n`,
+    ([k, v]) =>
+      `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '%22')}"\r\n\r\n${v}\r\n`,
   );
   return {
     contentType: `${MEDIA_TYPES.multipart}; boundary=${MULTIPART_BOUNDARY}`,

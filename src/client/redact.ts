@@ -4,7 +4,8 @@ export const REDACTED = '[REDACTED]';
 // Values of secret-named JSON fields, for secrets the harness was never told (another
 // organisation's token, say). A value holding a single quote is left to the exact-match pass,
 // so the shell splices of curl reproductions ('"$VAR"') survive a second redaction.
-const SECRET_FIELDS = /("(?:client_secret|access_token|refresh_token|api_key|password)"\s*:\s*")((?:[^"\\']|\\.)*)(")/gi;
+const SECRET_FIELDS =
+  /("(?:client_secret|access_token|refresh_token|api_key|password)"\s*:\s*")((?:[^"\\']|\\.)*)(")/gi;
 const SECRET_FORM_FIELDS = /((?:^|&)(?:client_secret|access_token|refresh_token|api_key|password)=)([^&]*)/gi;
 
 export class Redactor {

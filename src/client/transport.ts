@@ -37,7 +37,10 @@ export interface TransportOptions {
 export function targetUrl(baseUrl: string, path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return new URL(path).toString();
   const base = new URL(baseUrl);
-  return new URL(`${base.pathname.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`, base.origin).toString();
+  return new URL(
+    `${base.pathname.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`,
+    base.origin,
+  ).toString();
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
@@ -140,7 +143,19 @@ function describe(err: unknown, url: string, timeoutMs: number): TransportError 
     return new TransportError('timeout', `no complete answer from ${origin} within ${timeoutMs} ms`, { cause: err });
   }
   const code = (err as { code?: string })?.code ?? '';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code)) {
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'EPIPE',
+      'UND_ERR_SOCKET',
+      'UND_ERR_CLOSED',
+    ].includes(code)
+  ) {
     const notSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
     return new TransportError('unreachable', `cannot reach ${origin}: ${code}`, { cause: err, notSent });
   }
@@ -207,8 +222,14 @@ export class Transport {
       const giveUp = retry >= budget.maxRetries || waitedMs + wait > budget.maxWaitMs;
       this.#logThrottle(req, res, wait, !giveUp);
       if (giveUp) {
-        const why = retry >= budget.maxRetries ? `after ${retry} retries` : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} s budget`;
-        throw new HarnessError('SC_TARGET_THROTTLED', `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; gave up ${why}`);
+        const why =
+          retry >= budget.maxRetries
+            ? `after ${retry} retries`
+            : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} s budget`;
+        throw new HarnessError(
+          'SC_TARGET_THROTTLED',
+          `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; gave up ${why}`,
+        );
       }
       await sleep(wait);
       waitedMs += wait;
@@ -217,7 +238,14 @@ export class Transport {
 
   #logThrottle(req: OutgoingRequest, res: ReceivedResponse, waitMs: number, retried: boolean): void {
     if (!this.options.throttleLog) return;
-    const line = { at: new Date().toISOString(), method: req.method, url: this.redactor.redact(req.url), retryAfter: res.headers['retry-after'] ?? null, waitMs, retried };
+    const line = {
+      at: new Date().toISOString(),
+      method: req.method,
+      url: this.redactor.redact(req.url),
+      retryAfter: res.headers['retry-after'] ?? null,
+      waitMs,
+      retried,
+    };
     try {
       appendFileSync(this.options.throttleLog, `${JSON.stringify(line)}\n`);
     } catch {
@@ -229,7 +257,11 @@ export class Transport {
     const stopping = stoppingReason();
     if (stopping && !req.cleanup) throw new HarnessError('SC_INTERRUPTED', `not sent: ${stopping}`);
     if (this.#stopped) {
-      throw new TransportError('unreachable', `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no answer), so no more requests are sent to it`, { notSent: true });
+      throw new TransportError(
+        'unreachable',
+        `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no answer), so no more requests are sent to it`,
+        { notSent: true },
+      );
     }
     const release = await this.#limiter.acquire();
     const started = Date.now();
@@ -257,7 +289,10 @@ export class Transport {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.options.maxResponseBytes) {
         res.body.destroy();
-        throw new TransportError('too-large', `response body of ${declared} bytes (Content-Length), over the ${this.options.maxResponseBytes}-byte cap`);
+        throw new TransportError(
+          'too-large',
+          `response body of ${declared} bytes (Content-Length), over the ${this.options.maxResponseBytes}-byte cap`,
+        );
       }
       const buf = await readCapped(res.body, this.options.maxResponseBytes);
       const text = buf.toString('utf8');

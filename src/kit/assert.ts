@@ -77,7 +77,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   // Keys are looked up as sent first; by their NFC form only when that fails (rare).
   let byNfc: Map<string, string> | undefined;
   return ka.every((k) => {
-    const other = Object.hasOwn(rb, k) ? k : (byNfc ??= new Map(kb.map((x) => [x.normalize('NFC'), x]))).get(k.normalize('NFC'));
+    const other = Object.hasOwn(rb, k)
+      ? k
+      : (byNfc ??= new Map(kb.map((x) => [x.normalize('NFC'), x]))).get(k.normalize('NFC'));
     return other !== undefined && deepEqual(ra[k], rb[other]);
   });
 }

@@ -76,25 +76,103 @@ type Json = Record<string, unknown>;
 const MAX_DEPTH = 3;
 
 const FAILURE_NAMES = new Set([
-  'failed', 'failure', 'failures', 'fail', 'fails', 'error', 'errors', 'errored', 'rejected', 'rejections', 'invalid',
-  'notfound', 'missing', 'unknown', 'skipped', 'conflict', 'conflicts', 'denied', 'forbidden', 'notupdated',
-  'notdeleted', 'unprocessed',
+  'failed',
+  'failure',
+  'failures',
+  'fail',
+  'fails',
+  'error',
+  'errors',
+  'errored',
+  'rejected',
+  'rejections',
+  'invalid',
+  'notfound',
+  'missing',
+  'unknown',
+  'skipped',
+  'conflict',
+  'conflicts',
+  'denied',
+  'forbidden',
+  'notupdated',
+  'notdeleted',
+  'unprocessed',
 ]);
 const SUCCESS_NAMES = new Set([
-  'succeeded', 'success', 'successes', 'successful', 'ok', 'updated', 'deleted', 'removed', 'applied', 'done',
-  'accepted', 'modified', 'changed', 'saved',
+  'succeeded',
+  'success',
+  'successes',
+  'successful',
+  'ok',
+  'updated',
+  'deleted',
+  'removed',
+  'applied',
+  'done',
+  'accepted',
+  'modified',
+  'changed',
+  'saved',
 ]);
 /** Words of a name that say what the entries are, not what became of them. */
-const NOISE_WORDS = new Set(['ids', 'id', 'items', 'item', 'indexes', 'indices', 'index', 'external', 'entries', 'entry', 'list', 'records', 'keys', 'rows']);
+const NOISE_WORDS = new Set([
+  'ids',
+  'id',
+  'items',
+  'item',
+  'indexes',
+  'indices',
+  'index',
+  'external',
+  'entries',
+  'entry',
+  'list',
+  'records',
+  'keys',
+  'rows',
+]);
 
 const FAILURE_WORDS = new Set([
-  'failed', 'failure', 'fail', 'error', 'errored', 'rejected', 'invalid', 'notfound', 'missing', 'conflict', 'denied',
-  'forbidden', 'unauthorized', 'unauthorised', 'skipped', 'ignored', 'notupdated', 'notdeleted', 'unprocessable',
-  'badrequest', 'ko', 'aborted', 'unknown',
+  'failed',
+  'failure',
+  'fail',
+  'error',
+  'errored',
+  'rejected',
+  'invalid',
+  'notfound',
+  'missing',
+  'conflict',
+  'denied',
+  'forbidden',
+  'unauthorized',
+  'unauthorised',
+  'skipped',
+  'ignored',
+  'notupdated',
+  'notdeleted',
+  'unprocessable',
+  'badrequest',
+  'ko',
+  'aborted',
+  'unknown',
 ]);
 const SUCCESS_WORDS = new Set([
-  'ok', 'success', 'succeeded', 'successful', 'updated', 'deleted', 'removed', 'applied', 'done', 'accepted',
-  'modified', 'changed', 'saved', 'completed',
+  'ok',
+  'success',
+  'succeeded',
+  'successful',
+  'updated',
+  'deleted',
+  'removed',
+  'applied',
+  'done',
+  'accepted',
+  'modified',
+  'changed',
+  'saved',
+  'completed',
 ]);
 
 const INDEX_FIELDS = new Set(['index', 'idx', 'itemindex', 'position']);
@@ -146,7 +224,13 @@ function wordOutcome(v: unknown): Outcome | undefined {
 }
 
 function isEmpty(v: unknown): boolean {
-  return v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+  return (
+    v === null ||
+    v === undefined ||
+    v === '' ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isObject(v) && Object.keys(v).length === 0)
+  );
 }
 
 /** The status an object carries about itself (rule 1), if any. */
@@ -247,7 +331,8 @@ class Reader {
 
   #signal(indices: readonly number[], outcome: Outcome | 'contradictory', where: string): number {
     for (const i of indices) {
-      if (outcome === 'contradictory') this.signals[i]!.push({ outcome: 'failed', where }, { outcome: 'succeeded', where });
+      if (outcome === 'contradictory')
+        this.signals[i]!.push({ outcome: 'failed', where }, { outcome: 'succeeded', where });
       else this.signals[i]!.push({ outcome, where });
     }
     return indices.length;
@@ -260,7 +345,8 @@ class Reader {
 
   /** How the bare numbers of one list or map are read, as a whole. */
   #numberReader(numbers: readonly number[]): { how: string; targets: (x: number) => number[] } {
-    if (numbers.every((x) => this.#ids.has(String(x)))) return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
+    if (numbers.every((x) => this.#ids.has(String(x))))
+      return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
     if (numbers.every((x) => this.#validIndex(x))) return { how: 'indexes', targets: (x) => [x] };
     return {
       how: 'ids or indexes',
@@ -293,9 +379,13 @@ class Reader {
       const f = squash(key);
       const k = keyOf(v);
       if (k === undefined) continue;
-      const named = ID_FIELDS.has(f) ? this.#ids.get(k) : EXTERNAL_ID_FIELDS.has(f) ? this.#externalIds.get(k) : undefined;
+      const named = ID_FIELDS.has(f)
+        ? this.#ids.get(k)
+        : EXTERNAL_ID_FIELDS.has(f)
+          ? this.#externalIds.get(k)
+          : undefined;
       if (!named) continue;
-      named.forEach((i) => found.add(i));
+      for (const i of named) found.add(i);
       by.add(ID_FIELDS.has(f) ? 'id' : 'external_id');
     }
     if (depth === 0) {
@@ -303,8 +393,8 @@ class Reader {
         const nested = e[key];
         if (!isObject(nested)) continue;
         const inner = this.#idTargets(nested, 1);
-        inner.targets.forEach((i) => found.add(i));
-        inner.by.forEach((b) => by.add(`${key}.${b}`));
+        for (const i of inner.targets) found.add(i);
+        for (const b of inner.by) by.add(`${key}.${b}`);
       }
     }
     return { targets: [...found], by: [...by] };
@@ -330,10 +420,13 @@ class Reader {
       if (!outcome) return;
       const targets = positional ? [i] : named[i]!.targets;
       if (positional) how.add(named[i]!.by.includes('index') ? 'index' : 'position');
-      else named[i]!.by.forEach((b) => how.add(b));
+      else for (const b of named[i]!.by) how.add(b);
       matched += this.#signal(targets, outcome, child(path, i));
     });
-    this.#context(matched, `results list at ${path} with a per-item status, matched by ${[...how].join(' and ') || 'nothing'}`);
+    this.#context(
+      matched,
+      `results list at ${path} with a per-item status, matched by ${[...how].join(' and ') || 'nothing'}`,
+    );
   }
 
   /** Rules 2 and 4: a list named for an outcome (or the configured failure list). */
@@ -399,7 +492,11 @@ class Reader {
       }
       matched += this.#signal(targets, o, child(path, key));
     }
-    this.#context(matched, `${label} at ${path} keyed by ${[...kinds].join(' and ') || 'nothing requested'}`, keys.length === 0);
+    this.#context(
+      matched,
+      `${label} at ${path} keyed by ${[...kinds].join(' and ') || 'nothing requested'}`,
+      keys.length === 0,
+    );
   }
 
   /** Keys that can name items: numbers, requested external_ids or string ids. */
@@ -422,11 +519,18 @@ class Reader {
     }
     if (!isObject(value)) return;
     if (this.itemKeyed(value)) {
-      if (hint) return this.keyedMap(value, path, hint, hint === 'failed' ? 'failure map' : 'success map');
-      if (Object.values(value).some((v) => valueOutcome(v) !== undefined)) return this.keyedMap(value, path, undefined, 'results map');
+      if (hint) {
+        this.keyedMap(value, path, hint, hint === 'failed' ? 'failure map' : 'success map');
+        return;
+      }
+      if (Object.values(value).some((v) => valueOutcome(v) !== undefined)) {
+        this.keyedMap(value, path, undefined, 'results map');
+        return;
+      }
     }
     if (depth >= MAX_DEPTH) return;
-    for (const [key, v] of Object.entries(value)) this.explore(v, child(path, key), depth + 1, nameOutcome(key) ?? hint);
+    for (const [key, v] of Object.entries(value))
+      this.explore(v, child(path, key), depth + 1, nameOutcome(key) ?? hint);
   }
 
   report(recognised: boolean): BulkReport {
@@ -451,7 +555,11 @@ class Reader {
  * answer reports it failed, succeeded, both, or not at all. `request` lists the items as sent
  * (their id and, where it identifies the item, external_id) or the ids of a bulk check delete.
  */
-export function recogniseBulkReport(body: unknown, request: readonly BulkRequestItem[], options: BulkReportOptions = {}): BulkReport {
+export function recogniseBulkReport(
+  body: unknown,
+  request: readonly BulkRequestItem[],
+  options: BulkReportOptions = {},
+): BulkReport {
   const reader = new Reader(request);
   if (options.failuresPath !== undefined) {
     const path = options.failuresPath;
@@ -468,7 +576,11 @@ export function recogniseBulkReport(body: unknown, request: readonly BulkRequest
       reader.keyedMap(value, path, 'failed', 'configured failure map');
       return reader.report(true);
     }
-    reader.notes.push(value === undefined ? `nothing at ${path}` : `the value at ${path} is neither a list nor a map keyed by index, id or external_id`);
+    reader.notes.push(
+      value === undefined
+        ? `nothing at ${path}`
+        : `the value at ${path} is neither a list nor a map keyed by index, id or external_id`,
+    );
     return reader.report(false);
   }
   reader.explore(body, '$', 0, undefined);

@@ -58,7 +58,8 @@ export function expectFailuresReported(
 ): BulkReport {
   const failuresPath = t.run.bulkFailuresPath;
   const report = readBulkReport(t, res, request);
-  const expectation = 'each failed item reported as failed (by its id, external_id or index), and no applied item reported as failed';
+  const expectation =
+    'each failed item reported as failed (by its id, external_id or index), and no applied item reported as failed';
   if (!report.recognised) {
     const notes = report.notes.length ? ` (${report.notes.join('; ')})` : '';
     fail(
@@ -71,16 +72,26 @@ export function expectFailuresReported(
   const problems: string[] = [];
   for (const item of expected.failed) {
     const state = report.items[item.index];
-    if (state === 'succeeded') problems.push(`item ${item.index} (${item.label}) failed but is reported as a success at ${at(item.index)}`);
-    else if (state === 'unreported') problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
-    else if (state === 'contradictory') problems.push(`item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ${at(item.index)}`);
+    if (state === 'succeeded')
+      problems.push(`item ${item.index} (${item.label}) failed but is reported as a success at ${at(item.index)}`);
+    else if (state === 'unreported')
+      problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
+    else if (state === 'contradictory')
+      problems.push(
+        `item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ${at(item.index)}`,
+      );
   }
   for (const item of expected.applied) {
     const state = report.items[item.index];
-    if (state === 'failed' || state === 'contradictory') problems.push(`item ${item.index} (${item.label}) was applied but is reported as failed at ${at(item.index)}`);
+    if (state === 'failed' || state === 'contradictory')
+      problems.push(`item ${item.index} (${item.label}) was applied but is reported as failed at ${at(item.index)}`);
   }
   if (problems.length > 0) {
-    fail(`${what}: the per-item failure report`, expectation, `${problems.join('; ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}\n${hint(failuresPath)}`);
+    fail(
+      `${what}: the per-item failure report`,
+      expectation,
+      `${problems.join('; ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}\n${hint(failuresPath)}`,
+    );
   }
   return report;
 }
@@ -89,7 +100,8 @@ export function expectFailuresReported(
 export function describeReport(res: ReceivedResponse, report: BulkReport, sample?: ExpectedItem): string {
   let entry = '';
   const where = sample ? report.where[sample.index]?.[0] : undefined;
-  if (sample && where) entry = `; the entry for item ${sample.index} (${sample.label}) is ${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
+  if (sample && where)
+    entry = `; the entry for item ${sample.index} (${sample.label}) is ${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
   const unrecognised = `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ${shownBody(res).slice(0, 240)}`;
   return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;
 }
@@ -116,7 +128,10 @@ export async function keepingEvidence<T>(t: Harness, exchange: Exchange | undefi
 }
 
 /** Sends one request and keeps its exchange, the evidence keepingEvidence puts first. */
-export async function exchanged(t: Harness, request: () => Promise<ReceivedResponse>): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
+export async function exchanged(
+  t: Harness,
+  request: () => Promise<ReceivedResponse>,
+): Promise<{ res: ReceivedResponse; exchange: Exchange | undefined }> {
   const res = await request();
   return { res, exchange: t.exchanges.at(-1) };
 }
@@ -143,8 +158,13 @@ export function itemLabels(entries: readonly ExpectedItem[]): string {
 }
 
 /** The valid items a report calls failed (or both): only those can make the report wrong once read back. */
-export function validReportedFailed<E extends ExpectedItem & { valid: boolean }>(report: BulkReport, entries: readonly E[]): E[] {
-  return entries.filter((e) => e.valid && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'));
+export function validReportedFailed<E extends ExpectedItem & { valid: boolean }>(
+  report: BulkReport,
+  entries: readonly E[],
+): E[] {
+  return entries.filter(
+    (e) => e.valid && (report.items[e.index] === 'failed' || report.items[e.index] === 'contradictory'),
+  );
 }
 
 /** An item of a mixed batch, and what it names with the state that was last read of it. */
@@ -183,7 +203,12 @@ export interface ReadBack<T, S> {
  * Before a mixed batch is sent: with `before`, learns the state of what its failing items name
  * (from their last read, or by reading them); then forgets the last read of everything it names.
  */
-export async function learnBefore<T, S>(entries: readonly MixedEntry<T, S>[], setup: MixedSetup<unknown, S>, rb: ReadBack<T, S>, before: boolean): Promise<void> {
+export async function learnBefore<T, S>(
+  entries: readonly MixedEntry<T, S>[],
+  setup: MixedSetup<unknown, S>,
+  rb: ReadBack<T, S>,
+  before: boolean,
+): Promise<void> {
   for (const e of entries) {
     if (!before || e.valid || !e.target) continue;
     e.target.before = setup.known.get(e.target.key) ?? (await rb.read(e.target));
@@ -193,7 +218,11 @@ export async function learnBefore<T, S>(entries: readonly MixedEntry<T, S>[], se
 }
 
 /** What read-back shows is wrong: valid items not applied, failing items that changed their target. */
-export async function readBackProblems<T, S>(sent: BulkSent<MixedEntry<T, S>>, setup: MixedSetup<unknown, S>, rb: ReadBack<T, S>): Promise<string[]> {
+export async function readBackProblems<T, S>(
+  sent: BulkSent<MixedEntry<T, S>>,
+  setup: MixedSetup<unknown, S>,
+  rb: ReadBack<T, S>,
+): Promise<string[]> {
   const problems: string[] = [];
   for (const e of sent.entries) {
     if (!e.target) continue;
@@ -204,7 +233,8 @@ export async function readBackProblems<T, S>(sent: BulkSent<MixedEntry<T, S>>, s
       if (wrong.length) problems.push(`item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`);
     } else if (e.target.before) {
       const changed = rb.changed(e.target.before, read);
-      if (changed.length) problems.push(`item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`);
+      if (changed.length)
+        problems.push(`item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`);
     }
   }
   return problems;
@@ -214,10 +244,16 @@ export async function readBackProblems<T, S>(sent: BulkSent<MixedEntry<T, S>>, s
  * The valid items the report calls failed that were in fact applied (read back): only those
  * make the report wrong; a valid item not applied is the PARTIAL requirement's defect.
  */
-export async function appliedButReportedFailed<T, S>(t: Harness, sent: BulkSent<MixedEntry<T, S>>, request: readonly BulkRequestItem[], rb: ReadBack<T, S>): Promise<MixedEntry<T, S>[]> {
+export async function appliedButReportedFailed<T, S>(
+  t: Harness,
+  sent: BulkSent<MixedEntry<T, S>>,
+  request: readonly BulkRequestItem[],
+  rb: ReadBack<T, S>,
+): Promise<MixedEntry<T, S>[]> {
   const suspects = validReportedFailed(readBulkReport(t, sent.res, request), sent.entries);
   const applied: MixedEntry<T, S>[] = [];
-  for (const e of suspects) if (e.target && rb.notApplied(await rb.read(e.target), e.item).length === 0) applied.push(e);
+  for (const e of suspects)
+    if (e.target && rb.notApplied(await rb.read(e.target), e.item).length === 0) applied.push(e);
   return applied;
 }
 
@@ -232,7 +268,11 @@ export function someOf(problems: readonly string[], max = 4): string {
 }
 
 /** Maps with at most `limit` calls in flight, keeping order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -38,7 +38,10 @@ export const CUSTOMER_FIELDS: ReadonlySet<string> = new Set(Object.keys(Customer
  * A case's interface-defined fields, except those that move by themselves (updated_at). Fields
  * the interface does not define (a version, an etag) may change on any write, so they are left out.
  */
-export function stableFields(c: Record<string, unknown>, fields: ReadonlySet<string> = CASE_FIELDS): Record<string, unknown> {
+export function stableFields(
+  c: Record<string, unknown>,
+  fields: ReadonlySet<string> = CASE_FIELDS,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'updated_at' && fields.has(k)));
 }
 
@@ -49,10 +52,16 @@ export function show(value: unknown): string {
 }
 
 /** The interface-defined fields that differ between two reads (updated_at aside): `field before → after`. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, fields: ReadonlySet<string> = CASE_FIELDS): string[] {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: ReadonlySet<string> = CASE_FIELDS,
+): string[] {
   const a = stableFields(before, fields);
   const b = stableFields(after, fields);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k])).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => !deepEqual(a[k], b[k]))
+    .map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
 }
 
 /** A customer as the run knows it, through the case that carries it: its id, external_id and summary as read. */
@@ -67,7 +76,12 @@ export interface CaseCustomer {
 export function customerOf(c: CaseBody): CaseCustomer {
   const k = c.customer as Record<string, unknown> | undefined;
   if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k));
-  return { caseId: c.id, id: k.id as number, externalId: typeof k.external_id === 'string' ? k.external_id : null, read: k };
+  return {
+    caseId: c.id,
+    id: k.id as number,
+    externalId: typeof k.external_id === 'string' ? k.external_id : null,
+    read: k,
+  };
 }
 
 /** The ids of a case's checks, in ascending order. */
@@ -90,10 +104,13 @@ const CHECK_TYPES_CYCLE: readonly CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_ME
 
 /** Creates a case with `n` checks (PEP, SANCTIONS, ADVERSE_MEDIA, PEP…); read back when the answer does not show them. */
 export async function caseWithChecks(org: Organisation, n: number): Promise<CaseWithChecks> {
-  const created = await org.provision.createCase({ checks: Array.from({ length: n }, (_, k) => ({ check_type: CHECK_TYPES_CYCLE[k % CHECK_TYPES_CYCLE.length]! })) });
+  const created = await org.provision.createCase({
+    checks: Array.from({ length: n }, (_, k) => ({ check_type: CHECK_TYPES_CYCLE[k % CHECK_TYPES_CYCLE.length]! })),
+  });
   let ids = checkIds(created);
   if (ids.length !== n) ids = checkIds(await readCase(org, created.id));
-  if (ids.length !== n) fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids));
+  if (ids.length !== n)
+    fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids));
   return { org, caseId: created.id, checks: ids };
 }
 

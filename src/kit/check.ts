@@ -24,12 +24,18 @@ export interface CheckOptions {
 
 const EVIDENCE_EXCHANGES = 4;
 
-export function check(title: string, ids: readonly RequirementId[], fn: (t: CheckApi) => Promise<void>, options: CheckOptions = {}) {
+export function check(
+  title: string,
+  ids: readonly RequirementId[],
+  fn: (t: CheckApi) => Promise<void>,
+  options: CheckOptions = {},
+) {
   if (ids.length === 0) throw new Error(`check "${title}" names no requirement`);
   // An unknown id is a defect in the suite: fail at collection. A failing check fails every
   // MUST or SHOULD it names, so it names at most one; OBSERVE ids only record.
   const judged = ids.map(requirement).filter((r) => r.level !== 'OBSERVE');
-  if (judged.length > 1) throw new Error(`check "${title}" judges ${judged.map((r) => r.id).join(' and ')}; a check judges one requirement`);
+  if (judged.length > 1)
+    throw new Error(`check "${title}" judges ${judged.map((r) => r.id).join(' and ')}; a check judges one requirement`);
 
   test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
     const meta: ScreenconfMeta = { requirements: [...ids] };
@@ -37,11 +43,15 @@ export function check(title: string, ids: readonly RequirementId[], fn: (t: Chec
     // The ids also go to junit.xml, as <property name="requirement" value="ID"> of the testcase
     // (vitest's JUnit reporter writes a test's annotations as properties); once, also on a re-run.
     for (const id of ids) {
-      if (!ctx.task.annotations.some((a) => a.type === 'requirement' && a.message === id)) await ctx.annotate(id, 'requirement');
+      if (!ctx.task.annotations.some((a) => a.type === 'requirement' && a.message === id))
+        await ctx.annotate(id, 'requirement');
     }
     const h = getHarness();
     h.exchanges.length = 0;
-    const evidenceOf = (exchanges: typeof h.exchanges): Evidence => ({ exchanges, curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)) });
+    const evidenceOf = (exchanges: typeof h.exchanges): Evidence => ({
+      exchanges,
+      curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)),
+    });
     let skipping = false;
     const api: CheckApi = {
       ...h,
@@ -66,7 +76,8 @@ export function check(title: string, ids: readonly RequirementId[], fn: (t: Chec
       if (skipping) throw err;
       meta.evidence = evidenceOf(h.exchanges.slice(-EVIDENCE_EXCHANGES));
       const property = (err as { property?: PropertyEvidence } | null)?.property;
-      if (property) meta.evidence.property = { ...property, counterexample: h.redactor.redact(property.counterexample) };
+      if (property)
+        meta.evidence.property = { ...property, counterexample: h.redactor.redact(property.counterexample) };
       if (err instanceof HarnessError || (err instanceof TransportError && err.kind === 'unreachable')) {
         meta.harnessFault = h.redactor.redact(err.message);
       }

@@ -5,7 +5,13 @@
 import { inject } from 'vitest';
 import { ApiClient, organisationClient } from '../client/api.ts';
 import { Redactor } from '../client/redact.ts';
-import { Transport, type Exchange, type OutgoingRequest, type ReceivedResponse, type TransportOptions } from '../client/transport.ts';
+import {
+  Transport,
+  type Exchange,
+  type OutgoingRequest,
+  type ReceivedResponse,
+  type TransportOptions,
+} from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
 import { ServerHeaders } from '../report/server-headers.ts';
 import { InvariantWatcher } from './invariants.ts';
@@ -84,10 +90,27 @@ class WatchedTransport extends Transport {
 
 let harness: Harness | undefined;
 
-function organisation(run: RunContext, credentials: OrganisationCredentials, transport: Transport, label: string): Organisation {
+function organisation(
+  run: RunContext,
+  credentials: OrganisationCredentials,
+  transport: Transport,
+  label: string,
+): Organisation {
   // Without any credential the client still exists: the auth checks send requests with none.
-  const api = organisationClient(run.target.baseUrl, credentials, transport) ?? new ApiClient(run.target.baseUrl, transport, undefined, undefined);
-  return { api, credentials, provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, { org: label, runId: run.runId, ledgerPath: run.ledgerPath, keep: run.keep, adapterFile: run.provisioner }) };
+  const api =
+    organisationClient(run.target.baseUrl, credentials, transport) ??
+    new ApiClient(run.target.baseUrl, transport, undefined, undefined);
+  return {
+    api,
+    credentials,
+    provision: new Provisioner(api, `screenconf-${run.runId}-${label}-`, {
+      org: label,
+      runId: run.runId,
+      ledgerPath: run.ledgerPath,
+      keep: run.keep,
+      adapterFile: run.provisioner,
+    }),
+  };
 }
 
 /** The run's harness in this worker: context, clients and the transcript of the current test. */

@@ -19,7 +19,14 @@ export {
   type CaseWithChecks,
 } from './cases.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
-export { recogniseBulkReport, jsonPathValue, type BulkReport, type BulkReportOptions, type BulkRequestItem, type ItemReport } from './bulk-report.ts';
+export {
+  recogniseBulkReport,
+  jsonPathValue,
+  type BulkReport,
+  type BulkReportOptions,
+  type BulkRequestItem,
+  type ItemReport,
+} from './bulk-report.ts';
 export {
   appliedButReportedFailed,
   describeItems,

@@ -8,7 +8,17 @@ import { z } from 'zod';
 import { toCurl } from '../client/curl.ts';
 import type { Redactor } from '../client/redact.ts';
 import type { Exchange, OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
-import { Case, Check, CHECK_STATUSES, CHECK_TYPES, Customer, CUSTOMER_TYPES, LIMITS, OUTCOMES, type RequirementId } from '../spec/index.ts';
+import {
+  Case,
+  Check,
+  CHECK_STATUSES,
+  CHECK_TYPES,
+  Customer,
+  CUSTOMER_TYPES,
+  LIMITS,
+  OUTCOMES,
+  type RequirementId,
+} from '../spec/index.ts';
 import type { Evidence } from './meta.ts';
 
 /** What the watcher judges on every case body, one requirement per invariant. */
@@ -125,7 +135,8 @@ export function caseInvariants(body: Json): InvariantFinding[] {
       const value = at(body, i.path);
       return `${pathText(i.path)}: ${value === undefined ? 'missing' : `${i.message} (${show(value)})`}`;
     });
-    const more = shape.error.issues.length > issues.length ? `; and ${shape.error.issues.length - issues.length} more` : '';
+    const more =
+      shape.error.issues.length > issues.length ? `; and ${shape.error.issues.length - issues.length} more` : '';
     findings.push({
       requirement: 'READ-CASE-SCHEMA',
       what: `the representation of ${label}`,
@@ -136,7 +147,8 @@ export function caseInvariants(body: Json): InvariantFinding[] {
 
   const checks = Array.isArray(body.checks) ? body.checks.filter(isObject) : [];
   const enumValue = (field: string, value: unknown, allowed: readonly string[], extra: string) => {
-    if (typeof value === 'string' && !allowed.includes(value)) found('READ-ENUMS', field, `one of ${allowed.join(', ')}${extra}`, value);
+    if (typeof value === 'string' && !allowed.includes(value))
+      found('READ-ENUMS', field, `one of ${allowed.join(', ')}${extra}`, value);
   };
   enumValue('outcome', body.outcome, OUTCOMES, ' or null');
   if (isObject(body.customer)) {
@@ -146,30 +158,50 @@ export function caseInvariants(body: Json): InvariantFinding[] {
   checks.forEach((k, i) => {
     enumValue(`checks[${i}].status`, k.status, CHECK_STATUSES, '');
     enumValue(`checks[${i}].outcome`, k.outcome, OUTCOMES, ' or null');
-    if (k.check_type !== '') enumValue(`checks[${i}].check_type`, k.check_type, CHECK_TYPES, ', an empty string or null');
+    if (k.check_type !== '')
+      enumValue(`checks[${i}].check_type`, k.check_type, CHECK_TYPES, ', an empty string or null');
   });
 
   const inRange = (field: string, value: unknown) => {
     if (typeof value === 'number' && !(value >= LIMITS.riskScoreMin && value <= LIMITS.riskScoreMax)) {
-      found('READ-RISK-SCORE-RANGE', field, `null or a number from ${LIMITS.riskScoreMin.toFixed(1)} to ${LIMITS.riskScoreMax.toFixed(1)}`, value);
+      found(
+        'READ-RISK-SCORE-RANGE',
+        field,
+        `null or a number from ${LIMITS.riskScoreMin.toFixed(1)} to ${LIMITS.riskScoreMax.toFixed(1)}`,
+        value,
+      );
     }
   };
   inRange('risk_score', body.risk_score);
-  checks.forEach((k, i) => inRange(`checks[${i}].risk_score`, k.risk_score));
+  for (const [i, k] of checks.entries()) inRange(`checks[${i}].risk_score`, k.risk_score);
 
   const scores = everyCheckScore(body);
   if (scores) {
     const max = Math.max(...scores);
     const r = body.risk_score;
-    const wrong = typeof r === 'number' ? Math.abs(r - max) > RISK_EPSILON * Math.max(1, Math.abs(max)) : r === null && body.is_complete === true;
+    const wrong =
+      typeof r === 'number'
+        ? Math.abs(r - max) > RISK_EPSILON * Math.max(1, Math.abs(max))
+        : r === null && body.is_complete === true;
     if (wrong) {
-      found('READ-CASE-RISK-MAX', 'risk_score', `${max}, the maximum of its checks' risk scores ${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`, r);
+      found(
+        'READ-CASE-RISK-MAX',
+        'risk_score',
+        `${max}, the maximum of its checks' risk scores ${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
+        r,
+      );
     }
   }
 
-  if ('external_id' in body && typeof body.external_id !== 'string') found('CASE-EXTERNAL-ID-STRING', 'external_id', 'a string', body.external_id);
+  if ('external_id' in body && typeof body.external_id !== 'string')
+    found('CASE-EXTERNAL-ID-STRING', 'external_id', 'a string', body.external_id);
   if (typeof body.origin_url === 'string' && body.origin_url !== body.external_id) {
-    found('CASE-ORIGIN-URL-ALIAS', 'origin_url (deprecated alias of external_id)', `null or the external_id ${show(body.external_id)}`, body.origin_url);
+    found(
+      'CASE-ORIGIN-URL-ALIAS',
+      'origin_url (deprecated alias of external_id)',
+      `null or the external_id ${show(body.external_id)}`,
+      body.origin_url,
+    );
   }
   return findings;
 }
@@ -184,14 +216,29 @@ export function applicableInvariants(body: Json): WatchedRequirement[] {
   const out: WatchedRequirement[] = ['READ-CASE-SCHEMA'];
   const enums = [body.outcome, customer.customer_type, ...checks.flatMap((k) => [k.status, k.outcome, k.check_type])];
   if (enums.some((v) => typeof v === 'string' && v !== '')) out.push('READ-ENUMS');
-  if ([body.risk_score, ...checks.map((k) => k.risk_score)].some((v) => typeof v === 'number')) out.push('READ-RISK-SCORE-RANGE');
+  if ([body.risk_score, ...checks.map((k) => k.risk_score)].some((v) => typeof v === 'number'))
+    out.push('READ-RISK-SCORE-RANGE');
   if (everyCheckScore(body)) out.push('READ-CASE-RISK-MAX');
   if ('external_id' in body) out.push('CASE-EXTERNAL-ID-STRING');
   if (typeof body.origin_url === 'string') out.push('CASE-ORIGIN-URL-ALIAS');
   return out;
 }
 
-const CASE_KEYS = ['checks', 'created_at', 'customer', 'external_id', 'failed', 'is_complete', 'is_started', 'note', 'origin_url', 'outcome', 'rfi', 'risk_score', 'updated_at'];
+const CASE_KEYS = [
+  'checks',
+  'created_at',
+  'customer',
+  'external_id',
+  'failed',
+  'is_complete',
+  'is_started',
+  'note',
+  'origin_url',
+  'outcome',
+  'rfi',
+  'risk_score',
+  'updated_at',
+];
 const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
 
@@ -263,7 +310,10 @@ export class InvariantWatcher {
           };
           // Polling reads repeat the same violation: keep distinct ones.
           const kept = f.violations.filter((v) => v.requirement === finding.requirement);
-          if (kept.length < VIOLATIONS_KEPT && !kept.some((v) => v.what === violation.what && v.received === violation.received && v.request === request)) {
+          if (
+            kept.length < VIOLATIONS_KEPT &&
+            !kept.some((v) => v.what === violation.what && v.received === violation.received && v.request === request)
+          ) {
             f.violations.push(violation);
           }
           const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
@@ -275,7 +325,8 @@ export class InvariantWatcher {
         }
       }
     } catch (err) {
-      if (this.#findings.errors.length < 5) this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
+      if (this.#findings.errors.length < 5)
+        this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
     }
   }
 
@@ -299,7 +350,11 @@ export class InvariantWatcher {
         ...(req.credential ? { credential: req.credential } : {}),
         ...(req.body !== undefined ? { body: r.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
       },
-      response: { status: res.status, headers: r.redactHeaders(res.headers), body: r.redact(res.text.slice(0, RECORDED_BODY_CHARS)) },
+      response: {
+        status: res.status,
+        headers: r.redactHeaders(res.headers),
+        body: r.redact(res.text.slice(0, RECORDED_BODY_CHARS)),
+      },
     };
   }
 }

@@ -27,7 +27,13 @@ export function propertySeed(runSeed: number, name: string): number {
  * Checks `predicate` (which throws on a violation) for generated values. Throws a
  * ConformanceFailure naming the counterexample, fast-check's seed and path, and how to replay.
  */
-export async function property<T>(t: CheckApi, name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions = {}): Promise<void> {
+export async function property<T>(
+  t: CheckApi,
+  name: string,
+  arb: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
   const numRuns = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
   const seed = propertySeed(t.run.seed, name);
   const details = await fc.check(

@@ -6,7 +6,7 @@
 import { afterAll } from 'vitest';
 import { getHarness } from './context.ts';
 
-// eslint-disable-next-line no-empty-pattern -- vitest reads the fixture pattern
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixture pattern
 afterAll(async ({}, suite) => {
   const h = getHarness();
   suite.meta.screenconfInvariants = h.watcher.take();

@@ -14,7 +14,11 @@ export interface AdapterContext {
   /** 'a' for the primary credentials, 'b' for the peer organisation. */
   org: string;
   /** Sends a request with the organisation's credentials; `path` is relative to the base URL. */
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<AdapterResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<AdapterResponse>;
 }
 
 export interface AdapterResponse {
@@ -53,17 +57,20 @@ function invalid(file: string, message: string): never {
 
 /** Checks the shape of a module's default export; a bad one is a config error naming the part. */
 export function checkAdapter(file: string, value: unknown): ProvisionAdapter {
-  if (value === null || typeof value !== 'object') invalid(file, 'its default export must be an object ({ paths?, createCase?, startCase? })');
+  if (value === null || typeof value !== 'object')
+    invalid(file, 'its default export must be an object ({ paths?, createCase?, startCase? })');
   const known = new Set<string>(['paths', ...FUNCTION_KEYS]);
   const extra = Object.keys(value).filter((k) => !known.has(k));
   if (extra.length) invalid(file, `unknown export member "${extra[0]}" (known: paths, createCase, startCase)`);
   const adapter = value as Record<string, unknown>;
-  for (const k of FUNCTION_KEYS) if (adapter[k] !== undefined && typeof adapter[k] !== 'function') invalid(file, `${k} must be a function`);
+  for (const k of FUNCTION_KEYS)
+    if (adapter[k] !== undefined && typeof adapter[k] !== 'function') invalid(file, `${k} must be a function`);
   if (adapter.paths !== undefined) {
     const paths = adapter.paths;
     if (paths === null || typeof paths !== 'object') invalid(file, 'paths must be an object');
     for (const [k, v] of Object.entries(paths)) {
-      if (!(PATH_KEYS as readonly string[]).includes(k)) invalid(file, `unknown path "${k}" (known: ${PATH_KEYS.join(', ')})`);
+      if (!(PATH_KEYS as readonly string[]).includes(k))
+        invalid(file, `unknown path "${k}" (known: ${PATH_KEYS.join(', ')})`);
       if (typeof v !== 'string' || !v.startsWith('/')) invalid(file, `paths.${k} must be a path starting with /`);
       if (k !== 'createCase' && !v.includes('{id}')) invalid(file, `paths.${k} must hold {id} where the case id goes`);
     }

@@ -65,12 +65,21 @@ export class Ledger {
   }
 
   #append(line: Omit<LedgerLine, 'v' | 'run' | 'baseUrl' | 'at'>): void {
-    const full: LedgerLine = { v: LEDGER_VERSION, run: this.run, baseUrl: this.baseUrl, at: new Date().toISOString(), ...line };
+    const full: LedgerLine = {
+      v: LEDGER_VERSION,
+      run: this.run,
+      baseUrl: this.baseUrl,
+      at: new Date().toISOString(),
+      ...line,
+    };
     try {
       appendFileSync(this.path, `${JSON.stringify(full)}\n`);
     } catch (err) {
       // Creating what cannot be recorded could leave it behind unnoticed: stop instead.
-      throw new HarnessError('SC_HARNESS', `cannot write the run ledger ${this.path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      throw new HarnessError(
+        'SC_HARNESS',
+        `cannot write the run ledger ${this.path}: ${(err as { code?: string }).code ?? (err as Error).message}`,
+      );
     }
   }
 
@@ -80,7 +89,13 @@ export class Ledger {
 
   /** Before a create request is sent. */
   intent(org: string, externalId: string, customerExternalId?: string | null): void {
-    this.#append({ event: 'create', kind: 'case', org, externalId, ...(customerExternalId ? { customerExternalId } : {}) });
+    this.#append({
+      event: 'create',
+      kind: 'case',
+      org,
+      externalId,
+      ...(customerExternalId ? { customerExternalId } : {}),
+    });
   }
 
   created(org: string, externalId: string, id: number): void {
@@ -130,7 +145,10 @@ export function readLedger(path: string, text?: string): LedgerState {
     try {
       content = readFileSync(path, 'utf8');
     } catch (err) {
-      throw new HarnessError('SC_LEDGER', `cannot read ledger ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      throw new HarnessError(
+        'SC_LEDGER',
+        `cannot read ledger ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`,
+      );
     }
   }
   const runs = new Map<string, LedgerRun>();
@@ -148,17 +166,29 @@ export function readLedger(path: string, text?: string): LedgerState {
       unreadable += 1;
       continue;
     }
-    if (line === null || typeof line !== 'object' || typeof line.run !== 'string' || typeof line.event !== 'string' || typeof line.baseUrl !== 'string') {
+    if (
+      line === null ||
+      typeof line !== 'object' ||
+      typeof line.run !== 'string' ||
+      typeof line.event !== 'string' ||
+      typeof line.baseUrl !== 'string'
+    ) {
       throw new HarnessError('SC_LEDGER', `${path} line ${lineNo} is not a screenconf ledger line`);
     }
     const key = (id: number | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
     const intentKey = `${line.run} ${line.org} ${line.externalId}`;
     switch (line.event) {
       case 'run':
-        runs.set(line.run, { run: line.run, baseUrl: line.baseUrl, target: line.target === 'embedded' ? 'embedded' : 'url', keep: line.keep === true });
+        runs.set(line.run, {
+          run: line.run,
+          baseUrl: line.baseUrl,
+          target: line.target === 'embedded' ? 'embedded' : 'url',
+          keep: line.keep === true,
+        });
         break;
       case 'create':
-        if (line.org && line.externalId) intents.set(intentKey, { run: line.run, baseUrl: line.baseUrl, org: line.org, externalId: line.externalId });
+        if (line.org && line.externalId)
+          intents.set(intentKey, { run: line.run, baseUrl: line.baseUrl, org: line.org, externalId: line.externalId });
         break;
       case 'refused':
         intents.delete(intentKey);
@@ -166,7 +196,14 @@ export function readLedger(path: string, text?: string): LedgerState {
       case 'created':
         intents.delete(intentKey);
         if (typeof line.id === 'number' && line.org) {
-          cases.set(key(line.id), { run: line.run, baseUrl: line.baseUrl, org: line.org, id: line.id, ...(line.externalId ? { externalId: line.externalId } : {}), deleted: false });
+          cases.set(key(line.id), {
+            run: line.run,
+            baseUrl: line.baseUrl,
+            org: line.org,
+            id: line.id,
+            ...(line.externalId ? { externalId: line.externalId } : {}),
+            deleted: false,
+          });
         }
         break;
       case 'deleted': {

@@ -71,8 +71,13 @@ export class Provisioner {
 
   #fail(what: string, res: ReceivedResponse): never {
     const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
-    const hint = this.options.adapterFile ? `the --provisioner module ${this.options.adapterFile}` : '"Provisioning conventions" in the README, or give a --provisioner module';
-    throw new HarnessError('SC_TARGET_BROKEN', `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`);
+    const hint = this.options.adapterFile
+      ? `the --provisioner module ${this.options.adapterFile}`
+      : '"Provisioning conventions" in the README, or give a --provisioner module';
+    throw new HarnessError(
+      'SC_TARGET_BROKEN',
+      `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`,
+    );
   }
 
   /** The adapter (loaded once, on first use) or none. */
@@ -86,7 +91,11 @@ export class Provisioner {
     return {
       baseUrl: this.api.baseUrl,
       org: this.#org,
-      request: (method, path, options = {}) => this.api.request(method, path, { ...(options.body !== undefined ? { body: options.body } : {}), ...(options.headers ? { headers: options.headers } : {}) }),
+      request: (method, path, options = {}) =>
+        this.api.request(method, path, {
+          ...(options.body !== undefined ? { body: options.body } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+        }),
     };
   }
 
@@ -101,11 +110,17 @@ export class Provisioner {
       return await call(this.#context());
     } catch (err) {
       if (err instanceof HarnessError || err instanceof TransportError) throw err;
-      throw new HarnessError('SC_PROVISIONER', `provisioner ${this.options.adapterFile}: ${what} failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`);
+      throw new HarnessError(
+        'SC_PROVISIONER',
+        `provisioner ${this.options.adapterFile}: ${what} failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`,
+      );
     }
   }
 
-  async #adapterCreate(createCase: NonNullable<ProvisionAdapter['createCase']>, body: CreateCaseBody): Promise<ReceivedResponse> {
+  async #adapterCreate(
+    createCase: NonNullable<ProvisionAdapter['createCase']>,
+    body: CreateCaseBody,
+  ): Promise<ReceivedResponse> {
     const created: unknown = await this.#callAdapter('createCase', (ctx) => createCase(ctx, body));
     return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
   }
@@ -114,7 +129,11 @@ export class Provisioner {
   async createCase(input: NewCase = {}): Promise<CaseBody> {
     const body = {
       external_id: input.external_id ?? this.externalId(),
-      customer: input.customer ?? { full_name: 'Screenconf Test Person', customer_type: 'INDIVIDUAL', external_id: this.externalId('customer') },
+      customer: input.customer ?? {
+        full_name: 'Screenconf Test Person',
+        customer_type: 'INDIVIDUAL',
+        external_id: this.externalId('customer'),
+      },
       checks: input.checks ?? [{ check_type: 'PEP', input_details: { source: 'screenconf' } }],
       ...(input.webhook_url !== undefined ? { webhook_url: input.webhook_url } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
@@ -127,17 +146,23 @@ export class Provisioner {
     const adapter = await this.#loadAdapter();
     const createPath = await this.#path('createCase');
     try {
-      res = adapter.createCase ? await this.#adapterCreate(adapter.createCase, body) : await this.api.request('POST', createPath, { body });
+      res = adapter.createCase
+        ? await this.#adapterCreate(adapter.createCase, body)
+        : await this.api.request('POST', createPath, { body });
     } catch (err) {
       // Certainly not sent: nothing to look for later.
-      if ((err instanceof HarnessError && err.code === 'SC_INTERRUPTED') || (err instanceof TransportError && err.notSent)) this.#ledger?.refused(this.#org, body.external_id, 0);
+      if (
+        (err instanceof HarnessError && err.code === 'SC_INTERRUPTED') ||
+        (err instanceof TransportError && err.notSent)
+      )
+        this.#ledger?.refused(this.#org, body.external_id, 0);
       throw err;
     }
     const created = res.json as CaseBody | undefined;
     const ok = (res.status === 201 || res.status === 200) && typeof created?.id === 'number';
     if (!ok) {
       this.#ledger?.refused(this.#org, body.external_id, res.status);
-      const what = adapter.createCase ? 'the provisioner\'s createCase' : `POST ${createPath}`;
+      const what = adapter.createCase ? "the provisioner's createCase" : `POST ${createPath}`;
       if (res.status !== 201 && res.status !== 200) this.#fail(what, res);
       this.#fail(`${what} (no integer id in the case it gave)`, res);
     }
@@ -175,7 +200,9 @@ export class Provisioner {
     if (this.options.keep) return [];
     const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
     ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
-    const removals = await Promise.all(ids.map(({ id, deletedAlready }) => removeCase(this.api, this.#org, id, { deletedAlready })));
+    const removals = await Promise.all(
+      ids.map(({ id, deletedAlready }) => removeCase(this.api, this.#org, id, { deletedAlready })),
+    );
     const left: number[] = [];
     for (const r of removals) {
       this.#created.delete(r.id);

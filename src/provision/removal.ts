@@ -30,7 +30,12 @@ function message(err: unknown): string {
  * Deletes a case and confirms it is gone. With `deletedAlready` (a check deleted it), only
  * confirms, and deletes if it is still there.
  */
-export async function removeCase(api: ApiClient, org: string, id: number, options: { deletedAlready?: boolean } = {}): Promise<Removal> {
+export async function removeCase(
+  api: ApiClient,
+  org: string,
+  id: number,
+  options: { deletedAlready?: boolean } = {},
+): Promise<Removal> {
   const result = (gone: boolean, detail: string): Removal => ({ org, id, gone, detail });
   try {
     if (options.deletedAlready) {
@@ -38,10 +43,16 @@ export async function removeCase(api: ApiClient, org: string, id: number, option
       if (isGoneStatus(probe.status)) return result(true, `already gone (PATCH answered HTTP ${probe.status})`);
     }
     const del = await api.deleteCase(id, { cleanup: true });
-    if (!(del.status >= 200 && del.status < 300) && !isGoneStatus(del.status)) return result(false, `DELETE answered HTTP ${del.status}`);
+    if (!(del.status >= 200 && del.status < 300) && !isGoneStatus(del.status))
+      return result(false, `DELETE answered HTTP ${del.status}`);
     const confirm = await api.patchCase(id, {}, { cleanup: true });
-    if (isGoneStatus(confirm.status)) return result(true, `deleted (DELETE answered HTTP ${del.status}, a later PATCH ${confirm.status})`);
-    if (confirm.status >= 200 && confirm.status < 300) return result(false, `still there after DELETE answered HTTP ${del.status} (a later PATCH answered ${confirm.status})`);
+    if (isGoneStatus(confirm.status))
+      return result(true, `deleted (DELETE answered HTTP ${del.status}, a later PATCH ${confirm.status})`);
+    if (confirm.status >= 200 && confirm.status < 300)
+      return result(
+        false,
+        `still there after DELETE answered HTTP ${del.status} (a later PATCH answered ${confirm.status})`,
+      );
     return result(false, `deletion not confirmed: a later PATCH answered HTTP ${confirm.status}`);
   } catch (err) {
     return result(false, message(err));
@@ -57,7 +68,13 @@ export async function removeAll(
   const removals = await Promise.all(
     cases.map(async (c): Promise<Removal> => {
       const api = clients[c.org];
-      if (!api) return { org: c.org, id: c.id, gone: false, detail: `no credentials for organisation ${c.org === 'b' ? 'b (give the peer credentials)' : c.org}` };
+      if (!api)
+        return {
+          org: c.org,
+          id: c.id,
+          gone: false,
+          detail: `no credentials for organisation ${c.org === 'b' ? 'b (give the peer credentials)' : c.org}`,
+        };
       const r = await removeCase(api, c.org, c.id);
       if (r.gone) onGone(c);
       return r;

@@ -41,13 +41,22 @@ export function parseServeCredentials(text: string, source: string): Organisatio
     raw = JSON.parse(text);
   } catch {
     // JSON.parse's message quotes the text, which holds secrets: say only that it is not JSON.
-    throw new HarnessError('SC_USAGE', `${source} is not valid JSON (expected {"organisations": [{"clientId", "clientSecret", "apiKey"}]})`);
+    throw new HarnessError(
+      'SC_USAGE',
+      `${source} is not valid JSON (expected {"organisations": [{"clientId", "clientSecret", "apiKey"}]})`,
+    );
   }
   const result = Given.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-    const what = issue.code === 'unrecognized_keys' ? `has an unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+    const where = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
+    const what =
+      issue.code === 'unrecognized_keys'
+        ? `has an unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+        : issue.message;
     throw new HarnessError('SC_USAGE', `${source}${where ? ` ${where}` : ''} ${what}`);
   }
   const organisations = result.data.organisations.map((o, i) => ({
@@ -59,7 +68,11 @@ export function parseServeCredentials(text: string, source: string): Organisatio
   for (const key of ['clientId', 'apiKey'] as const) {
     const seen = new Set<string>();
     organisations.forEach((o, i) => {
-      if (seen.has(o[key])) throw new HarnessError('SC_USAGE', `${source} organisations[${i}].${key} is the same as an earlier organisation's`);
+      if (seen.has(o[key]))
+        throw new HarnessError(
+          'SC_USAGE',
+          `${source} organisations[${i}].${key} is the same as an earlier organisation's`,
+        );
       seen.add(o[key]);
     });
   }

@@ -32,12 +32,14 @@ export function sendError(res: ServerResponse, err: HttpError) {
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_REQUEST_BODY) throw new HttpError(413, 'payload_too_large', `request body over ${MAX_REQUEST_BODY} bytes`);
+  if (declared > MAX_REQUEST_BODY)
+    throw new HttpError(413, 'payload_too_large', `request body over ${MAX_REQUEST_BODY} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BODY) throw new HttpError(413, 'payload_too_large', `request body over ${MAX_REQUEST_BODY} bytes`);
+    if (size > MAX_REQUEST_BODY)
+      throw new HttpError(413, 'payload_too_large', `request body over ${MAX_REQUEST_BODY} bytes`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -70,10 +72,14 @@ function parseJsonLoose(text: string): unknown {
   }
 }
 
-function fromEntries(entries: Iterable<[string, unknown]>, kinds: Record<string, FormFieldKind>): Record<string, unknown> {
+function fromEntries(
+  entries: Iterable<[string, unknown]>,
+  kinds: Record<string, FormFieldKind>,
+): Record<string, unknown> {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of entries) {
-    if (typeof value !== 'string') throw new HttpError(400, 'invalid_body', `form field ${key} must be text, not a file`);
+    if (typeof value !== 'string')
+      throw new HttpError(400, 'invalid_body', `form field ${key} must be text, not a file`);
     const list = grouped.get(key) ?? [];
     list.push(value);
     grouped.set(key, list);

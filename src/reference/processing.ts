@@ -18,7 +18,11 @@ export interface ProcessingOptions {
   deliveryTimeoutMs: number;
 }
 
-export const DEFAULT_PROCESSING: ProcessingOptions = { stepMs: 40, retryDelaysMs: [500, 1500], deliveryTimeoutMs: 5000 };
+export const DEFAULT_PROCESSING: ProcessingOptions = {
+  stepMs: 40,
+  retryDelaysMs: [500, 1500],
+  deliveryTimeoutMs: 5000,
+};
 
 /** A deterministic score in [0, 1] for a check, so runs are reproducible. */
 function scoreFor(caseId: number, checkId: number): number {
@@ -75,7 +79,10 @@ export class Processor {
       Object.assign(check, { status: 'PENDING', outcome: null, risk_score: null, updated_at: now });
     }
     const generation = c.generation;
-    this.#started.set(caseId, { webhookUrl: c.webhook_url, checks: this.store.checksOfCase(org, caseId).map((k) => checkView(k, this.faults)) });
+    this.#started.set(caseId, {
+      webhookUrl: c.webhook_url,
+      checks: this.store.checksOfCase(org, caseId).map((k) => checkView(k, this.faults)),
+    });
     this.#lastStarted.set(org, caseId);
     this.#later(this.options.stepMs, () => this.#step(org, caseId, generation));
   }
@@ -107,7 +114,14 @@ export class Processor {
       return;
     }
     const outcomes = checks.map((k) => k.outcome);
-    c.outcome = outcomes.length === 0 ? null : outcomes.includes('REJECTED') ? 'REJECTED' : outcomes.includes('PENDING') ? 'PENDING' : 'ACCEPTED';
+    c.outcome =
+      outcomes.length === 0
+        ? null
+        : outcomes.includes('REJECTED')
+          ? 'REJECTED'
+          : outcomes.includes('PENDING')
+            ? 'PENDING'
+            : 'ACCEPTED';
     c.is_complete = true;
     c.updated_at = now;
     if (!this.faults.has('webhook.early')) this.#notify(org, caseId);
@@ -124,7 +138,9 @@ export class Processor {
 
   /** The body of the completion webhook: the case read representation, bent by the webhook.* faults. */
   #webhookBody(org: string, c: CaseRecord): Record<string, unknown> {
-    const latest = this.faults.has('webhook.crosstalk') ? this.store.getCase(org, this.#lastStarted.get(org) ?? c.id) : undefined;
+    const latest = this.faults.has('webhook.crosstalk')
+      ? this.store.getCase(org, this.#lastStarted.get(org) ?? c.id)
+      : undefined;
     const view = caseView(this.store, latest ?? c, this.faults);
     if (this.faults.has('webhook.stale-checks')) view.checks = this.#started.get(c.id)?.checks ?? view.checks;
     if (this.faults.has('webhook.no-input-details') && Array.isArray(view.checks)) {

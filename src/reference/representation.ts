@@ -34,7 +34,12 @@ export function caseView(store: Store, c: CaseRecord, faults: ReadonlySet<FaultN
     external_id: c.external_id,
     origin_url: faults.has('read.origin-url-differs') ? `https://origin.invalid/${c.external_id}` : c.external_id,
     customer: customer
-      ? { id: customer.id, external_id: customer.external_id, full_name: customer.full_name, customer_type: customer.customer_type }
+      ? {
+          id: customer.id,
+          external_id: customer.external_id,
+          full_name: customer.full_name,
+          customer_type: customer.customer_type,
+        }
       : null,
     webhook_url: c.webhook_url,
     note: c.note,

@@ -7,12 +7,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { BulkCaseUpdateRequest, BulkCheckDeleteRequest, BulkCustomerUpdateRequest, LIMITS, TokenRequest } from '../spec/index.ts';
+import {
+  BulkCaseUpdateRequest,
+  BulkCheckDeleteRequest,
+  BulkCustomerUpdateRequest,
+  LIMITS,
+  TokenRequest,
+} from '../spec/index.ts';
 import type { FaultName } from './faults.ts';
 import { HttpError, readRequestBody, sendError, sendJson, type FormFieldKind } from './http.ts';
 import { DEFAULT_PROCESSING, Processor, type ProcessingOptions } from './processing.ts';
 import { caseView } from './representation.ts';
-import { MemoryStore, type CaseRecord, type Store } from './store.ts';
+import { type CaseRecord, type CustomerRecord, MemoryStore, type Store } from './store.ts';
 import { CaseCreate, fieldErrors, parseOr400, requestRules, type ReferenceCasePatch } from './validation.ts';
 
 export interface Organisation {
@@ -75,15 +81,28 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const header = req.headers.authorization;
     const fallback = organisations[0]!.name;
     // Fault auth.no-www-authenticate: 401 answers without the challenge header.
-    const challenge = (value: string): Record<string, string> => (faults.has('auth.no-www-authenticate') ? {} : { 'www-authenticate': value });
+    const challenge = (value: string): Record<string, string> =>
+      faults.has('auth.no-www-authenticate') ? {} : { 'www-authenticate': value };
     if (header === undefined) {
       if (faults.has('auth.accept-missing')) return fallback;
-      throw new HttpError(401, 'not_authenticated', 'authentication credentials were not provided', {}, challenge(REALM));
+      throw new HttpError(
+        401,
+        'not_authenticated',
+        'authentication credentials were not provided',
+        {},
+        challenge(REALM),
+      );
     }
     const m = /^(Bearer|Token)\s+(\S+)$/i.exec(header.trim());
     if (!m) {
       if (faults.has('auth.malformed-500')) throw new HttpError(500, 'server_error', 'internal error');
-      throw new HttpError(401, 'invalid_authorization', 'Authorization header must be "Bearer <credential>"', {}, challenge(`${REALM}, error="invalid_request"`));
+      throw new HttpError(
+        401,
+        'invalid_authorization',
+        'Authorization header must be "Bearer <credential>"',
+        {},
+        challenge(`${REALM}, error="invalid_request"`),
+      );
     }
     const scheme = m[1]!.toLowerCase();
     const credential = m[2]!;
@@ -95,7 +114,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const byKey = organisations.find((o) => o.apiKey === credential);
     if (byKey && !(scheme === 'bearer' && faults.has('auth.api-key-rejected'))) return byKey.name;
     if (faults.has('auth.accept-any-bearer')) return fallback;
-    throw new HttpError(401, 'invalid_token', 'the credential is invalid or expired', {}, challenge(`${REALM}, error="invalid_token"`));
+    throw new HttpError(
+      401,
+      'invalid_token',
+      'the credential is invalid or expired',
+      {},
+      challenge(`${REALM}, error="invalid_token"`),
+    );
   }
 
   async function issueToken(req: IncomingMessage, res: ServerResponse) {
@@ -103,18 +128,29 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const oauthError = (status: number, error: string, description: string) => {
       sendJson(res, status, { error, error_description: description }, { 'cache-control': 'no-store' });
     };
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return oauthError(400, 'invalid_request', 'body must be an object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return oauthError(400, 'invalid_request', 'body must be an object');
     const fields = body as Record<string, unknown>;
-    if (faults.has('token.grant-type-default') && (fields.grant_type === undefined || fields.grant_type === '')) fields.grant_type = 'client_credentials';
+    if (faults.has('token.grant-type-default') && (fields.grant_type === undefined || fields.grant_type === ''))
+      fields.grant_type = 'client_credentials';
     for (const f of ['client_id', 'client_secret', 'grant_type']) {
-      if (fields[f] === undefined || fields[f] === null || fields[f] === '') return oauthError(400, 'invalid_request', `${f} is required`);
+      if (fields[f] === undefined || fields[f] === null || fields[f] === '')
+        return oauthError(400, 'invalid_request', `${f} is required`);
     }
     if (fields.grant_type !== 'client_credentials' && !faults.has('token.any-grant-type')) {
       return oauthError(400, 'unsupported_grant_type', 'only client_credentials is supported');
     }
-    if (faults.has('token.non-uuid-500') && !z.uuid().safeParse(fields.client_id).success) return sendJson(res, 500, { error: 'server_error' });
+    if (faults.has('token.non-uuid-500') && !z.uuid().safeParse(fields.client_id).success)
+      return sendJson(res, 500, { error: 'server_error' });
     const parsed = TokenRequest.omit({ grant_type: true }).safeParse(fields);
-    if (!parsed.success) return oauthError(400, 'invalid_request', Object.entries(fieldErrors(parsed.error)).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; '));
+    if (!parsed.success)
+      return oauthError(
+        400,
+        'invalid_request',
+        Object.entries(fieldErrors(parsed.error))
+          .map(([k, v]) => `${k}: ${v.join(', ')}`)
+          .join('; '),
+      );
     const org = organisations.find((o) => o.clientId === parsed.data.client_id);
     if (!org && faults.has('token.unknown-client-500')) return sendJson(res, 500, { error: 'server_error' });
     if (!org || (org.clientSecret !== parsed.data.client_secret && !faults.has('token.accept-wrong-secret'))) {
@@ -125,7 +161,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     sendJson(
       res,
       200,
-      { access_token: accessToken, token_type: faults.has('token.type-not-bearer') ? 'JWT' : 'Bearer', expires_in: faults.has('token.expires-in-string') ? String(tokenTtl) : tokenTtl },
+      {
+        access_token: accessToken,
+        token_type: faults.has('token.type-not-bearer') ? 'JWT' : 'Bearer',
+        expires_in: faults.has('token.expires-in-string') ? String(tokenTtl) : tokenTtl,
+      },
       faults.has('token.cacheable') ? {} : { 'cache-control': 'no-store', pragma: 'no-cache' },
     );
   }
@@ -160,11 +200,18 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   function assertExternalIdFree(org: string, externalId: string, self?: number) {
     const scope = faults.has('unique.global') ? organisations.map((o) => o.name) : [org];
     const holders = scope.flatMap((o) => store.findCaseByExternalId(o, externalId) ?? []);
-    const taken = holders.some((h) => h.id !== self || faults.has('unique.self-conflict')) || renamedAway.has(`${org}\n${externalId}`);
+    const taken =
+      holders.some((h) => h.id !== self || faults.has('unique.self-conflict')) ||
+      renamedAway.has(`${org}\n${externalId}`);
     if (taken) {
-      throw new HttpError(409, 'external_id_conflict', 'external_id is already used by another case of this organisation', {
-        fields: { external_id: ['must be unique per organisation'] },
-      });
+      throw new HttpError(
+        409,
+        'external_id_conflict',
+        'external_id is already used by another case of this organisation',
+        {
+          fields: { external_id: ['must be unique per organisation'] },
+        },
+      );
     }
   }
 
@@ -173,8 +220,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
    * is the endpoint (unique.no-check and unique.bulk-no-check skip the uniqueness check on one),
    * or 'checked' when the caller checked uniqueness already (unique.race).
    */
-  function applyPatch(org: string, c: CaseRecord, patch: z.infer<typeof ReferenceCasePatch>, via: 'patch' | 'bulk' | 'checked') {
-    const unchecked = via === 'checked' || (via === 'patch' && faults.has('unique.no-check')) || (via === 'bulk' && faults.has('unique.bulk-no-check'));
+  function applyPatch(
+    org: string,
+    c: CaseRecord,
+    patch: z.infer<typeof ReferenceCasePatch>,
+    via: 'patch' | 'bulk' | 'checked',
+  ) {
+    const unchecked =
+      via === 'checked' ||
+      (via === 'patch' && faults.has('unique.no-check')) ||
+      (via === 'bulk' && faults.has('unique.bulk-no-check'));
     if (typeof patch.external_id === 'string' && !unchecked) assertExternalIdFree(org, patch.external_id, c.id);
     if (faults.has('patch.replace-not-merge')) {
       c.webhook_url = null;
@@ -184,13 +239,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     }
     // Fault patch.null-ignored: a null is read as "not provided" (`if (value != null)`).
     const given = (v: unknown) => v !== undefined && !(v === null && faults.has('patch.null-ignored'));
-    if (given(patch.webhook_url) && !faults.has('patch.ignore-webhook-url')) c.webhook_url = patch.webhook_url as string | null;
+    if (given(patch.webhook_url) && !faults.has('patch.ignore-webhook-url'))
+      c.webhook_url = patch.webhook_url as string | null;
     if (patch.delete_after !== undefined) c.delete_after = patch.delete_after;
     if (given(patch.metadata)) c.metadata = patch.metadata as Record<string, unknown> | null;
     if (given(patch.sync_platforms)) c.sync_platforms = patch.sync_platforms;
     if (patch.external_id !== undefined) {
       // Fault patch.external-id-null-stored keeps the null the read type does not allow.
-      const next = patch.external_id ?? (faults.has('patch.external-id-null-stored') ? (null as unknown as string) : randomUUID());
+      const next =
+        patch.external_id ?? (faults.has('patch.external-id-null-stored') ? (null as unknown as string) : randomUUID());
       if (faults.has('unique.freed-kept') && next !== c.external_id) renamedAway.add(`${c.org}\n${c.external_id}`);
       c.external_id = next;
     }
@@ -202,7 +259,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
     if (faults.has('patch.non-atomic') && isObject && !rules.casePatch.safeParse(body).success) {
       const shape: Record<string, z.ZodType> = rules.casePatch.shape;
-      const valid = Object.fromEntries(Object.entries(body).filter(([k, v]) => Object.hasOwn(shape, k) && shape[k]!.safeParse(v).success));
+      const valid = Object.fromEntries(
+        Object.entries(body).filter(([k, v]) => Object.hasOwn(shape, k) && shape[k]!.safeParse(v).success),
+      );
       applyPatch(org, c, rules.casePatch.parse(valid), 'patch');
     }
     return parseOr400(rules.casePatch, body);
@@ -214,7 +273,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const now = new Date().toISOString();
     let customerId: number;
     if ('id' in input.customer) {
-      if (!store.getCustomer(org, input.customer.id)) throw new HttpError(400, 'validation_error', 'unknown customer', { fields: { 'customer.id': ['no such customer'] } });
+      if (!store.getCustomer(org, input.customer.id))
+        throw new HttpError(400, 'validation_error', 'unknown customer', {
+          fields: { 'customer.id': ['no such customer'] },
+        });
       customerId = input.customer.id;
     } else {
       customerId = store.nextId();
@@ -270,7 +332,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 
   // Fault model.stale-after-bulk: PATCH starts from a copy of the updatable fields kept by the
   // previous PATCH (or the creation), so what a bulk update changed since is undone.
-  const patchCopies = new Map<number, Pick<CaseRecord, 'webhook_url' | 'delete_after' | 'metadata' | 'sync_platforms' | 'external_id'>>();
+  const patchCopies = new Map<
+    number,
+    Pick<CaseRecord, 'webhook_url' | 'delete_after' | 'metadata' | 'sync_platforms' | 'external_id'>
+  >();
   function keepPatchCopy(c: CaseRecord) {
     if (!faults.has('model.stale-after-bulk')) return;
     const { webhook_url, delete_after, metadata, sync_platforms, external_id } = c;
@@ -294,14 +359,19 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   // Fault delete.unknown-id-500: ids of deleted cases, so only ids that never existed answer 500.
   const deletedIds = new Set<number>();
   function deleteCase(requester: string, id: number) {
-    if (faults.has('delete.unknown-id-500') && !deletedIds.has(id) && !lookup(requester, (o) => store.getCase(o, id), 'tenant.leak-delete')) {
+    if (
+      faults.has('delete.unknown-id-500') &&
+      !deletedIds.has(id) &&
+      !lookup(requester, (o) => store.getCase(o, id), 'tenant.leak-delete')
+    ) {
       throw new HttpError(500, 'server_error', 'internal error');
     }
     const c = findCase(requester, id, 'tenant.leak-delete');
     if (faults.has('delete.unknown-id-500')) deletedIds.add(id);
     const org = c.org;
     if (faults.has('delete.noop')) return;
-    if (faults.has('model.delete-resurrects')) deletedCases.set(id, { record: c, customer: store.getCustomer(org, c.customerId) });
+    if (faults.has('model.delete-resurrects'))
+      deletedCases.set(id, { record: c, customer: store.getCustomer(org, c.customerId) });
     for (const check of store.checksOfCase(org, id)) store.deleteCheck(org, check.id);
     c.generation += 1; // stops processing in flight
     store.deleteCase(org, id);
@@ -328,17 +398,26 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   /** The entries of a bulk request (`items` or `ids`) within the limit; `cut` when bulk.partial-over-limit kept the first 100. */
   function bulkEntries(schema: z.ZodType, key: 'items' | 'ids', body: unknown): { entries: unknown[]; cut: boolean } {
     const limit = LIMITS.bulkMaxItems;
-    const envelope = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const envelope =
+      body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const raw = envelope[key];
     if (Array.isArray(raw) && raw.length === limit && faults.has('bulk.limit-99')) {
-      throw new HttpError(400, 'validation_error', 'request body is invalid', { fields: { [key]: [`must hold at most ${limit - 1} entries`] } });
+      throw new HttpError(400, 'validation_error', 'request body is invalid', {
+        fields: { [key]: [`must hold at most ${limit - 1} entries`] },
+      });
     }
-    if (Array.isArray(raw) && raw.length > limit && (faults.has('bulk.no-limit') || faults.has('bulk.partial-over-limit'))) {
+    if (
+      Array.isArray(raw) &&
+      raw.length > limit &&
+      (faults.has('bulk.no-limit') || faults.has('bulk.partial-over-limit'))
+    ) {
       const cut = faults.has('bulk.partial-over-limit');
       const kept = cut ? raw.slice(0, limit) : raw;
       const entries: unknown[] = [];
       for (let i = 0; i < kept.length; i += limit) {
-        entries.push(...(parseOr400(schema, { ...envelope, [key]: kept.slice(i, i + limit) }) as Record<string, unknown[]>)[key]!);
+        entries.push(
+          ...(parseOr400(schema, { ...envelope, [key]: kept.slice(i, i + limit) }) as Record<string, unknown[]>)[key]!,
+        );
       }
       return { entries, cut };
     }
@@ -346,10 +425,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   }
   /** After a batch: bulk.partial-over-limit refuses it, the first 100 applied; bulk.all-or-nothing undoes it when an item failed. */
   function settleBatch(results: ItemResult[], cut: boolean, undo: (() => void)[], key: 'items' | 'ids') {
-    if (cut) throw new HttpError(400, 'validation_error', 'request body is invalid', { fields: { [key]: [`must hold at most ${LIMITS.bulkMaxItems} entries`] } });
+    if (cut)
+      throw new HttpError(400, 'validation_error', 'request body is invalid', {
+        fields: { [key]: [`must hold at most ${LIMITS.bulkMaxItems} entries`] },
+      });
     if (faults.has('bulk.all-or-nothing') && results.some((r) => r.status === 'failed')) {
       for (const u of undo.reverse()) u();
-      throw new HttpError(400, 'item_failed', 'an item of the batch failed; nothing was applied', { results: results.filter((r) => r.status === 'failed') });
+      throw new HttpError(400, 'item_failed', 'an item of the batch failed; nothing was applied', {
+        results: results.filter((r) => r.status === 'failed'),
+      });
     }
   }
   /** Fault bulk.all-or-nothing: keeps a record as it was, to undo the batch. */
@@ -371,9 +455,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   /** A PATCH or bulk body; content.form-ignored reads form and multipart bodies as empty, content.bulk-json-only refuses them on bulk endpoints. */
   async function readApiBody(req: IncomingMessage, bulk = false): Promise<unknown> {
     const body = await readRequestBody(req, FORM_KINDS);
-    const mediaType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mediaType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const form = mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data';
-    if (form && bulk && faults.has('content.bulk-json-only')) throw new HttpError(415, 'unsupported_media_type', 'bulk requests must be sent as application/json');
+    if (form && bulk && faults.has('content.bulk-json-only'))
+      throw new HttpError(415, 'unsupported_media_type', 'bulk requests must be sent as application/json');
     return form && faults.has('content.form-ignored') ? {} : body;
   }
 
@@ -385,7 +473,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       const key = { id: item.id ?? null };
       try {
         const parsed = rules.bulkCaseItem.safeParse(item);
-        if (!parsed.success) throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
+        if (!parsed.success)
+          throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
         const { id, ...patch } = parsed.data;
         if (faults.has('model.delete-resurrects')) resurrect(org, id);
         const c = findCase(org, id, 'tenant.leak-bulk-cases');
@@ -408,9 +497,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       const key = { id: item.id ?? null, external_id: item.external_id ?? null };
       try {
         const parsed = rules.bulkCustomerItem.safeParse(item);
-        if (!parsed.success) throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
+        if (!parsed.success)
+          throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
         const data = parsed.data;
-        let customer;
+        let customer: CustomerRecord | undefined;
         if (data.id !== undefined) {
           customer = lookup(org, (o) => store.getCustomer(o, data.id!), 'tenant.leak-bulk-customers');
           if (!customer) throw new HttpError(404, 'not_found', `no customer with id ${data.id}`);
@@ -421,9 +511,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
             const list = store.findCustomersByExternalId(o, data.external_id!);
             return list.length > 0 ? list : undefined;
           };
-          const found = faults.has('bulk.customers-ignore-external-id') ? [] : (lookup(org, byExternalId, 'tenant.leak-bulk-customers') ?? []);
-          if (found.length === 0) throw new HttpError(404, 'not_found', `no customer with external_id ${data.external_id}`);
-          if (found.length > 1) throw new HttpError(409, 'ambiguous', `several customers have external_id ${data.external_id}`);
+          const found = faults.has('bulk.customers-ignore-external-id')
+            ? []
+            : (lookup(org, byExternalId, 'tenant.leak-bulk-customers') ?? []);
+          if (found.length === 0)
+            throw new HttpError(404, 'not_found', `no customer with external_id ${data.external_id}`);
+          if (found.length > 1)
+            throw new HttpError(409, 'ambiguous', `several customers have external_id ${data.external_id}`);
           customer = found[0]!;
           keepForUndo(undo, customer);
         }
@@ -464,7 +558,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const path = url.pathname;
     const method = req.method ?? 'GET';
     const allow = (methods: string[]) => {
-      if (!methods.includes(method)) throw new HttpError(405, 'method_not_allowed', `${method} not allowed here`, {}, { allow: methods.join(', ') });
+      if (!methods.includes(method))
+        throw new HttpError(405, 'method_not_allowed', `${method} not allowed here`, {}, { allow: methods.join(', ') });
     };
 
     if (path === '/api/oauth/token/') {

@@ -4,7 +4,17 @@
  * choices").
  */
 import { z } from 'zod';
-import { BulkCustomerUpdateItem, CasePatch, CustomerType, JsonObject, LIMITS, maxCodePoints, SyncPlatforms, Int32, CHECK_TYPES } from '../spec/index.ts';
+import {
+  BulkCustomerUpdateItem,
+  CasePatch,
+  CustomerType,
+  JsonObject,
+  LIMITS,
+  maxCodePoints,
+  SyncPlatforms,
+  Int32,
+  CHECK_TYPES,
+} from '../spec/index.ts';
 import { HttpError } from './http.ts';
 import type { FaultName } from './faults.ts';
 
@@ -55,7 +65,11 @@ const RULE_FAULTS: readonly FaultName[] = [
  */
 export function requestRules(faults: ReadonlySet<FaultName>): RequestRules {
   if (!RULE_FAULTS.some((f) => faults.has(f))) {
-    return { casePatch: ReferenceCasePatch, bulkCaseItem: ReferenceBulkCaseItem, bulkCustomerItem: ReferenceBulkCustomerItem };
+    return {
+      casePatch: ReferenceCasePatch,
+      bulkCaseItem: ReferenceBulkCaseItem,
+      bulkCustomerItem: ReferenceBulkCustomerItem,
+    };
   }
   const by = (fault: FaultName, delta: number) => (faults.has(fault) ? delta : 0);
   const webhookMax = LIMITS.webhookUrlMaxLength + by('limit.webhook-url-512', 1) + by('limit.webhook-url-510', -1);
@@ -67,17 +81,28 @@ export function requestRules(faults: ReadonlySet<FaultName>): RequestRules {
     .max(int64 ? Number.MAX_SAFE_INTEGER : LIMITS.deleteAfterMax);
   const bounded = faults.has('limit.delete-after-truncate') ? range.transform(Math.trunc) : int64 ? z.int() : Int32;
   // Fault limit.delete-after-negative: "days until deletion" read as never negative, -1 aside.
-  const deleteAfter = faults.has('limit.delete-after-negative') ? bounded.refine((n) => n >= 0 || n === -1, { message: 'must be -1 or at least 0' }) : bounded;
-  const metadata = faults.has('patch.accept-invalid-metadata') ? z.union([JsonObject, z.array(z.unknown())]) : JsonObject;
+  const deleteAfter = faults.has('limit.delete-after-negative')
+    ? bounded.refine((n) => n >= 0 || n === -1, { message: 'must be -1 or at least 0' })
+    : bounded;
+  const metadata = faults.has('patch.accept-invalid-metadata')
+    ? z.union([JsonObject, z.array(z.unknown())])
+    : JsonObject;
   const casePatch = ReferenceCasePatch.extend({
-    webhook_url: maxCodePoints(webhookMax).refine(isHttpUrl, { message: 'must be an absolute http or https URL' }).nullable().optional(),
+    webhook_url: maxCodePoints(webhookMax)
+      .refine(isHttpUrl, { message: 'must be an absolute http or https URL' })
+      .nullable()
+      .optional(),
     delete_after: deleteAfter.optional(),
     metadata: metadata.nullable().optional(),
     external_id: maxCodePoints(externalIdMax).min(1).nullable().optional(),
   }) as unknown as typeof ReferenceCasePatch;
   const bulkCustomerItem = BulkCustomerUpdateItem.safeExtend({
-    external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength + by('limit.customer-external-id-256', 1)).nullable().optional(),
-    full_name: maxCodePoints(LIMITS.customerFullNameMaxLength + by('limit.customer-full-name-256', 1)).min(1).optional(),
+    external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength + by('limit.customer-external-id-256', 1))
+      .nullable()
+      .optional(),
+    full_name: maxCodePoints(LIMITS.customerFullNameMaxLength + by('limit.customer-full-name-256', 1))
+      .min(1)
+      .optional(),
   }) as unknown as typeof ReferenceBulkCustomerItem;
   return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem };
 }
@@ -100,7 +125,10 @@ export const CaseCreate = z.object({
   checks: z
     .array(
       z.object({
-        check_type: z.union([z.enum(CHECK_TYPES), z.literal('')]).nullable().optional(),
+        check_type: z
+          .union([z.enum(CHECK_TYPES), z.literal('')])
+          .nullable()
+          .optional(),
         input_details: JsonObject.nullable().optional(),
       }),
     )

@@ -5,7 +5,13 @@
 import { REDACTED } from '../client/redact.ts';
 import { CATALOGUE_VERSION } from '../spec/index.ts';
 import { VERSION } from '../version.ts';
-import { REPORT_SCHEMA_VERSION, type ConformanceReport, type Interruption, type RunSummary, type TargetEntry } from './json.ts';
+import {
+  REPORT_SCHEMA_VERSION,
+  type ConformanceReport,
+  type Interruption,
+  type RunSummary,
+  type TargetEntry,
+} from './json.ts';
 import type { ConformanceReport as ParsedReport } from './schema.ts';
 import type { RequirementResult } from './verdicts.ts';
 
@@ -38,7 +44,14 @@ export interface JudgedTarget {
 export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceReport {
   const label = target.label ?? DEFAULT_TARGET_LABEL;
   const faults = target.referenceFaults?.length ? { referenceFaults: target.referenceFaults } : {};
-  const entry: TargetEntry = { label, baseUrl: target.baseUrl, kind: target.kind, ...faults, serverHeaders: target.serverHeaders, summary: target.summary };
+  const entry: TargetEntry = {
+    label,
+    baseUrl: target.baseUrl,
+    kind: target.kind,
+    ...faults,
+    serverHeaders: target.serverHeaders,
+    summary: target.summary,
+  };
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'screenconf', version: VERSION },
@@ -83,7 +96,10 @@ export function publicOptions(config: Record<string, unknown>, secretKeys: reado
 export type OverallVerdict = 'CONFORMING' | 'NOT CONFORMING' | 'INCOMPLETE' | 'INTERRUPTED';
 
 /** The one-word verdict of a report, as the console, the HTML and the Markdown show it. */
-export function overallVerdict(report: { run: { interrupted?: unknown }; summary: Pick<ParsedReport['summary'], 'harnessFaults' | 'suiteErrors' | 'conforming'> }): OverallVerdict {
+export function overallVerdict(report: {
+  run: { interrupted?: unknown };
+  summary: Pick<ParsedReport['summary'], 'harnessFaults' | 'suiteErrors' | 'conforming'>;
+}): OverallVerdict {
   if (report.run.interrupted) return 'INTERRUPTED';
   if (report.summary.harnessFaults.length || report.summary.suiteErrors.length) return 'INCOMPLETE';
   return report.summary.conforming ? 'CONFORMING' : 'NOT CONFORMING';
@@ -94,7 +110,9 @@ export function verdictLine(report: Pick<ParsedReport, 'run' | 'summary'>): stri
   const s = report.summary;
   const counts = `${s.mustFailures} MUST failed, ${s.shouldWarnings} SHOULD warned, ${s.counts.observed} observed, ${s.counts.skip} skipped, ${s.counts.pass} passed`;
   const verdict = overallVerdict(report);
-  if (verdict === 'INTERRUPTED') return `${counts}; the run was stopped (${report.run.interrupted}): what ran is reported`;
-  if (verdict === 'INCOMPLETE') return `${counts}; ${s.harnessFaults.length + s.suiteErrors.length} problem(s) kept checks from judging the target`;
+  if (verdict === 'INTERRUPTED')
+    return `${counts}; the run was stopped (${report.run.interrupted}): what ran is reported`;
+  if (verdict === 'INCOMPLETE')
+    return `${counts}; ${s.harnessFaults.length + s.suiteErrors.length} problem(s) kept checks from judging the target`;
   return counts;
 }

@@ -32,14 +32,20 @@ export function reportCommand(dirArg: string, io: CommandIO): number {
   // re-rendering must not make a tampered folder look intact.
   const views: string[] = [REPORT_FILES.html, REPORT_FILES.markdown];
   const hasManifest = existsSync(join(dir, MANIFEST));
-  const before = hasManifest ? verifyFolder(dir).problems.filter((p) => !(views.includes(p.file) && p.kind !== 'manifest')) : [];
+  const before = hasManifest
+    ? verifyFolder(dir).problems.filter((p) => !(views.includes(p.file) && p.kind !== 'manifest'))
+    : [];
   const { html, markdown } = renderViews(report);
   writeFileSync(join(dir, REPORT_FILES.html), html);
   writeFileSync(join(dir, REPORT_FILES.markdown), markdown);
-  io.out(`rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ${report.run.id})`);
+  io.out(
+    `rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ${report.run.id})`,
+  );
   if (!hasManifest) return 0;
   if (before.length) {
-    io.out(`${MANIFEST} left as it was: the folder does not match it (${describe(before[0]!)}${before.length > 1 ? `, and ${before.length - 1} more` : ''}); "screenconf verify ${dir}" lists every difference`);
+    io.out(
+      `${MANIFEST} left as it was: the folder does not match it (${describe(before[0]!)}${before.length > 1 ? `, and ${before.length - 1} more` : ''}); "screenconf verify ${dir}" lists every difference`,
+    );
     return 0;
   }
   const { entries } = readManifest(dir);
@@ -61,7 +67,12 @@ export function verifyCommand(dirArg: string, io: CommandIO): number {
     io.out(`intact: ${checked} file${checked === 1 ? '' : 's'} match ${MANIFEST} in ${dir}`);
     return 0;
   }
-  for (const p of problems) io.out(p.kind === 'manifest' ? `${p.kind.toUpperCase().padEnd(8)} ${p.file}: ${p.detail}` : `${p.kind.toUpperCase().padEnd(8)} ${p.file}`);
+  for (const p of problems)
+    io.out(
+      p.kind === 'manifest'
+        ? `${p.kind.toUpperCase().padEnd(8)} ${p.file}: ${p.detail}`
+        : `${p.kind.toUpperCase().padEnd(8)} ${p.file}`,
+    );
   io.out(`NOT INTACT: ${problems.length} difference${problems.length === 1 ? '' : 's'} from ${MANIFEST} in ${dir}`);
   return 1;
 }

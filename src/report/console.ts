@@ -34,8 +34,16 @@ interface Palette {
 }
 
 function palette(colour: boolean): Palette {
-  const sgr = (open: number, close: number): Paint => (colour ? (s) => (s === '' ? s : `\u001b[${open}m${s}\u001b[${close}m`) : (s) => s);
-  return { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), magenta: sgr(35, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+  const sgr = (open: number, close: number): Paint =>
+    colour ? (s) => (s === '' ? s : `\u001b[${open}m${s}\u001b[${close}m`) : (s) => s;
+  return {
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    magenta: sgr(35, 39),
+    dim: sgr(2, 22),
+    bold: sgr(1, 22),
+  };
 }
 
 /** Colours a padded cell by its verdict column: only non-zero counts of fail and warn stand out. */
@@ -66,22 +74,37 @@ type Failure = NonNullable<RequirementResult['failures']>[number];
 
 /** One failing check: its message (Expected / Received) and the curl that reproduces it. */
 function failureLines(f: Failure): string[] {
-  const lines = [`  check: ${f.test}${f.flaky === true ? ' (flaky: failed, then passed when re-run)' : f.flaky === false ? ' (failed again when re-run)' : ''}`];
+  const lines = [
+    `  check: ${f.test}${f.flaky === true ? ' (flaky: failed, then passed when re-run)' : f.flaky === false ? ' (failed again when re-run)' : ''}`,
+  ];
   for (const l of f.message.split('\n').slice(0, 12)) lines.push(`    ${l}`);
   // The evidence keeps the last few exchanges before the failure: the request at fault is often
   // not the last one (a rejected PATCH, then the read that shows what it changed), so all are shown.
   const curls = f.evidence?.curl ?? [];
   if (curls.length === 1) lines.push('  Reproduce with:', `    ${curls[0]}`);
-  else if (curls.length > 1) lines.push(`  Reproduce with (the last ${curls.length} requests, in order):`, ...curls.map((c) => `    ${c}`));
+  else if (curls.length > 1)
+    lines.push(`  Reproduce with (the last ${curls.length} requests, in order):`, ...curls.map((c) => `    ${c}`));
   return lines;
 }
 
 /** The entry of a fail or warn in the list of problems; `tag` names the target in a run with several. */
-function problemLines(p: Palette, r: RequirementResult & { expected?: GatedResult['expected'] }, failures: Failure[], tag = ''): string[] {
+function problemLines(
+  p: Palette,
+  r: RequirementResult & { expected?: GatedResult['expected'] },
+  failures: Failure[],
+  tag = '',
+): string[] {
   const expected = r.expected?.outcome === 'expected-fail';
   const head = expected ? `EXPECTED ${r.verdict.toUpperCase()}` : r.verdict.toUpperCase();
-  const lines = ['', `${paintVerdict(p, expected ? 'expected-fail' : r.verdict, head)}${tag} ${p.bold(r.id)} (${r.level}) ${r.statement}`, `  source: ${r.source}`];
-  if (r.expected) lines.push(`  expected to fail until ${r.expected.expires}: ${r.expected.reason}${r.expected.outcome === 'expired' ? ' — EXPIRED' : ''}`);
+  const lines = [
+    '',
+    `${paintVerdict(p, expected ? 'expected-fail' : r.verdict, head)}${tag} ${p.bold(r.id)} (${r.level}) ${r.statement}`,
+    `  source: ${r.source}`,
+  ];
+  if (r.expected)
+    lines.push(
+      `  expected to fail until ${r.expected.expires}: ${r.expected.reason}${r.expected.outcome === 'expired' ? ' — EXPIRED' : ''}`,
+    );
   for (const f of failures) lines.push(...failureLines(f));
   return lines;
 }
@@ -93,10 +116,16 @@ function harnessLines(summary: RunSummary, tag = ''): string[] {
   for (const fault of summary.harnessFaults) lines.push('', `HARNESS FAULT${tag} ${flat(fault)}`);
   for (const e of summary.suiteErrors) lines.push('', `SUITE ERROR${tag} ${flat(e)}`);
   if (summary.leftovers.length) {
-    const how = summary.cleanup ? `; the ledger lists them, remove them with: screenconf cleanup ${summary.cleanup.ledger}` : '';
+    const how = summary.cleanup
+      ? `; the ledger lists them, remove them with: screenconf cleanup ${summary.cleanup.ledger}`
+      : '';
     lines.push('', `WARNING${tag}: could not delete cases ${summary.leftovers.join(', ')} on the target${how}`);
   }
-  if (summary.throttled) lines.push('', `Throttled${tag}: the target answered 429 to ${summary.throttled} request(s); each was retried after its Retry-After`);
+  if (summary.throttled)
+    lines.push(
+      '',
+      `Throttled${tag}: the target answered 429 to ${summary.throttled} request(s); each was retried after its Retry-After`,
+    );
   return lines;
 }
 
@@ -107,7 +136,11 @@ function verdictWord(summary: RunSummary, interrupted?: string): string {
 }
 
 function paintWord(p: Palette, word: string): string {
-  return word === 'CONFORMING' ? p.bold(p.green(word)) : word === 'NOT CONFORMING' ? p.bold(p.red(word)) : p.yellow(word);
+  return word === 'CONFORMING'
+    ? p.bold(p.green(word))
+    : word === 'NOT CONFORMING'
+      ? p.bold(p.red(word))
+      : p.yellow(word);
 }
 
 function countsLine(summary: RunSummary): string {
@@ -121,10 +154,16 @@ function expectationLines(p: Palette, gate: GateSummary): string[] {
   const lines: string[] = [];
   const file = gate.expectations ? ` ${gate.expectations}` : '';
   for (const u of gate.unexpectedPasses) {
-    lines.push('', `${p.bold(p.red('UNEXPECTED PASS'))} ${p.bold(refName(u))}: the expectations file${file} says it fails, but it passed; remove the entry`);
+    lines.push(
+      '',
+      `${p.bold(p.red('UNEXPECTED PASS'))} ${p.bold(refName(u))}: the expectations file${file} says it fails, but it passed; remove the entry`,
+    );
   }
   for (const e of gate.expired) {
-    lines.push('', `${p.bold(p.red('EXPIRED EXPECTATION'))} ${p.bold(refName(e))}: entry ${e.entry} of the expectations file${file} expired on ${e.expires}; fix the target, or renew the entry with a reason`);
+    lines.push(
+      '',
+      `${p.bold(p.red('EXPIRED EXPECTATION'))} ${p.bold(refName(e))}: entry ${e.entry} of the expectations file${file} expired on ${e.expires}; fix the target, or renew the entry with a reason`,
+    );
   }
   return lines;
 }
@@ -139,7 +178,9 @@ function gateLine(p: Palette, gate: GateSummary): string {
   if (shoulds.length) why.push(`SHOULD warned (--strict): ${shoulds.map(refName).join(', ')}`);
   if (gate.unexpectedPasses.length) why.push(`passed unexpectedly: ${gate.unexpectedPasses.map(refName).join(', ')}`);
   if (gate.expired.length) why.push(`expectation expired: ${gate.expired.map(refName).join(', ')}`);
-  const expected = gate.expectedFailures.length ? `expected to fail: ${gate.expectedFailures.map(refName).join(', ')}` : '';
+  const expected = gate.expectedFailures.length
+    ? `expected to fail: ${gate.expectedFailures.map(refName).join(', ')}`
+    : '';
   const mode = gate.strict ? ' (--strict)' : '';
   return gate.passed
     ? `Gate${mode}: ${p.bold(p.green('PASSED'))} (exit 0)${expected ? ` — ${expected}` : ''}`
@@ -168,7 +209,9 @@ function skippedLines(results: RequirementResult[]): string[] {
   const lines = ['', `Skipped: ${count} requirement(s) not judged`];
   for (const [reason, ids] of byReason) {
     // Requirements of suites not selected are many and self-explaining: counted, not listed.
-    const shown = /suite not selected/.test(reason) ? '' : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
+    const shown = /suite not selected/.test(reason)
+      ? ''
+      : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
     lines.push(`  ${ids.length} × ${reason}${shown}`);
   }
   return lines;
@@ -176,9 +219,16 @@ function skippedLines(results: RequirementResult[]): string[] {
 
 /** The requirements that make a run non-conforming, by id, for the last lines of the summary. */
 function failingLine(results: GatedResult[]): string | undefined {
-  const failed = results.filter((r) => r.verdict === 'fail' && r.expected?.outcome !== 'expected-fail').map((r) => r.id);
-  const warned = results.filter((r) => r.verdict === 'warn' && r.expected?.outcome !== 'expected-fail').map((r) => r.id);
-  const parts = [...(failed.length ? [`MUST failed: ${failed.join(', ')}`] : []), ...(warned.length ? [`SHOULD warned: ${warned.join(', ')}`] : [])];
+  const failed = results
+    .filter((r) => r.verdict === 'fail' && r.expected?.outcome !== 'expected-fail')
+    .map((r) => r.id);
+  const warned = results
+    .filter((r) => r.verdict === 'warn' && r.expected?.outcome !== 'expected-fail')
+    .map((r) => r.id);
+  const parts = [
+    ...(failed.length ? [`MUST failed: ${failed.join(', ')}`] : []),
+    ...(warned.length ? [`SHOULD warned: ${warned.join(', ')}`] : []),
+  ];
   return parts.length ? parts.join('; ') : undefined;
 }
 
@@ -212,7 +262,8 @@ export function renderSummary(
   for (const row of rows) lines.push(`${row.title.padEnd(width)}  ${cells(row.counts, row.area)}`);
   lines.push(p.bold(`${'All requirements'.padEnd(width)}  `) + cells(summary.counts));
 
-  for (const r of results.filter((x) => x.verdict === 'fail' || x.verdict === 'warn')) lines.push(...problemLines(p, r, r.failures ?? []));
+  for (const r of results.filter((x) => x.verdict === 'fail' || x.verdict === 'warn'))
+    lines.push(...problemLines(p, r, r.failures ?? []));
   lines.push(...harnessLines(summary));
   lines.push(...skippedLines(results));
   const gate = summary.gate && gateMatters(summary.gate) ? summary.gate : undefined;
@@ -238,13 +289,22 @@ function verdictCell(r: MergedResult, label: string): { text: string; verdict: V
 }
 
 /** The summary of a run against several targets: a column per target, the differences, then each target's failures. */
-export function renderMultiSummary(report: MultiTargetReport, reportPath: string, interrupted?: string, style: ConsoleStyle = PLAIN, notes: string[] = []): string {
+export function renderMultiSummary(
+  report: MultiTargetReport,
+  reportPath: string,
+  interrupted?: string,
+  style: ConsoleStyle = PLAIN,
+  notes: string[] = [],
+): string {
   const p = palette(style.colour);
   const labels = report.targets.map((t) => t.label);
   const lines: string[] = [];
   const perTarget = labels.map((label) => ({
     label,
-    results: report.results.map((r) => ({ ...r, verdict: r.byTarget[label]?.verdict ?? 'skip' })) as RequirementResult[],
+    results: report.results.map((r) => ({
+      ...r,
+      verdict: r.byTarget[label]?.verdict ?? 'skip',
+    })) as RequirementResult[],
   }));
   const areaRows = byArea(report.results);
   const width = Math.max(24, ...areaRows.map((r) => r.title.length));
@@ -252,7 +312,11 @@ export function renderMultiSummary(report: MultiTargetReport, reportPath: string
   const groupW = COLUMNS.length * cellW;
   const short: Record<Verdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip', observed: 'obs' };
   lines.push('', p.bold(`${''.padEnd(width)}  ${labels.map((l) => l.padStart(groupW)).join('   ')}`));
-  lines.push(p.bold(`${'Area'.padEnd(width)}  ${labels.map(() => COLUMNS.map((c) => short[c].padStart(cellW)).join('')).join('   ')}`));
+  lines.push(
+    p.bold(
+      `${'Area'.padEnd(width)}  ${labels.map(() => COLUMNS.map((c) => short[c].padStart(cellW)).join('')).join('   ')}`,
+    ),
+  );
   const rowCells = (area: string | undefined) =>
     perTarget
       .map(({ results }) => {
@@ -273,10 +337,18 @@ export function renderMultiSummary(report: MultiTargetReport, reportPath: string
   if (differing.length === 0) lines.push(`The targets agree on every requirement (${labels.join(', ')}).`);
   else {
     const idW = Math.max(11, ...differing.map((r) => r.id.length));
-    const colW = Math.max(10, ...labels.map((l) => l.length + 2), ...differing.flatMap((r) => labels.map((l) => verdictCell(r, l).text.length + 2)));
+    const colW = Math.max(
+      10,
+      ...labels.map((l) => l.length + 2),
+      ...differing.flatMap((r) => labels.map((l) => verdictCell(r, l).text.length + 2)),
+    );
     lines.push(p.bold(p.yellow(`Differences between targets: ${differing.length} requirement(s)`)));
     const last = labels.length - 1;
-    lines.push(p.bold(`  ${'Requirement'.padEnd(idW)}  ${'level'.padEnd(8)}${labels.map((l, i) => (i === last ? l : l.padEnd(colW))).join('')}`));
+    lines.push(
+      p.bold(
+        `  ${'Requirement'.padEnd(idW)}  ${'level'.padEnd(8)}${labels.map((l, i) => (i === last ? l : l.padEnd(colW))).join('')}`,
+      ),
+    );
     for (const r of differing) {
       const cells = labels.map((l, i) => {
         const c = verdictCell(r, l);
@@ -299,7 +371,9 @@ export function renderMultiSummary(report: MultiTargetReport, reportPath: string
   if (notes.length) lines.push('', ...notes);
   lines.push('');
   for (const t of report.targets) {
-    lines.push(`${t.label}: ${paintWord(p, verdictWord(t.summary, interrupted))} — ${countsLine(t.summary)} (${t.baseUrl}; ${t.report})`);
+    lines.push(
+      `${t.label}: ${paintWord(p, verdictWord(t.summary, interrupted))} — ${countsLine(t.summary)} (${t.baseUrl}; ${t.report})`,
+    );
   }
   const word = verdictWord(report.summary, interrupted);
   const failing = report.targets.filter((t) => !t.summary.conforming).map((t) => t.label);
@@ -321,7 +395,12 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-function command(kind: 'error' | 'warning' | 'notice', title: string, message: string, redact: (s: string) => string): string {
+function command(
+  kind: 'error' | 'warning' | 'notice',
+  title: string,
+  message: string,
+  redact: (s: string) => string,
+): string {
   return `::${kind} title=${escapeProperty(redact(title))}::${escapeData(redact(message))}`;
 }
 
@@ -347,7 +426,11 @@ export interface AnnotatedTarget {
  * expected failure, and an error per unexpected pass or expired expectation. `redact` runs
  * before escaping, so no secret survives in an escaped form.
  */
-export function githubAnnotations(targets: AnnotatedTarget[], gate: GateSummary, redact: (s: string) => string = (s) => s): string[] {
+export function githubAnnotations(
+  targets: AnnotatedTarget[],
+  gate: GateSummary,
+  redact: (s: string) => string = (s) => s,
+): string[] {
   const out: string[] = [];
   for (const { label, results } of targets) {
     const on = label ? ` (${label})` : '';
@@ -355,17 +438,39 @@ export function githubAnnotations(targets: AnnotatedTarget[], gate: GateSummary,
       if (r.verdict !== 'fail' && r.verdict !== 'warn') continue;
       const message = annotationMessage(r, r.failures ?? []);
       if (r.expected?.outcome === 'expected-fail') {
-        out.push(command('notice', `${r.id}${on} expected to fail`, `${message}\nExpected to fail until ${r.expected.expires}: ${r.expected.reason}`, redact));
-      } else if (r.verdict === 'fail' || (gate.strict && r.level === 'SHOULD')) out.push(command('error', `${r.id}${on}`, message, redact));
+        out.push(
+          command(
+            'notice',
+            `${r.id}${on} expected to fail`,
+            `${message}\nExpected to fail until ${r.expected.expires}: ${r.expected.reason}`,
+            redact,
+          ),
+        );
+      } else if (r.verdict === 'fail' || (gate.strict && r.level === 'SHOULD'))
+        out.push(command('error', `${r.id}${on}`, message, redact));
       else out.push(command('warning', `${r.id}${on}`, message, redact));
     }
   }
   const file = gate.expectations ? ` ${gate.expectations}` : '';
   for (const u of gate.unexpectedPasses) {
-    out.push(command('error', `${u.id}${u.target ? ` (${u.target})` : ''} passed unexpectedly`, `The expectations file${file} says ${u.id} fails, but it passed: remove the entry.`, redact));
+    out.push(
+      command(
+        'error',
+        `${u.id}${u.target ? ` (${u.target})` : ''} passed unexpectedly`,
+        `The expectations file${file} says ${u.id} fails, but it passed: remove the entry.`,
+        redact,
+      ),
+    );
   }
   for (const e of gate.expired) {
-    out.push(command('error', `${e.id}${e.target ? ` (${e.target})` : ''} expectation expired`, `Entry ${e.entry} of the expectations file${file} expired on ${e.expires}: fix the target, or renew the entry with a reason.`, redact));
+    out.push(
+      command(
+        'error',
+        `${e.id}${e.target ? ` (${e.target})` : ''} expectation expired`,
+        `Entry ${e.entry} of the expectations file${file} expired on ${e.expires}: fix the target, or renew the entry with a reason.`,
+        redact,
+      ),
+    );
   }
   return out;
 }

@@ -78,7 +78,8 @@ export function loadExpectations(file: string, labels: readonly string[] | undef
   if (!json.ok) return fail(json.where, `is not valid JSON: ${json.message}`);
   const parsed = json.value;
   const shape = '{"expectations": [{"id", "reason", "expires": "YYYY-MM-DD", "target"?}, …]}';
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return fail('', `must hold a JSON object ${shape}`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return fail('', `must hold a JSON object ${shape}`);
   const extra = Object.keys(parsed).filter((k) => k !== 'expectations');
   if (extra.length) return fail('', `unknown key "${extra[0]}" (the file holds ${shape})`);
   const list = (parsed as { expectations?: unknown }).expectations;
@@ -86,30 +87,61 @@ export function loadExpectations(file: string, labels: readonly string[] | undef
 
   const lines = entryLines(text);
   const out: Expectation[] = [];
-  list.forEach((raw, i) => {
+  for (const [i, raw] of list.entries()) {
     const line = lines[i];
     const id = (raw as { id?: unknown } | null)?.id;
     const where = `${line ? ` line ${line}` : ''}, entry ${i + 1}${typeof id === 'string' ? ` (${JSON.stringify(id)})` : ''}`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail(where, 'must be an object with "id", "reason" and "expires"');
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      fail(where, 'must be an object with "id", "reason" and "expires"');
+    }
     const entry = raw as Record<string, unknown>;
     const unknown = Object.keys(entry).find((k) => !KEYS.has(k));
-    if (unknown !== undefined) fail(where, `unknown key "${unknown}" (an entry has id, reason, expires and optionally target)`);
-    if (typeof entry.id !== 'string' || entry.id === '') fail(where, '"id" must be a requirement id (screenconf list prints them)');
+    if (unknown !== undefined)
+      fail(where, `unknown key "${unknown}" (an entry has id, reason, expires and optionally target)`);
+    if (typeof entry.id !== 'string' || entry.id === '')
+      fail(where, '"id" must be a requirement id (screenconf list prints them)');
     const requirement = findRequirement(entry.id as string);
-    if (!requirement) fail(where, `unknown requirement id ${JSON.stringify(entry.id)} (screenconf list prints the catalogue)`);
-    if (requirement!.level === 'OBSERVE') fail(where, `${requirement!.id} is an OBSERVE requirement: it is recorded, never failed, so it cannot be expected to fail`);
-    if (typeof entry.reason !== 'string' || entry.reason.trim() === '') fail(where, '"reason" must say why the failure is expected (a non-empty string)');
-    if (typeof entry.expires !== 'string' || !isIsoDate(entry.expires)) fail(where, `"expires" must be a date YYYY-MM-DD, got ${JSON.stringify(entry.expires ?? null)}`);
+    if (!requirement)
+      fail(where, `unknown requirement id ${JSON.stringify(entry.id)} (screenconf list prints the catalogue)`);
+    if (requirement!.level === 'OBSERVE')
+      fail(
+        where,
+        `${requirement!.id} is an OBSERVE requirement: it is recorded, never failed, so it cannot be expected to fail`,
+      );
+    if (typeof entry.reason !== 'string' || entry.reason.trim() === '')
+      fail(where, '"reason" must say why the failure is expected (a non-empty string)');
+    if (typeof entry.expires !== 'string' || !isIsoDate(entry.expires))
+      fail(where, `"expires" must be a date YYYY-MM-DD, got ${JSON.stringify(entry.expires ?? null)}`);
     if (entry.target !== undefined) {
       if (typeof entry.target !== 'string') fail(where, '"target" must be the label of a target of the run');
-      if (!labels) fail(where, `names the target "${entry.target}" but this run has no labelled targets (give them with --target LABEL=URL)`);
-      if (!labels!.includes(entry.target as string)) fail(where, `names the target "${entry.target}", which is not a target of this run (targets: ${labels!.join(', ')})`);
+      if (!labels)
+        fail(
+          where,
+          `names the target "${entry.target}" but this run has no labelled targets (give them with --target LABEL=URL)`,
+        );
+      if (!labels!.includes(entry.target as string))
+        fail(
+          where,
+          `names the target "${entry.target}", which is not a target of this run (targets: ${labels!.join(', ')})`,
+        );
     }
-    const e: Expectation = { id: requirement!.id, reason: (entry.reason as string).trim(), expires: entry.expires as string, entry: i + 1, ...(line ? { line } : {}) };
+    const e: Expectation = {
+      id: requirement!.id,
+      reason: (entry.reason as string).trim(),
+      expires: entry.expires as string,
+      entry: i + 1,
+      ...(line ? { line } : {}),
+    };
     if (entry.target !== undefined) e.target = entry.target as string;
-    const clash = out.find((o) => o.id === e.id && (o.target === undefined || e.target === undefined || o.target === e.target));
-    if (clash) fail(where, `expects ${e.id}${e.target ? ` on target "${e.target}"` : ''} again (entry ${clash.entry} already does)`);
+    const clash = out.find(
+      (o) => o.id === e.id && (o.target === undefined || e.target === undefined || o.target === e.target),
+    );
+    if (clash)
+      fail(
+        where,
+        `expects ${e.id}${e.target ? ` on target "${e.target}"` : ''} again (entry ${clash.entry} already does)`,
+      );
     out.push(e);
-  });
+  }
   return out;
 }

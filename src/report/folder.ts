@@ -10,7 +10,16 @@
  *
  * Every text written passes the redactor; the manifest is written last.
  */
-import { existsSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Redactor } from '../client/redact.ts';
 import { renderHtml } from './html.ts';
@@ -20,12 +29,20 @@ import { renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
 import type { ConformanceReport as ParsedReport } from './schema.ts';
 
-export const REPORT_FILES = { json: 'conformance.json', html: 'report.html', markdown: 'report.md', junit: 'junit.xml' } as const;
+export const REPORT_FILES = {
+  json: 'conformance.json',
+  html: 'report.html',
+  markdown: 'report.md',
+  junit: 'junit.xml',
+} as const;
 export const LATEST = 'latest';
 
 /** `20260131T120000Z-1a2b3c4d`: the run's UTC start and its id. */
 export function runFolderName(startedAt: Date, runId: string): string {
-  return `${startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}-${runId}`;
+  return `${startedAt
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '')}-${runId}`;
 }
 
 /** Creates the run's folder inside the report folder (both, when needed); returns its path. */
@@ -84,9 +101,17 @@ export function renderViews(report: ParsedReport): { html: string; markdown: str
  * Writes conformance.json, report.html and report.md into the run folder, then SHA256SUMS
  * over everything in it (so junit.xml and any log must be there first). Returns the paths.
  */
-export function writeRunReports(runDir: string, report: ConformanceReport, redactor: Redactor): { json: string; html: string; markdown: string } {
+export function writeRunReports(
+  runDir: string,
+  report: ConformanceReport,
+  redactor: Redactor,
+): { json: string; html: string; markdown: string } {
   const clean = redactDeep(report, redactor);
-  const paths = { json: join(runDir, REPORT_FILES.json), html: join(runDir, REPORT_FILES.html), markdown: join(runDir, REPORT_FILES.markdown) };
+  const paths = {
+    json: join(runDir, REPORT_FILES.json),
+    html: join(runDir, REPORT_FILES.html),
+    markdown: join(runDir, REPORT_FILES.markdown),
+  };
   const json = renderJson(clean, redactor);
   writeFileSync(paths.json, json);
   // Rendered from the file as written, exactly as `screenconf report` re-renders it.

@@ -60,7 +60,11 @@ function problem(r: RequirementResult, strict: boolean): boolean {
   return r.verdict === 'fail' || (strict && r.level === 'SHOULD' && r.verdict === 'warn');
 }
 
-export function applyGate(results: RequirementResult[], expectations: readonly Expectation[], options: GateOptions): { results: GatedResult[]; gate: GateSummary } {
+export function applyGate(
+  results: RequirementResult[],
+  expectations: readonly Expectation[],
+  options: GateOptions,
+): { results: GatedResult[]; gate: GateSummary } {
   const { strict, today, label } = options;
   const mine = expectations.filter((e) => e.target === undefined || e.target === label);
   const gate: GateSummary = {
@@ -90,7 +94,9 @@ export function applyGate(results: RequirementResult[], expectations: readonly E
     if (problem(r, strict) && outcome !== 'expected-fail') gate.gating.push(ref(r.id, label));
     return e && outcome ? { ...r, expected: { reason: e.reason, expires: e.expires, outcome } } : r;
   });
-  gate.expired = mine.filter((e) => e.expires < today).map((e) => ({ ...ref(e.id, e.target), expires: e.expires, entry: e.entry }));
+  gate.expired = mine
+    .filter((e) => e.expires < today)
+    .map((e) => ({ ...ref(e.id, e.target), expires: e.expires, entry: e.entry }));
   gate.passed = gate.gating.length === 0 && gate.unexpectedPasses.length === 0 && gate.expired.length === 0;
   return { results: gated, gate };
 }
@@ -103,7 +109,9 @@ export function combineGates(gates: GateSummary[], strict: boolean, expectations
     ...(expectationsFile ? { expectations: expectationsFile } : {}),
     expectedFailures: gates.flatMap((g) => g.expectedFailures),
     unexpectedPasses: gates.flatMap((g) => g.unexpectedPasses),
-    expired: [...new Map(gates.flatMap((g) => g.expired).map((e) => [e.entry, e])).values()].sort((a, b) => a.entry - b.entry),
+    expired: [...new Map(gates.flatMap((g) => g.expired).map((e) => [e.entry, e])).values()].sort(
+      (a, b) => a.entry - b.entry,
+    ),
     gating: gates.flatMap((g) => g.gating),
   };
 }

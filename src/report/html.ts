@@ -12,12 +12,31 @@
  */
 import { createHash } from 'node:crypto';
 import { overallVerdict, verdictLine, type OverallVerdict } from './build.ts';
-import { areaTitle, countsByArea, describeTarget, exchangeText, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
-import type { ConformanceReport, ObservationEvidence, ReportEvidence, RequirementResult, TargetResult, Verdict } from './schema.ts';
+import {
+  areaTitle,
+  countsByArea,
+  describeTarget,
+  exchangeText,
+  isFailing,
+  isMultiTarget,
+  serverHeadersText,
+  VERDICTS,
+} from './render-common.ts';
+import type {
+  ConformanceReport,
+  ObservationEvidence,
+  ReportEvidence,
+  RequirementResult,
+  TargetResult,
+  Verdict,
+} from './schema.ts';
 
 /** Escapes text for HTML content and (double-quoted) attribute values. */
 export function esc(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const VERDICT_CLASS: Record<OverallVerdict, string> = {
@@ -133,7 +152,14 @@ function chart(results: RequirementResult[]): string {
       return `<g class="bar" data-area="${esc(r.area)}"><text x="${labelW - 8}" y="${y + rowH - 11}" text-anchor="end">${esc(r.title)}</text>${parts.join('')}<text x="${(x + 6).toFixed(1)}" y="${y + rowH - 11}">${r.total}</text></g>`;
     })
     .join('\n');
-  const label = rows.map((r) => `${r.title}: ${VERDICTS.filter((v) => r.counts[v]).map((v) => `${r.counts[v]} ${v}`).join(', ')}`).join('; ');
+  const label = rows
+    .map(
+      (r) =>
+        `${r.title}: ${VERDICTS.filter((v) => r.counts[v])
+          .map((v) => `${r.counts[v]} ${v}`)
+          .join(', ')}`,
+    )
+    .join('; ');
   return `<svg id="area-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${labelW + barW + 40} ${height}" width="100%" role="img" aria-label="${esc(`Results by area: ${label}`)}">\n${bars}\n</svg>
 <ul class="legend">${VERDICTS.map((v) => `<li class="${v}">${v}</li>`).join('')}</ul>`;
 }
@@ -158,17 +184,26 @@ function evidenceHtml(evidence: ReportEvidence | undefined): string {
 function failuresHtml(failures: RequirementResult['failures']): string {
   return (failures ?? [])
     .map((f) => {
-      const flaky = f.flaky === true ? ' (flaky: failed, then passed when re-run)' : f.flaky === false ? ' (failed again when re-run)' : '';
+      const flaky =
+        f.flaky === true
+          ? ' (flaky: failed, then passed when re-run)'
+          : f.flaky === false
+            ? ' (failed again when re-run)'
+            : '';
       return `<h4>Failed check: ${esc(f.test)}${f.target ? ` on ${esc(f.target)}` : ''}${esc(flaky)}</h4>\n<pre class="message">${esc(f.message)}</pre>\n${evidenceHtml(f.evidence)}`;
     })
     .join('\n');
 }
 
 function observationsHtml(r: Pick<RequirementResult, 'observations' | 'observationEvidence'>): string {
-  const list: ObservationEvidence[] = r.observationEvidence ?? (r.observations ?? []).map((text) => ({ test: '', text }));
+  const list: ObservationEvidence[] =
+    r.observationEvidence ?? (r.observations ?? []).map((text) => ({ test: '', text }));
   if (!list.length) return '';
   return `<h4>Observed</h4>\n${list
-    .map((o) => `<p class="observation">${esc(o.text)}${o.test ? ` <span class="source">— ${esc(o.test)}${o.target ? ` on ${esc(o.target)}` : ''}</span>` : ''}</p>\n${evidenceHtml(o.evidence)}`)
+    .map(
+      (o) =>
+        `<p class="observation">${esc(o.text)}${o.test ? ` <span class="source">— ${esc(o.test)}${o.target ? ` on ${esc(o.target)}` : ''}</span>` : ''}</p>\n${evidenceHtml(o.evidence)}`,
+    )
     .join('\n')}`;
 }
 
@@ -178,7 +213,10 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
     for (const [label, t] of Object.entries(r.byTarget) as [string, TargetResult][]) {
       parts.push(`<h4>On ${esc(label)}: ${badge(t.verdict)}</h4>`);
       if (t.reason) parts.push(`<p class="reason">${esc(t.reason)}</p>`);
-      if (t.expected) parts.push(`<p class="expected">Expected failure (${esc(t.expected.outcome)}, until ${esc(t.expected.expires)}): ${esc(t.expected.reason)}</p>`);
+      if (t.expected)
+        parts.push(
+          `<p class="expected">Expected failure (${esc(t.expected.outcome)}, until ${esc(t.expected.expires)}): ${esc(t.expected.reason)}</p>`,
+        );
     }
   }
   parts.push(failuresHtml(r.failures));
@@ -188,7 +226,9 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
       `<h4>Checks</h4>\n<ul>${r.tests.map((t) => `<li>${esc(t.suite)}: ${esc(t.name)}${t.target ? ` (${esc(t.target)})` : ''} — ${esc(t.state)}${t.flaky ? ' (flaky)' : ''}</li>`).join('')}</ul>`,
     );
   } else parts.push('<p>No check ran for it in this run.</p>');
-  const exchanges = (r.failures ?? []).reduce((n, f) => n + (f.evidence?.exchanges.length ?? 0), 0) + (r.observationEvidence ?? []).reduce((n, o) => n + (o.evidence?.exchanges.length ?? 0), 0);
+  const exchanges =
+    (r.failures ?? []).reduce((n, f) => n + (f.evidence?.exchanges.length ?? 0), 0) +
+    (r.observationEvidence ?? []).reduce((n, o) => n + (o.evidence?.exchanges.length ?? 0), 0);
   const what = [
     r.failures?.length ? `${r.failures.length} failed check${r.failures.length === 1 ? '' : 's'}` : '',
     r.observations?.length ? `${r.observations.length} observation${r.observations.length === 1 ? '' : 's'}` : '',
@@ -202,12 +242,18 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
 function rowHtml(r: RequirementResult, labels: string[]): string {
   const multi = labels.length > 1;
   const failing = isFailing(r);
-  const perTarget = multi ? labels.map((l) => `<td class="target">${badge(r.byTarget?.[l]?.verdict)}</td>`).join('') : '';
+  const perTarget = multi
+    ? labels.map((l) => `<td class="target">${badge(r.byTarget?.[l]?.verdict)}</td>`).join('')
+    : '';
   const notes = [
     `<p class="source">Source: ${esc(r.source)}</p>`,
     r.decision ? `<p class="decision">Decision: ${esc(r.decision)}</p>` : '',
-    r.reason && r.verdict !== 'pass' ? `<p class="reason">${r.verdict === 'skip' ? 'Skipped: ' : r.level === 'OBSERVE' && r.verdict === 'warn' ? 'Not observed: the check that records it failed first: ' : ''}${esc(r.reason)}</p>` : '',
-    r.expected ? `<p class="expected">Expected failure (${esc(r.expected.outcome)}, until ${esc(r.expected.expires)}): ${esc(r.expected.reason)}</p>` : '',
+    r.reason && r.verdict !== 'pass'
+      ? `<p class="reason">${r.verdict === 'skip' ? 'Skipped: ' : r.level === 'OBSERVE' && r.verdict === 'warn' ? 'Not observed: the check that records it failed first: ' : ''}${esc(r.reason)}</p>`
+      : '',
+    r.expected
+      ? `<p class="expected">Expected failure (${esc(r.expected.outcome)}, until ${esc(r.expected.expires)}): ${esc(r.expected.reason)}</p>`
+      : '',
   ].join('');
   const cols = 5 + (multi ? labels.length : 0);
   return `<tbody class="req${r.differs ? ' differs' : ''}" id="req-${esc(r.id)}" data-id="${esc(r.id)}" data-verdict="${esc(r.verdict)}" data-level="${esc(r.level)}" data-area="${esc(r.area)}" data-failing="${failing ? 1 : 0}" data-differs="${r.differs ? 1 : 0}">
@@ -225,27 +271,42 @@ export function renderHtml(report: ConformanceReport): string {
   const areas = countsByArea(report.results);
   // Built from constants and base64 digests only: nothing in it needs escaping.
   const csp = `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'`;
-  const dl = (rows: [string, string][]) => `<dl class="run">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+  const dl = (rows: [string, string][]) =>
+    `<dl class="run">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
   const info: [string, string][] = [];
   if (!multi) {
     info.push(['Target', esc(describeTarget(report.target))]);
     info.push(['Server', esc(serverHeadersText(report.target.serverHeaders ?? report.targets[0]?.serverHeaders))]);
   }
   info.push(
-    ['Run', `<code>${esc(run.id)}</code>, ${esc(run.startedAt)} to ${esc(run.finishedAt)}${run.interrupted ? `, interrupted (${esc(run.interrupted)})` : ''}`],
-    ['Seed', `${esc(run.seed)} (replay with <code>--seed ${esc(run.seed)}</code>), ${esc(run.runs)} generated cases per property`],
+    [
+      'Run',
+      `<code>${esc(run.id)}</code>, ${esc(run.startedAt)} to ${esc(run.finishedAt)}${run.interrupted ? `, interrupted (${esc(run.interrupted)})` : ''}`,
+    ],
+    [
+      'Seed',
+      `${esc(run.seed)} (replay with <code>--seed ${esc(run.seed)}</code>), ${esc(run.runs)} generated cases per property`,
+    ],
     ['Suites', esc(run.suites.join(', '))],
-    ['screenconf', `${esc(report.tool.version)}, requirement catalogue ${esc(report.catalogueVersion)}, report schema ${esc(report.schemaVersion)}`],
+    [
+      'screenconf',
+      `${esc(report.tool.version)}, requirement catalogue ${esc(report.catalogueVersion)}, report schema ${esc(report.schemaVersion)}`,
+    ],
   );
   if (run.options) info.push(['Options', `<code>${esc(JSON.stringify(run.options))}</code>`]);
   const problems = [
     ...report.summary.harnessFaults.map((f) => `Harness fault: ${f}`),
     ...report.summary.suiteErrors.map((e) => `Suite error: ${e}`),
-    ...(report.summary.leftovers.length ? [`Could not delete cases ${report.summary.leftovers.join(', ')} on the target`] : []),
+    ...(report.summary.leftovers.length
+      ? [`Could not delete cases ${report.summary.leftovers.join(', ')} on the target`]
+      : []),
   ];
   const targetsTable = multi
     ? `<section id="targets"><h2>Targets</h2><table><thead><tr><th>Target</th><th>Base URL</th><th>Server</th><th>Verdict</th><th>MUST failed</th><th>SHOULD warned</th></tr></thead><tbody>${report.targets
-        .map((t) => `<tr><td>${esc(t.label)}</td><td>${esc(describeTarget(t))}</td><td>${esc(serverHeadersText(t.serverHeaders))}</td><td>${t.summary.conforming ? 'conforming' : '<strong>not conforming</strong>'}</td><td>${t.summary.mustFailures}</td><td>${t.summary.shouldWarnings}</td></tr>`)
+        .map(
+          (t) =>
+            `<tr><td>${esc(t.label)}</td><td>${esc(describeTarget(t))}</td><td>${esc(serverHeadersText(t.serverHeaders))}</td><td>${t.summary.conforming ? 'conforming' : '<strong>not conforming</strong>'}</td><td>${t.summary.mustFailures}</td><td>${t.summary.shouldWarnings}</td></tr>`,
+        )
         .join('')}</tbody></table></section>`
     : '';
   const levelOptions = ['MUST', 'SHOULD', 'OBSERVE'].map((l) => `<option value="${l}">${l}</option>`).join('');

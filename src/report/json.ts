@@ -58,7 +58,13 @@ export interface ConformanceReport {
     options?: Record<string, unknown>;
   };
   /** The (first) target; `targets` lists every one. */
-  target: { baseUrl: string; kind: 'embedded' | 'url'; referenceFaults?: string[]; label?: string; serverHeaders?: Record<string, string[]> };
+  target: {
+    baseUrl: string;
+    kind: 'embedded' | 'url';
+    referenceFaults?: string[];
+    label?: string;
+    serverHeaders?: Record<string, string[]>;
+  };
   targets: TargetEntry[];
   summary: RunSummary;
   results: RequirementResult[];

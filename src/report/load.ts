@@ -5,7 +5,9 @@ import { ConformanceReportSchema, type ConformanceReport } from './schema.ts';
 
 /** The path of an issue as a JSON path (`results[3].verdict`). */
 function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(top level)';
+  return (
+    path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(top level)'
+  );
 }
 
 export function parseReport(text: string, where: string): ConformanceReport {
@@ -18,8 +20,14 @@ export function parseReport(text: string, where: string): ConformanceReport {
   const result = ConformanceReportSchema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem${result.error.issues.length === 2 ? '' : 's'})` : '';
-    throw new HarnessError('SC_REPORT_INVALID', `${where} is not a screenconf report: ${issuePath(issue.path)}: ${issue.message}${more}`);
+    const more =
+      result.error.issues.length > 1
+        ? ` (and ${result.error.issues.length - 1} more problem${result.error.issues.length === 2 ? '' : 's'})`
+        : '';
+    throw new HarnessError(
+      'SC_REPORT_INVALID',
+      `${where} is not a screenconf report: ${issuePath(issue.path)}: ${issue.message}${more}`,
+    );
   }
   return result.data;
 }
@@ -29,7 +37,10 @@ export function loadReport(path: string): ConformanceReport {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new HarnessError('SC_REPORT_INVALID', `cannot read ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+    throw new HarnessError(
+      'SC_REPORT_INVALID',
+      `cannot read ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`,
+    );
   }
   return parseReport(text, path);
 }

@@ -45,7 +45,8 @@ export function manifestText(entries: Map<string, string>): string {
 /** Hashes every file of the folder and writes SHA256SUMS; returns how many files it lists. */
 export function writeManifest(dir: string): number {
   const { files } = folderFiles(dir);
-  for (const f of files) if (/[\n\\]/.test(f)) throw new Error(`cannot list "${f}" in ${MANIFEST}: a newline or backslash in a file name`);
+  for (const f of files)
+    if (/[\n\\]/.test(f)) throw new Error(`cannot list "${f}" in ${MANIFEST}: a newline or backslash in a file name`);
   writeFileSync(join(dir, MANIFEST), manifestText(new Map(files.map((f) => [f, sha256File(join(dir, f))]))));
   return files.length;
 }
@@ -65,7 +66,11 @@ export function readManifest(dir: string): { entries: Map<string, string>; probl
     text = readFileSync(join(dir, MANIFEST), 'utf8');
   } catch (err) {
     const code = (err as { code?: string }).code;
-    problems.push({ kind: code === 'ENOENT' ? 'missing' : 'manifest', file: MANIFEST, detail: code ?? 'cannot be read' });
+    problems.push({
+      kind: code === 'ENOENT' ? 'missing' : 'manifest',
+      file: MANIFEST,
+      detail: code ?? 'cannot be read',
+    });
     return { entries, problems };
   }
   const lines = text.split('\n');
@@ -76,7 +81,8 @@ export function readManifest(dir: string): { entries: Map<string, string>; probl
       problems.push({ kind: 'manifest', file: MANIFEST, detail: `line ${i + 1} is not "<sha256>  <file>"` });
       return;
     }
-    if (entries.has(m[2]!)) problems.push({ kind: 'manifest', file: MANIFEST, detail: `line ${i + 1} lists ${m[2]} a second time` });
+    if (entries.has(m[2]!))
+      problems.push({ kind: 'manifest', file: MANIFEST, detail: `line ${i + 1} lists ${m[2]} a second time` });
     entries.set(m[2]!, m[1]!);
   });
   return { entries, problems };

@@ -10,7 +10,16 @@
  * leaves out the catalogue's decisions: report.html and conformance.json have everything.
  */
 import { overallVerdict, verdictLine } from './build.ts';
-import { areaTitle, countsByArea, describeTarget, exchangeText, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
+import {
+  areaTitle,
+  countsByArea,
+  describeTarget,
+  exchangeText,
+  isFailing,
+  isMultiTarget,
+  serverHeadersText,
+  VERDICTS,
+} from './render-common.ts';
 import type { ConformanceReport, ObservationEvidence, ReportEvidence } from './schema.ts';
 
 const BODY_CHARS = 2000;
@@ -43,7 +52,13 @@ export function mdBlock(text: string, lang = ''): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
-const BADGE: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', skip: '⏭️ skip', observed: '👁️ observed' };
+const BADGE: Record<string, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  warn: '⚠️ warn',
+  skip: '⏭️ skip',
+  observed: '👁️ observed',
+};
 
 function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
@@ -54,12 +69,21 @@ function evidenceMd(evidence: ReportEvidence | undefined, out: string[]): void {
   if (!evidence) return;
   const p = evidence.property;
   if (p) {
-    out.push('', `Property ${mdText(p.name)}: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} steps (fast-check seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ${mdCode(`--seed ${p.runSeed}`)}):`, '', mdBlock(p.counterexample));
+    out.push(
+      '',
+      `Property ${mdText(p.name)}: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} steps (fast-check seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ${mdCode(`--seed ${p.runSeed}`)}):`,
+      '',
+      mdBlock(p.counterexample),
+    );
   }
   const curl = evidence.curl.at(-1);
   if (curl) out.push('', 'Reproduce with:', '', mdBlock(curl, 'sh'));
   if (evidence.exchanges.length) {
-    out.push('', `<details><summary>Transcript (${evidence.exchanges.length} exchange${evidence.exchanges.length === 1 ? '' : 's'})</summary>`, '');
+    out.push(
+      '',
+      `<details><summary>Transcript (${evidence.exchanges.length} exchange${evidence.exchanges.length === 1 ? '' : 's'})</summary>`,
+      '',
+    );
     evidence.exchanges.forEach((e, i) => {
       out.push(mdBlock(exchangeText(e, BODY_CHARS), 'http'));
       if (evidence.curl[i] && i < evidence.exchanges.length - 1) out.push('', mdBlock(evidence.curl[i]!, 'sh'));
@@ -74,75 +98,164 @@ export function renderMarkdown(report: ConformanceReport): string {
   const verdict = overallVerdict(report);
   const multi = isMultiTarget(report);
   const labels = report.targets.map((t) => t.label);
-  out.push(`# screenconf conformance report: ${verdict}`, '', `**Verdict: ${verdict}** — ${mdText(verdictLine(report))}`);
+  out.push(
+    `# screenconf conformance report: ${verdict}`,
+    '',
+    `**Verdict: ${verdict}** — ${mdText(verdictLine(report))}`,
+  );
   const gate = report.summary.gate;
-  if (gate) out.push('', `**Gate: ${gate.passed ? 'passed' : 'FAILED'}**${gate.strict ? ' (--strict)' : ''}${gate.expectations ? ` with expectations ${mdCode(gate.expectations)}` : ''}`);
+  if (gate)
+    out.push(
+      '',
+      `**Gate: ${gate.passed ? 'passed' : 'FAILED'}**${gate.strict ? ' (--strict)' : ''}${gate.expectations ? ` with expectations ${mdCode(gate.expectations)}` : ''}`,
+    );
 
   out.push('', row(['', '']), row(['---', '---']));
   if (!multi) {
     out.push(row(['Target', mdText(describeTarget(report.target))]));
-    out.push(row(['Server', mdText(serverHeadersText(report.target.serverHeaders ?? report.targets[0]?.serverHeaders))]));
+    out.push(
+      row(['Server', mdText(serverHeadersText(report.target.serverHeaders ?? report.targets[0]?.serverHeaders))]),
+    );
   } else out.push(row(['Targets', mdText(labels.join(', '))]));
   out.push(
-    row(['Run', `${mdCode(report.run.id)}, ${mdText(report.run.startedAt)} to ${mdText(report.run.finishedAt)}${report.run.interrupted ? `, interrupted (${mdText(report.run.interrupted)})` : ''}`]),
-    row(['Seed', `${report.run.seed} (replay with ${mdCode(`--seed ${report.run.seed}`)}), ${report.run.runs} generated cases per property`]),
+    row([
+      'Run',
+      `${mdCode(report.run.id)}, ${mdText(report.run.startedAt)} to ${mdText(report.run.finishedAt)}${report.run.interrupted ? `, interrupted (${mdText(report.run.interrupted)})` : ''}`,
+    ]),
+    row([
+      'Seed',
+      `${report.run.seed} (replay with ${mdCode(`--seed ${report.run.seed}`)}), ${report.run.runs} generated cases per property`,
+    ]),
     row(['Suites', mdText(report.run.suites.join(', '))]),
-    row(['screenconf', `${mdText(report.tool.version)}, requirement catalogue ${mdText(report.catalogueVersion)}, report schema ${report.schemaVersion}`]),
+    row([
+      'screenconf',
+      `${mdText(report.tool.version)}, requirement catalogue ${mdText(report.catalogueVersion)}, report schema ${report.schemaVersion}`,
+    ]),
   );
   if (report.run.options) out.push(row(['Options', mdCode(JSON.stringify(report.run.options))]));
 
   if (multi) {
-    out.push('', '## Targets', '', row(['Target', 'Base URL', 'Server', 'Verdict', 'MUST failed', 'SHOULD warned']), row(['---', '---', '---', '---', '---:', '---:']));
+    out.push(
+      '',
+      '## Targets',
+      '',
+      row(['Target', 'Base URL', 'Server', 'Verdict', 'MUST failed', 'SHOULD warned']),
+      row(['---', '---', '---', '---', '---:', '---:']),
+    );
     for (const t of report.targets) {
-      out.push(row([mdText(t.label), mdText(describeTarget(t)), mdText(serverHeadersText(t.serverHeaders)), t.summary.conforming ? 'conforming' : '**not conforming**', String(t.summary.mustFailures), String(t.summary.shouldWarnings)]));
+      out.push(
+        row([
+          mdText(t.label),
+          mdText(describeTarget(t)),
+          mdText(serverHeadersText(t.serverHeaders)),
+          t.summary.conforming ? 'conforming' : '**not conforming**',
+          String(t.summary.mustFailures),
+          String(t.summary.shouldWarnings),
+        ]),
+      );
     }
   }
 
   out.push('', '## Results by area', '', row(['Area', ...VERDICTS]), row(['---', ...VERDICTS.map(() => '---:')]));
-  for (const a of countsByArea(report.results)) out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
+  for (const a of countsByArea(report.results))
+    out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
   out.push(row(['**All requirements**', ...VERDICTS.map((v) => `**${report.summary.counts[v]}**`)]));
 
-  const problems = report.summary.harnessFaults.map((f) => `Harness fault: ${f}`).concat(report.summary.suiteErrors.map((e) => `Suite error: ${e}`));
-  if (report.summary.leftovers.length) problems.push(`Could not delete cases ${report.summary.leftovers.join(', ')} on the target`);
+  const problems = report.summary.harnessFaults
+    .map((f) => `Harness fault: ${f}`)
+    .concat(report.summary.suiteErrors.map((e) => `Suite error: ${e}`));
+  if (report.summary.leftovers.length)
+    problems.push(`Could not delete cases ${report.summary.leftovers.join(', ')} on the target`);
   if (problems.length) out.push('', '## Problems of the run', '', ...problems.map((p) => `- ${mdText(p)}`));
 
   const failing = report.results.filter(isFailing);
   out.push('', '## Failures and warnings');
   if (!failing.length) out.push('', 'None.');
   for (const r of failing) {
-    out.push('', `### ${r.verdict.toUpperCase()} ${mdCode(r.id)} (${r.level})`, '', mdText(r.statement), '', `Source: ${mdText(r.source)}`);
-    if (r.expected) out.push('', `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ${mdText(r.expected.reason)}`);
-    if (multi && r.byTarget) out.push('', `On each target: ${Object.entries(r.byTarget).map(([l, t]) => `${mdText(l)} ${t.verdict}`).join(', ')}`);
-    if (r.level === 'OBSERVE') out.push('', 'Not observed: the check that records it failed before it could (its failure below).');
+    out.push(
+      '',
+      `### ${r.verdict.toUpperCase()} ${mdCode(r.id)} (${r.level})`,
+      '',
+      mdText(r.statement),
+      '',
+      `Source: ${mdText(r.source)}`,
+    );
+    if (r.expected)
+      out.push(
+        '',
+        `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ${mdText(r.expected.reason)}`,
+      );
+    if (multi && r.byTarget)
+      out.push(
+        '',
+        `On each target: ${Object.entries(r.byTarget)
+          .map(([l, t]) => `${mdText(l)} ${t.verdict}`)
+          .join(', ')}`,
+      );
+    if (r.level === 'OBSERVE')
+      out.push('', 'Not observed: the check that records it failed before it could (its failure below).');
     if (!r.failures?.length && r.reason) out.push('', mdBlock(r.reason));
     for (const f of r.failures ?? []) {
-      const flaky = f.flaky === true ? ' (flaky: failed, then passed when re-run)' : f.flaky === false ? ' (failed again when re-run)' : '';
-      out.push('', `**Check:** ${mdText(f.test)}${f.target ? ` on ${mdText(f.target)}` : ''}${mdText(flaky)}`, '', mdBlock(f.message));
+      const flaky =
+        f.flaky === true
+          ? ' (flaky: failed, then passed when re-run)'
+          : f.flaky === false
+            ? ' (failed again when re-run)'
+            : '';
+      out.push(
+        '',
+        `**Check:** ${mdText(f.test)}${f.target ? ` on ${mdText(f.target)}` : ''}${mdText(flaky)}`,
+        '',
+        mdBlock(f.message),
+      );
       evidenceMd(f.evidence, out);
     }
   }
 
   const observed = report.results.filter((r) => r.observations?.length);
   if (observed.length) {
-    out.push('', '## Observations', '', 'What the server did where the interface leaves it unsaid (never a failure); the exchanges are in report.html.');
+    out.push(
+      '',
+      '## Observations',
+      '',
+      'What the server did where the interface leaves it unsaid (never a failure); the exchanges are in report.html.',
+    );
     for (const r of observed) {
       out.push('', `### ${mdCode(r.id)}`, '', mdText(r.statement));
-      const details: ObservationEvidence[] = r.observationEvidence ?? (r.observations ?? []).map((text) => ({ test: '', text }));
+      const details: ObservationEvidence[] =
+        r.observationEvidence ?? (r.observations ?? []).map((text) => ({ test: '', text }));
       for (const o of details) {
-        out.push('', `- ${mdText(o.text)}${o.test ? ` — ${mdText(o.test)}` : ''}${o.target ? ` (${mdText(o.target)})` : ''}`);
+        out.push(
+          '',
+          `- ${mdText(o.text)}${o.test ? ` — ${mdText(o.test)}` : ''}${o.target ? ` (${mdText(o.target)})` : ''}`,
+        );
       }
     }
   }
 
   out.push('', '## All requirements', '');
-  const head = ['Requirement', 'Level', 'Verdict', ...(multi ? labels.map((l) => mdText(l)) : []), 'Area', 'Statement', 'Source'];
+  const head = [
+    'Requirement',
+    'Level',
+    'Verdict',
+    ...(multi ? labels.map((l) => mdText(l)) : []),
+    'Area',
+    'Statement',
+    'Source',
+  ];
   out.push(row(head), row(head.map(() => '---')));
   for (const r of report.results) {
     const verdictCell = `${BADGE[r.verdict] ?? r.verdict}${r.differs ? ' **(differs)**' : ''}`;
     const perTarget = multi ? labels.map((l) => BADGE[r.byTarget?.[l]?.verdict ?? ''] ?? '—') : [];
     const statement = `${mdText(r.statement)}${r.verdict === 'skip' && r.reason ? `<br>*skipped: ${mdText(r.reason)}*` : ''}`;
-    out.push(row([mdCode(r.id), r.level, verdictCell, ...perTarget, mdText(areaTitle(r.area)), statement, mdText(r.source)]));
+    out.push(
+      row([mdCode(r.id), r.level, verdictCell, ...perTarget, mdText(areaTitle(r.area)), statement, mdText(r.source)]),
+    );
   }
-  out.push('', `<sub>screenconf ${mdText(report.tool.version)} · rendered from conformance.json · check the folder with ${mdCode('screenconf verify DIR')}</sub>`, '');
+  out.push(
+    '',
+    `<sub>screenconf ${mdText(report.tool.version)} · rendered from conformance.json · check the folder with ${mdCode('screenconf verify DIR')}</sub>`,
+    '',
+  );
   return out.join('\n');
 }

@@ -45,7 +45,10 @@ export function worstVerdict(verdicts: Verdict[]): Verdict {
 }
 
 /** A single-target report after the gate: results carry `expected`, the summary its gate. */
-export type GatedReport = Omit<ConformanceReport, 'summary' | 'results'> & { summary: TargetSummary; results: GatedResult[] };
+export type GatedReport = Omit<ConformanceReport, 'summary' | 'results'> & {
+  summary: TargetSummary;
+  results: GatedResult[];
+};
 
 export interface TargetReport {
   label: string;
@@ -54,7 +57,10 @@ export interface TargetReport {
   path: string;
 }
 
-export function mergeReports(perTarget: TargetReport[], options: { strict: boolean; expectationsFile?: string }): MultiTargetReport {
+export function mergeReports(
+  perTarget: TargetReport[],
+  options: { strict: boolean; expectationsFile?: string },
+): MultiTargetReport {
   if (perTarget.length === 0) throw new Error('mergeReports needs at least one target');
   const first = perTarget[0]!.report;
   const results = first.results.map((base): MergedResult => {
@@ -64,7 +70,7 @@ export function mergeReports(perTarget: TargetReport[], options: { strict: boole
     for (const { label, report } of perTarget) {
       const r = report.results.find((x) => x.id === base.id);
       if (!r) {
-        byTarget[label] = { verdict: 'skip', reason: 'not in this target\'s report', tests: [] };
+        byTarget[label] = { verdict: 'skip', reason: "not in this target's report", tests: [] };
         continue;
       }
       byTarget[label] = {
@@ -117,14 +123,21 @@ export function mergeReports(perTarget: TargetReport[], options: { strict: boole
     gate,
   };
   const startedAt = perTarget.map((t) => t.report.run.startedAt).sort()[0]!;
-  const finishedAt = perTarget.map((t) => t.report.run.finishedAt).sort().at(-1)!;
+  const finishedAt = perTarget
+    .map((t) => t.report.run.finishedAt)
+    .sort()
+    .at(-1)!;
   const interrupted = perTarget.map((t) => t.report.run.interrupted).find(Boolean);
   const { targets: _targets, results: _results, summary: _summary, ...rest } = first;
   return {
     ...rest,
     run: { ...first.run, startedAt, finishedAt, ...(interrupted ? { interrupted } : {}) },
     targets: perTarget.map(({ label, report, path }) => ({
-      ...(report.targets[0] ?? { baseUrl: report.target.baseUrl, kind: report.target.kind, serverHeaders: report.target.serverHeaders ?? {} }),
+      ...(report.targets[0] ?? {
+        baseUrl: report.target.baseUrl,
+        kind: report.target.kind,
+        serverHeaders: report.target.serverHeaders ?? {},
+      }),
       label,
       summary: report.summary,
       report: path,

@@ -9,7 +9,9 @@ export function areaTitle(area: string): string {
 }
 
 /** Verdict counts per area, in catalogue order (areas with no requirement left out). */
-export function countsByArea(results: RequirementResult[]): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
+export function countsByArea(
+  results: RequirementResult[],
+): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
   const order = [...Object.keys(AREAS), ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
   return [...new Set(order)]
     .map((area) => {
@@ -33,7 +35,10 @@ export function isMultiTarget(report: Pick<ConformanceReport, 'targets'>): boole
 
 /** One exchange as HTTP text: request line, headers, body; then the response (or why none came). */
 export function exchangeText(e: ReportEvidence['exchanges'][number], maxBody = Infinity): string {
-  const cap = (body: string) => (body.length > maxBody ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters in conformance.json)` : body);
+  const cap = (body: string) =>
+    body.length > maxBody
+      ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters in conformance.json)`
+      : body;
   const lines = [`${e.request.method} ${e.request.url}`];
   for (const [k, v] of Object.entries(e.request.headers)) lines.push(`${k}: ${v}`);
   if (e.request.body !== undefined && e.request.body !== '') lines.push('', cap(e.request.body));

@@ -42,8 +42,12 @@ export class ConformanceReporter implements Reporter {
     const mark = failed > 0 || broken > 0 || module.errors().length > 0 ? '✗' : '✓';
     const seconds = (module.diagnostic().duration / 1000).toFixed(1);
     const extra = module.errors().length ? `, ${module.errors().length} suite error(s)` : '';
-    const watched = findings?.watched ? `; ${findings.watched} case ${findings.watched === 1 ? 'body' : 'bodies'} watched${broken ? `, ${broken} invariant(s) broken` : ''}` : '';
-    this.out(`  ${mark} ${suite.padEnd(16)} ${passed} passed, ${failed} failed, ${skipped} skipped${extra}${watched} (${seconds} s)`);
+    const watched = findings?.watched
+      ? `; ${findings.watched} case ${findings.watched === 1 ? 'body' : 'bodies'} watched${broken ? `, ${broken} invariant(s) broken` : ''}`
+      : '';
+    this.out(
+      `  ${mark} ${suite.padEnd(16)} ${passed} passed, ${failed} failed, ${skipped} skipped${extra}${watched} (${seconds} s)`,
+    );
   }
 
   #outcome(suite: string, test: TestCase): TestOutcome {
@@ -85,14 +89,30 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): TestO
     const count = findings.counts[id] ?? 0;
     // Bodies were seen, but none the requirement applies to (no check ever had a score): not judged.
     if (findings.judged && !(findings.judged[id] ?? 0) && count === 0) {
-      return { ...base, state: 'skipped', errors: [], skipReason: `no case body it applies to (${findings.watched} watched)` };
+      return {
+        ...base,
+        state: 'skipped',
+        errors: [],
+        skipReason: `no case body it applies to (${findings.watched} watched)`,
+      };
     }
     if (count === 0) return { ...base, state: 'passed', errors: [] };
     const [first, ...rest] = findings.violations.filter((v) => v.requirement === id);
-    const lines = first ? [`${first.what}, in the answer to ${first.request}`, `Expected: ${first.expected}`, `Received: ${first.received}`] : [];
+    const lines = first
+      ? [
+          `${first.what}, in the answer to ${first.request}`,
+          `Expected: ${first.expected}`,
+          `Received: ${first.received}`,
+        ]
+      : [];
     if (count > 1) {
-      lines.push(`${count} violations in all, in the ${findings.watched} case bodies this suite file received${rest.length < count - 1 ? ` (the first ${rest.length + 1} distinct ones shown)` : ''}:`);
-      for (const v of rest) lines.push(`- ${v.what} (${v.request}): ${v.received}${v.expected === first?.expected ? '' : `; expected ${v.expected}`}`);
+      lines.push(
+        `${count} violations in all, in the ${findings.watched} case bodies this suite file received${rest.length < count - 1 ? ` (the first ${rest.length + 1} distinct ones shown)` : ''}:`,
+      );
+      for (const v of rest)
+        lines.push(
+          `- ${v.what} (${v.request}): ${v.received}${v.expected === first?.expected ? '' : `; expected ${v.expected}`}`,
+        );
     }
     // Summaries reproduce a failure with the last exchange of its evidence: make that the first violation's.
     const kept = findings.evidence[id];

@@ -26,7 +26,10 @@ export function rerunOutcome(result: TestResult, diagnostic: TestDiagnostic | un
   const retried = (diagnostic?.retryCount ?? 0) > 0;
   // Failed twice: the re-run's message only, so it matches the evidence (also the re-run's) and the
   // same failure is not printed twice with different case ids.
-  if (result.state === 'failed') return retried ? { state: 'failed', errors: messages(result.errors).slice(-1), flaky: false } : { state: 'failed', errors: messages(result.errors) };
+  if (result.state === 'failed')
+    return retried
+      ? { state: 'failed', errors: messages(result.errors).slice(-1), flaky: false }
+      : { state: 'failed', errors: messages(result.errors) };
   if (result.state !== 'passed') return { state: 'skipped', errors: [] };
   if (!retried || !result.errors?.length) return { state: 'passed', errors: [], ...(retried ? { flaky: true } : {}) };
   const assertion = result.errors.some((e) => !NO_ANSWER.has((e as { name?: string }).name ?? ''));

@@ -24,9 +24,15 @@ const text = (description: string) => z.string().describe(description);
 
 export const VerdictSchema = z
   .enum(['pass', 'fail', 'warn', 'skip', 'observed'])
-  .describe('pass; fail (a MUST broken); warn (a SHOULD broken, or an observation that could not be made); skip (no check judged it: see reason); observed (OBSERVE: what the server did is recorded)');
-export const LevelSchema = z.enum(['MUST', 'SHOULD', 'OBSERVE']).describe('MUST fails the run; SHOULD warns; OBSERVE records');
-export const AreaSchema = z.enum(Object.keys(AREAS) as [keyof typeof AREAS, ...(keyof typeof AREAS)[]]).describe('area of the interface (screenconf list names them)');
+  .describe(
+    'pass; fail (a MUST broken); warn (a SHOULD broken, or an observation that could not be made); skip (no check judged it: see reason); observed (OBSERVE: what the server did is recorded)',
+  );
+export const LevelSchema = z
+  .enum(['MUST', 'SHOULD', 'OBSERVE'])
+  .describe('MUST fails the run; SHOULD warns; OBSERVE records');
+export const AreaSchema = z
+  .enum(Object.keys(AREAS) as [keyof typeof AREAS, ...(keyof typeof AREAS)[]])
+  .describe('area of the interface (screenconf list names them)');
 
 export const ExchangeSchema = obj({
   at: text('when the request was sent (ISO 8601)'),
@@ -36,7 +42,10 @@ export const ExchangeSchema = obj({
     url: text('absolute URL, secrets redacted'),
     headers: z.record(z.string(), z.string()).describe('as sent; Authorization and Cookie values redacted'),
     body: text('as sent (first 16384 characters), secrets redacted').optional(),
-    credential: z.enum(['access-token', 'api-key', 'none', 'other']).describe('which credential the request carried').optional(),
+    credential: z
+      .enum(['access-token', 'api-key', 'none', 'other'])
+      .describe('which credential the request carried')
+      .optional(),
     cleanup: z.boolean().optional(),
   }),
   response: obj({
@@ -47,7 +56,9 @@ export const ExchangeSchema = obj({
     .describe('absent when no HTTP answer came (see error)')
     .optional(),
   error: text('why no answer came (refused, timeout, too large, …)').optional(),
-}).describe('one request and its response, as recorded, with secrets redacted ([REDACTED])').meta({ id: 'Exchange' });
+})
+  .describe('one request and its response, as recorded, with secrets redacted ([REDACTED])')
+  .meta({ id: 'Exchange' });
 
 export const PropertyEvidenceSchema = obj({
   name: text('the property'),
@@ -57,18 +68,25 @@ export const PropertyEvidenceSchema = obj({
   runSeed: z.int().describe('the run seed (--seed) that reproduces it'),
   numRuns: z.int(),
   numShrinks: z.int(),
-}).describe('a property-based check: the counterexample and how to replay it').meta({ id: 'PropertyEvidence' });
+})
+  .describe('a property-based check: the counterexample and how to replay it')
+  .meta({ id: 'PropertyEvidence' });
 
 export const EvidenceSchema = obj({
   exchanges: z.array(ExchangeSchema).describe('the last exchanges of the check (at most 4), oldest first'),
   curl: z.array(z.string()).describe('one curl command per exchange; secrets are $SCREENCONF_* variables'),
   property: PropertyEvidenceSchema.optional(),
-}).describe('what the server was sent and answered').meta({ id: 'Evidence' });
+})
+  .describe('what the server was sent and answered')
+  .meta({ id: 'Evidence' });
 
 export const FailureSchema = obj({
   test: text('the check (its full name)'),
   message: text('what was expected and what was received'),
-  flaky: z.boolean().describe('re-run after failing: true when the re-run passed, false when it failed again').optional(),
+  flaky: z
+    .boolean()
+    .describe('re-run after failing: true when the re-run passed, false when it failed again')
+    .optional(),
   evidence: EvidenceSchema.optional(),
   target: text('multi-target reports: the target it failed on').optional(),
 }).meta({ id: 'Failure' });
@@ -92,7 +110,9 @@ export const ExpectedMarkSchema = obj({
   reason: text('why the failure is known (from the expectations file)'),
   expires: text('last day the expectation holds, YYYY-MM-DD'),
   outcome: z.enum(['expected-fail', 'unexpected-pass', 'expired', 'not-judged']),
-}).describe('--expect: what an expectation made of this result').meta({ id: 'ExpectedMark' });
+})
+  .describe('--expect: what an expectation made of this result')
+  .meta({ id: 'ExpectedMark' });
 
 const GateRefSchema = obj({ id: z.string(), target: z.string().optional() });
 
@@ -128,10 +148,16 @@ export const RequirementResultSchema = obj({
   reason: text('why skipped, or the first line of the first failure').optional(),
   tests: z.array(TestRefSchema).describe('the checks behind it'),
   observations: z.array(z.string()).describe('OBSERVE: what was seen').optional(),
-  observationEvidence: z.array(ObservationEvidenceSchema).describe('each observation with the check and exchange it came from').optional(),
+  observationEvidence: z
+    .array(ObservationEvidenceSchema)
+    .describe('each observation with the check and exchange it came from')
+    .optional(),
   failures: z.array(FailureSchema).optional(),
   expected: ExpectedMarkSchema.optional(),
-  byTarget: z.record(z.string(), TargetResultSchema).describe('several targets: the verdict on each, by label').optional(),
+  byTarget: z
+    .record(z.string(), TargetResultSchema)
+    .describe('several targets: the verdict on each, by label')
+    .optional(),
   differs: z.boolean().describe('several targets: the verdicts differ between them').optional(),
 }).meta({ id: 'RequirementResult' });
 
@@ -160,7 +186,9 @@ export const SummarySchema = obj({
 
 export const ServerHeadersSchema = z
   .record(z.string(), z.array(z.string()))
-  .describe('server identification headers seen in responses (Server, X-Powered-By, Via, …): each distinct value, at most 10, 200 characters each');
+  .describe(
+    'server identification headers seen in responses (Server, X-Powered-By, Via, …): each distinct value, at most 10, 200 characters each',
+  );
 
 export const TargetSummarySchema = obj({
   label: text('"default" for a single target; the --target label otherwise'),
@@ -173,7 +201,10 @@ export const TargetSummarySchema = obj({
 });
 
 export const ConformanceReportSchema = obj({
-  schemaVersion: z.int().min(2, { message: 'reports before schemaVersion 2 cannot be rendered; run again' }).describe('raised when fields are added'),
+  schemaVersion: z
+    .int()
+    .min(2, { message: 'reports before schemaVersion 2 cannot be rendered; run again' })
+    .describe('raised when fields are added'),
   tool: obj({ name: z.literal('screenconf'), version: z.string() }),
   catalogueVersion: text('version of the requirement catalogue judged against'),
   run: obj({
@@ -193,7 +224,10 @@ export const ConformanceReportSchema = obj({
     label: z.string().optional(),
     serverHeaders: ServerHeadersSchema.optional(),
   }).describe('the (first) target; targets lists every one'),
-  targets: z.array(TargetSummarySchema).min(1).describe('every target of the run, with its own summary; one entry labelled "default" for a single target'),
+  targets: z
+    .array(TargetSummarySchema)
+    .min(1)
+    .describe('every target of the run, with its own summary; one entry labelled "default" for a single target'),
   summary: SummarySchema.describe('the run: with several targets, conforming only when every target conforms'),
   results: z.array(RequirementResultSchema).describe('one entry per requirement of the catalogue, in catalogue order'),
 }).describe('screenconf conformance report (conformance.json)');
@@ -221,5 +255,8 @@ type Assignable<T, U extends T> = U;
 export type _ExchangeFits = Assignable<z.infer<typeof ExchangeSchema>, Exchange>;
 export type _EvidenceFits = Assignable<z.infer<typeof EvidenceSchema>, Evidence>;
 export type _PropertyFits = Assignable<z.infer<typeof PropertyEvidenceSchema>, PropertyEvidence>;
-export type _ObservationFits = Assignable<{ requirement: string; text: string; evidence?: ReportEvidence }, Observation>;
+export type _ObservationFits = Assignable<
+  { requirement: string; text: string; evidence?: ReportEvidence },
+  Observation
+>;
 export type _ReportFits = Assignable<ConformanceReport, WrittenReport>;

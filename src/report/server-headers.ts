@@ -34,7 +34,7 @@ export class ServerHeaders {
     const values = this.#seen.get(name) ?? new Set<string>();
     this.#seen.set(name, values);
     // Control characters would garble a console or a table: shown as U+FFFD.
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
     const clean = value.replace(/[\u0000-\u001f\u007f]/g, '\ufffd').slice(0, MAX_CHARS);
     if (values.size < MAX_VALUES) values.add(clean);
   }

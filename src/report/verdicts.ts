@@ -68,14 +68,26 @@ function verdictFor(r: Requirement, tests: TestOutcome[]): Pick<RequirementResul
   return { verdict: r.level === 'OBSERVE' ? 'observed' : 'pass' };
 }
 
-export function judge(outcomes: TestOutcome[], catalogue: readonly Requirement[] = CATALOGUE): { results: RequirementResult[]; summary: Summary } {
+export function judge(
+  outcomes: TestOutcome[],
+  catalogue: readonly Requirement[] = CATALOGUE,
+): { results: RequirementResult[]; summary: Summary } {
   const results = catalogue.map((r): RequirementResult => {
     const tests = outcomes.filter((t) => t.requirements.includes(r.id));
-    const observed = tests.flatMap((t) => t.observations.filter((o) => o.requirement === r.id).map((o) => ({ test: t.name, text: o.text, ...(o.evidence ? { evidence: o.evidence } : {}) })));
+    const observed = tests.flatMap((t) =>
+      t.observations
+        .filter((o) => o.requirement === r.id)
+        .map((o) => ({ test: t.name, text: o.text, ...(o.evidence ? { evidence: o.evidence } : {}) })),
+    );
     const observations = observed.map((o) => o.text);
     const failures = tests
       .filter((t) => t.state === 'failed')
-      .map((t) => ({ test: t.name, message: t.errors.join('\n'), ...(t.flaky !== undefined ? { flaky: t.flaky } : {}), ...(t.evidence ? { evidence: t.evidence } : {}) }));
+      .map((t) => ({
+        test: t.name,
+        message: t.errors.join('\n'),
+        ...(t.flaky !== undefined ? { flaky: t.flaky } : {}),
+        ...(t.evidence ? { evidence: t.evidence } : {}),
+      }));
     return {
       id: r.id,
       level: r.level,

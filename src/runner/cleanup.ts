@@ -22,14 +22,22 @@ export interface CleanupIO {
  * the ledger's base URL (when it names one target) to use unless one is configured.
  * Returns the exit status: 0 nothing left, 1 something left or unknown.
  */
-export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: string | undefined) => Config, io: CleanupIO): Promise<number> {
+export async function cleanupLedger(
+  path: string,
+  makeConfig: (ledgerBaseUrl: string | undefined) => Config,
+  io: CleanupIO,
+): Promise<number> {
   const state = readLedger(path);
   const embedded = new Set(state.runs.filter((r) => r.target === 'embedded').map((r) => r.run));
   const pending = state.pending.filter((c) => !embedded.has(c.run));
   const unconfirmed = state.unconfirmed.filter((u) => !embedded.has(u.run));
-  io.out(`ledger ${path}: ${state.runs.length} run(s), ${state.removed} case(s) already removed, ${pending.length} to remove`);
-  if (embedded.size) io.out(`run(s) ${[...embedded].join(', ')} used the embedded reference server: what they created went with it`);
-  if (state.unreadable) io.out(`${state.unreadable} unreadable line(s) skipped (a run killed while writing leaves at most one)`);
+  io.out(
+    `ledger ${path}: ${state.runs.length} run(s), ${state.removed} case(s) already removed, ${pending.length} to remove`,
+  );
+  if (embedded.size)
+    io.out(`run(s) ${[...embedded].join(', ')} used the embedded reference server: what they created went with it`);
+  if (state.unreadable)
+    io.out(`${state.unreadable} unreadable line(s) skipped (a run killed while writing leaves at most one)`);
 
   if (pending.length > 0) {
     const targets = [...new Set(pending.map((c) => c.baseUrl))];
@@ -38,11 +46,21 @@ export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: st
       config = makeConfig(targets.length === 1 ? targets[0] : undefined);
     } catch (err) {
       if (targets.length > 1 && err instanceof HarnessError && err.code === 'SC_CONFIG') {
-        throw new HarnessError('SC_USAGE', `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one to clean up`);
+        throw new HarnessError(
+          'SC_USAGE',
+          `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one to clean up`,
+        );
       }
       // The base URL came from the ledger, so "required with --base-url" would puzzle: say what is missing.
-      if (err instanceof HarnessError && err.code === 'SC_CONFIG' && /^--client-id \S+ is required with/.test(err.message)) {
-        throw new HarnessError('SC_CONFIG', `cleanup of ${pending.length} case(s) on ${targets.length === 1 ? targets[0] : 'the target'} needs the credentials the run used: give --client-id and --client-secret (or --api-key), as flags, SCREENCONF_* variables or in the config file`);
+      if (
+        err instanceof HarnessError &&
+        err.code === 'SC_CONFIG' &&
+        /^--client-id \S+ is required with/.test(err.message)
+      ) {
+        throw new HarnessError(
+          'SC_CONFIG',
+          `cleanup of ${pending.length} case(s) on ${targets.length === 1 ? targets[0] : 'the target'} needs the credentials the run used: give --client-id and --client-secret (or --api-key), as flags, SCREENCONF_* variables or in the config file`,
+        );
       }
       throw err;
     }
@@ -50,15 +68,34 @@ export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: st
     const redactor = new Redactor(configSecrets(config));
     const limits = loadLimits(config, 'url');
     const transport = new Transport(
-      { ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, concurrency: limits.concurrency, maxRps: limits.maxRps },
+      {
+        ...DEFAULT_TRANSPORT,
+        timeoutMs: config.timeoutMs,
+        maxResponseBytes: config.maxResponseBytes,
+        concurrency: limits.concurrency,
+        maxRps: limits.maxRps,
+      },
       redactor,
     );
     const clients = {
-      a: organisationClient(config.baseUrl, { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey }, transport),
-      b: organisationClient(config.baseUrl, { clientId: config.peerClientId, clientSecret: config.peerClientSecret }, transport),
+      a: organisationClient(
+        config.baseUrl,
+        { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
+        transport,
+      ),
+      b: organisationClient(
+        config.baseUrl,
+        { clientId: config.peerClientId, clientSecret: config.peerClientSecret },
+        transport,
+      ),
     };
     // Fail once, clearly, when the target is unreachable or refuses the credentials.
-    if (config.clientId && config.clientSecret) await new TokenSource(config.baseUrl, { clientId: config.clientId, clientSecret: config.clientSecret }, transport).get();
+    if (config.clientId && config.clientSecret)
+      await new TokenSource(
+        config.baseUrl,
+        { clientId: config.clientId, clientSecret: config.clientSecret },
+        transport,
+      ).get();
     io.out(`target ${config.baseUrl}`);
     const writers = new Map<string, Ledger>();
     const { removed, left } = await removeAll(pending, clients, (c) => {
@@ -68,8 +105,13 @@ export async function cleanupLedger(path: string, makeConfig: (ledgerBaseUrl: st
     });
     for (const r of removed) io.out(`removed case ${r.id} (organisation ${r.org}): ${r.detail}`);
     for (const r of left) io.out(redactor.redact(`could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
-    io.out(`cleanup: removed ${removed.length}, could not remove ${left.length}${left.length ? ` (${left.map((r) => r.id).join(', ')})` : ''}`);
-    if (left.length) io.err(`screenconf: cleanup could not remove ${left.length} case(s): ${left.map((r) => r.id).join(', ')}; see above`);
+    io.out(
+      `cleanup: removed ${removed.length}, could not remove ${left.length}${left.length ? ` (${left.map((r) => r.id).join(', ')})` : ''}`,
+    );
+    if (left.length)
+      io.err(
+        `screenconf: cleanup could not remove ${left.length} case(s): ${left.map((r) => r.id).join(', ')}; see above`,
+      );
     if (unconfirmed.length) reportUnconfirmed(unconfirmed, io);
     return left.length || unconfirmed.length ? 1 : 0;
   }

@@ -10,7 +10,13 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type Dockerode from 'dockerode';
-import { GenericContainer, getContainerRuntimeClient, ImageName, type BoundPorts, type WaitStrategy } from 'testcontainers';
+import {
+  GenericContainer,
+  getContainerRuntimeClient,
+  ImageName,
+  type BoundPorts,
+  type WaitStrategy,
+} from 'testcontainers';
 import { HarnessError } from '../errors.ts';
 import { isLoopbackHost } from './config.ts';
 
@@ -63,7 +69,11 @@ function containerError(message: string): HarnessError {
   return new HarnessError('SC_CONTAINER', message);
 }
 
-const stoppedError = () => new HarnessError('SC_INTERRUPTED', 'the run was stopped while the target container was starting; the container was removed');
+const stoppedError = () =>
+  new HarnessError(
+    'SC_INTERRUPTED',
+    'the run was stopped while the target container was starting; the container was removed',
+  );
 
 /** Why a container was not ready: it exited, it did not answer in time, or the run stopped. */
 class NotReady extends Error {
@@ -183,9 +193,17 @@ export async function startContainerTarget(options: ContainerTargetOptions): Pro
     if (err instanceof HarnessError || (err instanceof NotReady && err.why === 'stopped')) {
       // Stopped while starting: the wait fails at its next probe and testcontainers removes the
       // container; the start gets a bounded time to settle, then whatever is left is removed.
-      await Promise.race([starting.then((c) => c.stop({ remove: true })).catch(() => {}), new Promise((r) => setTimeout(r, SETTLE_MS).unref())]);
+      await Promise.race([
+        starting.then((c) => c.stop({ remove: true })).catch(() => {}),
+        new Promise((r) => setTimeout(r, SETTLE_MS).unref()),
+      ]);
       const left = await removeLabelled();
-      throw left ? new HarnessError('SC_INTERRUPTED', `${stoppedError().message.replace(/; the container was removed$/, '')}; ${left}`) : stoppedError();
+      throw left
+        ? new HarnessError(
+            'SC_INTERRUPTED',
+            `${stoppedError().message.replace(/; the container was removed$/, '')}; ${left}`,
+          )
+        : stoppedError();
     }
     const left = await removeLabelled();
     const why =
@@ -220,7 +238,10 @@ export async function startContainerTarget(options: ContainerTargetOptions): Pro
 }
 
 /** The image on the engine: there already, or pulled; SC_CONTAINER when neither. */
-async function ensureImage(client: Awaited<ReturnType<typeof getContainerRuntimeClient>>, image: string): Promise<void> {
+async function ensureImage(
+  client: Awaited<ReturnType<typeof getContainerRuntimeClient>>,
+  image: string,
+): Promise<void> {
   let name: ImageName;
   try {
     name = ImageName.fromString(image);
@@ -228,13 +249,18 @@ async function ensureImage(client: Awaited<ReturnType<typeof getContainerRuntime
     throw containerError(`--target-image ${image} is not an image name: ${firstLine(err)}`);
   }
   const missing = (why: string) =>
-    containerError(`image ${image} is not on the container engine (${engineName(process.env)}) ${why} (scripts/build-reference-image.sh builds localhost/screenconf-reference)`);
+    containerError(
+      `image ${image} is not on the container engine (${engineName(process.env)}) ${why} (scripts/build-reference-image.sh builds localhost/screenconf-reference)`,
+    );
   try {
     if (await client.image.exists(name)) return;
   } catch (err) {
-    throw containerError(`the container engine (${engineName(process.env)}) cannot look up image ${image}: ${firstLine(err)}`);
+    throw containerError(
+      `the container engine (${engineName(process.env)}) cannot look up image ${image}: ${firstLine(err)}`,
+    );
   }
-  if (name.registry === 'localhost') throw missing('and a localhost/ image is built there, never pulled: build it first');
+  if (name.registry === 'localhost')
+    throw missing('and a localhost/ image is built there, never pulled: build it first');
   const dockerode = client.container.dockerode;
   try {
     const stream = await dockerode.pull(name.string);
@@ -249,7 +275,8 @@ async function ensureImage(client: Awaited<ReturnType<typeof getContainerRuntime
   } catch (err) {
     throw missing(`and pulling it failed: ${firstLine(err)}; pull or build it first`);
   }
-  if (!(await client.image.exists(name).catch(() => false))) throw missing('and pulling it brought nothing: pull or build it first');
+  if (!(await client.image.exists(name).catch(() => false)))
+    throw missing('and pulling it brought nothing: pull or build it first');
 }
 
 /** The promise, unless the run is asked to stop first: then SC_INTERRUPTED. */

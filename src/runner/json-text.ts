@@ -48,7 +48,11 @@ export function parseJsonText(text: string): ParsedJson {
     const position = /at position (\d+)/.exec(message)?.[1];
     const offset = position !== undefined ? Number(position) : badOffset(text);
     const where = offset !== undefined ? ` line ${lineAt(text, offset)}` : '';
-    const what = message.split('\n')[0]!.replace(/ in JSON at position \d+.*$/, '').replace(/, \.*".*$/, '').replace(/ is not valid JSON$/, '');
+    const what = message
+      .split('\n')[0]!
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/, \.*".*$/, '')
+      .replace(/ is not valid JSON$/, '');
     return { ok: false, where, message: what };
   }
 }

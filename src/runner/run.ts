@@ -57,7 +57,8 @@ export const THROTTLE_LOG = 'throttled.jsonl';
 const STOPPED_MESSAGE = 'not sent: the run is stopping';
 
 function describeLimits(limits: ReturnType<typeof loadLimits>): string {
-  const c = limits.concurrency > 0 ? `at most ${limits.concurrency} requests in flight` : 'no bound on requests in flight';
+  const c =
+    limits.concurrency > 0 ? `at most ${limits.concurrency} requests in flight` : 'no bound on requests in flight';
   const r = limits.maxRps > 0 ? `at most ${limits.maxRps} requests per second` : 'no bound on the request rate';
   return `load: ${c}, ${r} (shared by ${limits.workers} worker process${limits.workers === 1 ? '' : 'es'})`;
 }
@@ -78,14 +79,22 @@ async function preflight(target: Target, transport: Transport): Promise<void> {
 }
 
 /** Removes what the ledger still lists for this run (what per-file teardown could not, or never got to). */
-async function sweep(ledger: Ledger, target: Target, transport: Transport, keep: boolean): Promise<{ cleanup: CleanupSummary; left: Removal[] }> {
+async function sweep(
+  ledger: Ledger,
+  target: Target,
+  transport: Transport,
+  keep: boolean,
+): Promise<{ cleanup: CleanupSummary; left: Removal[] }> {
   const state = readLedger(ledger.path);
   const pending = state.pending.filter((c) => c.run === ledger.run);
   const unconfirmed = state.unconfirmed.filter((u) => u.run === ledger.run).map((u) => u.externalId);
   const base = { ledger: ledger.path, kept: keep, unconfirmed };
   if (keep) return { cleanup: { ...base, removedAtEnd: 0, left: pending.map((c) => c.id) }, left: [] };
   if (pending.length === 0) return { cleanup: { ...base, removedAtEnd: 0, left: [] }, left: [] };
-  const clients = { a: organisationClient(target.baseUrl, target.primary, transport), b: organisationClient(target.baseUrl, target.peer, transport) };
+  const clients = {
+    a: organisationClient(target.baseUrl, target.primary, transport),
+    b: organisationClient(target.baseUrl, target.peer, transport),
+  };
   const { removed, left } = await removeAll(pending, clients, (c) => ledger.deleted(c.org, c.id));
   return { cleanup: { ...base, removedAtEnd: removed.length, left: left.map((r) => r.id) }, left };
 }
@@ -93,13 +102,17 @@ async function sweep(ledger: Ledger, target: Target, transport: Transport, keep:
 /** Skipped requirements of an interrupted run say so, rather than "suite not selected". */
 function markNotRun(results: RequirementResult[], why: string): RequirementResult[] {
   return results.map((r) =>
-    r.verdict === 'skip' && (r.tests.length === 0 || /aborted/i.test(r.reason ?? '')) ? { ...r, reason: `not run: ${why}` } : r,
+    r.verdict === 'skip' && (r.tests.length === 0 || /aborted/i.test(r.reason ?? ''))
+      ? { ...r, reason: `not run: ${why}` }
+      : r,
   );
 }
 
 function countLines(path: string): number {
   if (!existsSync(path)) return 0;
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '').length;
 }
 
 /**
@@ -192,16 +205,29 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
     const limits = loadLimits(config, target.kind);
     const throttleLog = resolve(reportDir, THROTTLE_LOG);
     rmSync(throttleLog, { force: true });
-    const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, throttleLog };
+    const base: TransportOptions = {
+      ...DEFAULT_TRANSPORT,
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      throttleLog,
+    };
     const serverHeaders = new ServerHeaders();
-    const transport = new Transport({ ...base, concurrency: limits.concurrency, maxRps: limits.maxRps }, redactor, (e) => serverHeaders.observe(e.response?.headers));
+    const transport = new Transport(
+      { ...base, concurrency: limits.concurrency, maxRps: limits.maxRps },
+      redactor,
+      (e) => serverHeaders.observe(e.response?.headers),
+    );
     if (ledgerDir) mkdirSync(ledgerDir, { recursive: true });
     const ledger = new Ledger(resolve(ledgerDir ?? reportDir, LEDGER_FILE), runId, target.baseUrl);
     ledger.begin(target.kind, config.keep);
 
-    io.out(`target${label ? ` ${label}:` : ''} ${target.baseUrl}${target.kind === 'embedded' ? ' (embedded reference server)' : ''}${target.image ? ` (container of ${target.image}, removed at the end)` : ''}${config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : ''}`);
+    io.out(
+      `target${label ? ` ${label}:` : ''} ${target.baseUrl}${target.kind === 'embedded' ? ' (embedded reference server)' : ''}${target.image ? ` (container of ${target.image}, removed at the end)` : ''}${config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : ''}`,
+    );
     io.out(`seed ${seed} (replay with --seed ${seed}), ${config.runs} runs per property`);
-    io.out(`${describeLimits(limits)}; ${config.timeoutMs} ms per request${config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : ''}`);
+    io.out(
+      `${describeLimits(limits)}; ${config.timeoutMs} ms per request${config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : ''}`,
+    );
     io.out(`ledger ${ledger.path}${config.keep ? ' (--keep: what the run creates stays on the target)' : ''}`);
     await preflight(target, transport);
 
@@ -209,7 +235,12 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
       runId,
       seed,
       runs: config.runs,
-      target: { baseUrl: target.baseUrl, kind: target.kind, primary: target.primary, ...(target.peer ? { peer: target.peer } : {}) },
+      target: {
+        baseUrl: target.baseUrl,
+        kind: target.kind,
+        primary: target.primary,
+        ...(target.peer ? { peer: target.peer } : {}),
+      },
       transport: { ...base, ...limits.perWorker },
       ledgerPath: ledger.path,
       keep: config.keep,
@@ -233,7 +264,10 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
             root: PACKAGE_ROOT,
             config: false,
             include: ['suites/**/*.test.ts'],
-            setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
+            setupFiles: [
+              resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'),
+              resolve(PACKAGE_ROOT, 'src/kit/setup.ts'),
+            ],
             reporters: [reporter, serverHeadersReporter(serverHeaders), ['junit', {}]],
             outputFile: { junit: resolve(reportDir, 'junit.xml') },
             provide: { screenconf: context },
@@ -269,13 +303,26 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
       if (!o.harnessFault) return o;
       if (o.harnessFault.startsWith(STOPPED_MESSAGE)) {
         const { harnessFault: _cut, ...rest } = o;
-        return o.state === 'failed' ? { ...rest, state: 'skipped' as const, errors: [], skipReason: 'cut short: the run was stopping' } : rest;
+        return o.state === 'failed'
+          ? { ...rest, state: 'skipped' as const, errors: [], skipReason: 'cut short: the run was stopping' }
+          : rest;
       }
-      return o.state === 'failed' ? { ...o, state: 'skipped' as const, skipReason: `could not judge: ${oneLine(redactor.redact(o.harnessFault), 200)}` } : o;
+      return o.state === 'failed'
+        ? {
+            ...o,
+            state: 'skipped' as const,
+            skipReason: `could not judge: ${oneLine(redactor.redact(o.harnessFault), 200)}`,
+          }
+        : o;
     });
     const judged = judge(outcomes);
     const { interruption } = stopper;
-    const why = interruption === 'deadline' ? `the run deadline of ${config.deadlineMs} ms passed` : interruption ? `the run was interrupted by ${interruption}` : undefined;
+    const why =
+      interruption === 'deadline'
+        ? `the run deadline of ${config.deadlineMs} ms passed`
+        : interruption
+          ? `the run was interrupted by ${interruption}`
+          : undefined;
     const results = why ? markNotRun(judged.results, why) : judged.results;
     const suiteErrors = [...reporter.errors, ...runErrors].map((e) => redactor.redact(e));
     const summary = {
@@ -287,19 +334,44 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
     };
     if (suiteErrors.length || interruption) summary.conforming = false;
     const report: ConformanceReport = buildReport(
-      { id: runId, startedAt, finishedAt: new Date(), seed, runs: config.runs, suites, ...(interruption ? { interrupted: interruption } : {}), options: publicOptions(config, SECRET_SETTINGS) },
-      { ...(label ? { label } : {}), baseUrl: target.baseUrl, kind: target.kind, referenceFaults: config.referenceFaults, serverHeaders: serverHeaders.toJSON(), summary, results },
+      {
+        id: runId,
+        startedAt,
+        finishedAt: new Date(),
+        seed,
+        runs: config.runs,
+        suites,
+        ...(interruption ? { interrupted: interruption } : {}),
+        options: publicOptions(config, SECRET_SETTINGS),
+      },
+      {
+        ...(label ? { label } : {}),
+        baseUrl: target.baseUrl,
+        kind: target.kind,
+        referenceFaults: config.referenceFaults,
+        serverHeaders: serverHeaders.toJSON(),
+        summary,
+        results,
+      },
     );
 
-    if (cleanup.removedAtEnd) io.out(`cleanup${tag}: removed ${cleanup.removedAtEnd} case(s) the suites had left on the target`);
-    for (const r of left) io.out(redactor.redact(`cleanup${tag}: could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
+    if (cleanup.removedAtEnd)
+      io.out(`cleanup${tag}: removed ${cleanup.removedAtEnd} case(s) the suites had left on the target`);
+    for (const r of left)
+      io.out(redactor.redact(`cleanup${tag}: could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
     if (cleanup.unconfirmed.length) {
-      io.out(`cleanup${tag}: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases with no known id; their external ids: ${cleanup.unconfirmed.join(', ')}`);
+      io.out(
+        `cleanup${tag}: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases with no known id; their external ids: ${cleanup.unconfirmed.join(', ')}`,
+      );
     }
-    if (config.keep && cleanup.left.length && target.kind === 'url') io.out(`kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path} and the same credentials`);
+    if (config.keep && cleanup.left.length && target.kind === 'url')
+      io.out(
+        `kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them with: screenconf cleanup ${ledger.path} and the same credentials`,
+      );
     return { report, reportPath: resolve(reportDir, 'conformance.json'), ...(why ? { why } : {}) };
   } catch (e) {
-    if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(`${label ? `target "${label}": ` : ''}${e.message}`));
+    if (e instanceof HarnessError)
+      throw new HarnessError(e.code, redactor.redact(`${label ? `target "${label}": ` : ''}${e.message}`));
     throw e;
   } finally {
     await target.close();
@@ -307,7 +379,11 @@ async function runTarget(options: TargetRunOptions): Promise<TargetOutcome> {
 }
 
 /** The gate applied to one target's report: results marked `expected`, the gate in the summary. */
-function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): GatedReport & { summary: { gate: GateSummary } } {
+function gated(
+  report: ConformanceReport,
+  expectations: Expectation[],
+  options: GateOptions,
+): GatedReport & { summary: { gate: GateSummary } } {
   const { results, gate } = applyGate(report.results, expectations, options);
   const summary = { ...report.summary, gate };
   return { ...report, summary, targets: report.targets.map((t) => ({ ...t, summary })), results };
@@ -317,7 +393,11 @@ function gated(report: ConformanceReport, expectations: Expectation[], options: 
  * Writes a report folder: conformance.json, report.html, report.md and, last, SHA256SUMS over
  * every file in it. Files written by others (vitest's junit.xml) pass the redactor first.
  */
-function writeReport(dir: string, report: ConformanceReport | GatedReport | MultiTargetReport, redactor: Redactor): string {
+function writeReport(
+  dir: string,
+  report: ConformanceReport | GatedReport | MultiTargetReport,
+  redactor: Redactor,
+): string {
   redactFile(resolve(dir, 'junit.xml'), redactor);
   return writeRunReports(dir, report as ConformanceReport, redactor).json;
 }
@@ -327,7 +407,12 @@ function writeReport(dir: string, report: ConformanceReport | GatedReport | Mult
  * what the curl commands' variables hold, and the seed. `baseUrl` is undefined for the
  * embedded server, which stops with the run.
  */
-function failureNotes(results: { verdict: string }[], seed: number, config: Config, baseUrl: string | undefined): string[] {
+function failureNotes(
+  results: { verdict: string }[],
+  seed: number,
+  config: Config,
+  baseUrl: string | undefined,
+): string[] {
   if (!results.some((r) => r.verdict === 'fail' || r.verdict === 'warn')) return [];
   const vars = `SCREENCONF_ACCESS_TOKEN (the access_token POST /api/oauth/token/ returns for the client credentials; SCREENCONF_API_KEY where a command sends the API key)`;
   const faults = config.referenceFaults.length ? ` --fault ${config.referenceFaults.join(' --fault ')}` : '';
@@ -345,20 +430,34 @@ export function oneLine(text: string, max = 300): string {
 }
 
 /** The exit status once the reports are written: a stop or a harness problem first, then the gate. */
-function exitStatus(summary: GatedReport['summary'], interruption: Interruption | undefined, why: string | undefined, reportPath: string, config: Config, err: (line: string) => void, redactor: Redactor): number {
+function exitStatus(
+  summary: GatedReport['summary'],
+  interruption: Interruption | undefined,
+  why: string | undefined,
+  reportPath: string,
+  config: Config,
+  err: (line: string) => void,
+  redactor: Redactor,
+): number {
   if (interruption && interruption !== 'deadline') {
-    err(`screenconf: interrupted by ${interruption}: stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
+    err(
+      `screenconf: interrupted by ${interruption}: stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`,
+    );
     return SIGNAL_EXIT[interruption] ?? EXIT.harness;
   }
   if (interruption === 'deadline') {
-    err(`screenconf: error SC_DEADLINE: ${why}; stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`);
+    err(
+      `screenconf: error SC_DEADLINE: ${why}; stopped the run${config.keep ? '' : ' and cleaned up'}; the report of what ran is ${reportPath}`,
+    );
     return EXIT.harness;
   }
   if (summary.harnessFaults.length || summary.suiteErrors.length) {
     const first = summary.harnessFaults[0] ?? summary.suiteErrors[0]!;
     const count = summary.harnessFaults.length + summary.suiteErrors.length;
     // Redacted before it is cut to one line, so a cut cannot leave part of a secret.
-    err(`screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${oneLine(redactor.redact(first))} (see ${reportPath})`);
+    err(
+      `screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the target, first: ${oneLine(redactor.redact(first))} (see ${reportPath})`,
+    );
     return EXIT.harness;
   }
   return summary.gate?.passed === false ? EXIT.notConforming : EXIT.conforming;
@@ -366,7 +465,15 @@ function exitStatus(summary: GatedReport['summary'], interruption: Interruption 
 
 /** The config of one target of a run with several: its URL and credentials, its own report folder. */
 function targetConfig(config: Config, t: TargetConfig, reportDir: string): Config {
-  const { targets: _all, clientId: _a, clientSecret: _b, apiKey: _c, peerClientId: _d, peerClientSecret: _e, ...rest } = config;
+  const {
+    targets: _all,
+    clientId: _a,
+    clientSecret: _b,
+    apiKey: _c,
+    peerClientId: _d,
+    peerClientSecret: _e,
+    ...rest
+  } = config;
   const { label: _label, ...own } = t;
   return { ...rest, ...own, reportDir };
 }
@@ -380,9 +487,15 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   const err = io.err ?? io.out;
   const style = io.console ?? PLAIN;
   const today = io.today ?? todayUtc();
-  if (!isIsoDate(today)) throw new HarnessError('SC_CONFIG', `SCREENCONF_TODAY must be a date YYYY-MM-DD, got "${today}"`);
+  if (!isIsoDate(today))
+    throw new HarnessError('SC_CONFIG', `SCREENCONF_TODAY must be a date YYYY-MM-DD, got "${today}"`);
   // The expectations file is checked before anything is sent: a typo must not cost a run.
-  const expectations = config.expect ? loadExpectations(config.expect, config.targets?.map((t) => t.label)) : [];
+  const expectations = config.expect
+    ? loadExpectations(
+        config.expect,
+        config.targets?.map((t) => t.label),
+      )
+    : [];
   const gateOptions = { strict: config.strict, today, ...(config.expect ? { expectationsFile: config.expect } : {}) };
   // So is the provisioning adapter: a module that does not load must not cost a run either.
   const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
@@ -397,7 +510,9 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   let runDir: string | undefined;
   try {
     runDir = createRunFolder(reportDir, new Date(), runId);
-    io.out(`screenconf ${VERSION} — run ${runId}${config.targets ? `, ${config.targets.length} target${config.targets.length === 1 ? '' : 's'}: ${config.targets.map((t) => t.label).join(', ')}` : ''}`);
+    io.out(
+      `screenconf ${VERSION} — run ${runId}${config.targets ? `, ${config.targets.length} target${config.targets.length === 1 ? '' : 's'}: ${config.targets.map((t) => t.label).join(', ')}` : ''}`,
+    );
     io.out(`report folder ${runDir}`);
     if (expectations.length) io.out(`expectations: ${expectations.length} known failure(s) from ${config.expect}`);
 
@@ -406,9 +521,18 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       const final = gated(report, expectations, gateOptions);
       const reportPath = writeReport(runDir, final, redactor);
       pointLatest(reportDir, runDir);
-      const notes = failureNotes(final.results, seed, config, final.target.kind === 'embedded' ? undefined : final.target.baseUrl);
+      const notes = failureNotes(
+        final.results,
+        seed,
+        config,
+        final.target.kind === 'embedded' ? undefined : final.target.baseUrl,
+      );
       io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, style, notes)));
-      if (style.githubActions) for (const line of githubAnnotations([{ results: final.results }], final.summary.gate, (s) => redactor.redact(s))) io.out(line);
+      if (style.githubActions)
+        for (const line of githubAnnotations([{ results: final.results }], final.summary.gate, (s) =>
+          redactor.redact(s),
+        ))
+          io.out(line);
       return exitStatus(final.summary, stopper.interruption, why, reportPath, config, err, redactor);
     }
 
@@ -416,9 +540,16 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
     for (const t of config.targets) {
       const target = await openTarget(targetConfig(config, t, reportDir));
       try {
-        await preflight(target, new Transport({ ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes }, redactor));
+        await preflight(
+          target,
+          new Transport(
+            { ...DEFAULT_TRANSPORT, timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes },
+            redactor,
+          ),
+        );
       } catch (e) {
-        if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(`target "${t.label}": ${e.message}`));
+        if (e instanceof HarnessError)
+          throw new HarnessError(e.code, redactor.redact(`target "${t.label}": ${e.message}`));
         throw e;
       } finally {
         await target.close();
@@ -434,7 +565,13 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       io.out('');
       io.out(`── ${t.label}: ${t.baseUrl}`);
       const dir = resolve(runDir, t.label);
-      const outcome = await runTarget({ ...common, config: targetConfig(config, t, dir), reportDir: dir, ledgerDir: resolve(reportDir, t.label), label: t.label });
+      const outcome = await runTarget({
+        ...common,
+        config: targetConfig(config, t, dir),
+        reportDir: dir,
+        ledgerDir: resolve(reportDir, t.label),
+        label: t.label,
+      });
       why ??= outcome.why;
       const report = gated(outcome.report, expectations, { ...gateOptions, label: t.label });
       writeReport(dir, report, redactor);
@@ -446,7 +583,11 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
     const reportPath = writeReport(runDir, merged, redactor);
     pointLatest(reportDir, runDir);
     const failed = done.flatMap((d) => d.report.results);
-    io.out(redactor.redact(renderMultiSummary(merged, reportPath, why, style, failureNotes(failed, seed, config, 'the target\'s base URL'))));
+    io.out(
+      redactor.redact(
+        renderMultiSummary(merged, reportPath, why, style, failureNotes(failed, seed, config, "the target's base URL")),
+      ),
+    );
     if (style.githubActions) {
       const annotated = done.map((d) => ({ label: d.label, results: d.report.results }));
       for (const line of githubAnnotations(annotated, merged.summary.gate, (s) => redactor.redact(s))) io.out(line);
@@ -454,7 +595,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
     return exitStatus(merged.summary, stopper.interruption, why, reportPath, config, err, redactor);
   } catch (e) {
     // A run that stopped before writing anything leaves no empty folder behind.
-    if (runDir && existsSync(runDir) && readdirSync(runDir).length === 0) rmSync(runDir, { recursive: true, force: true });
+    if (runDir && existsSync(runDir) && readdirSync(runDir).length === 0)
+      rmSync(runDir, { recursive: true, force: true });
     // A stop that came while the target was being opened (a container starting): nothing ran.
     const { interruption } = stopper;
     if (e instanceof HarnessError && e.code === 'SC_INTERRUPTED' && interruption && interruption !== 'deadline') {
@@ -462,7 +604,10 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       return SIGNAL_EXIT[interruption] ?? EXIT.harness;
     }
     if (e instanceof HarnessError && e.code === 'SC_INTERRUPTED' && interruption === 'deadline') {
-      throw new HarnessError('SC_DEADLINE', redactor.redact(`the run deadline of ${config.deadlineMs} ms passed: ${e.message}`));
+      throw new HarnessError(
+        'SC_DEADLINE',
+        redactor.redact(`the run deadline of ${config.deadlineMs} ms passed: ${e.message}`),
+      );
     }
     if (e instanceof HarnessError) throw new HarnessError(e.code, redactor.redact(e.message));
     throw e;

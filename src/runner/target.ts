@@ -32,10 +32,13 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
       close: () => server.close(),
     };
   }
-  const peer = config.peerClientId ? { clientId: config.peerClientId, clientSecret: config.peerClientSecret } : undefined;
+  const peer = config.peerClientId
+    ? { clientId: config.peerClientId, clientSecret: config.peerClientSecret }
+    : undefined;
   if (config.targetImage !== undefined) {
     const { startContainerTarget } = await import('./container.ts');
-    const credentials = config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
+    const credentials =
+      config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
     const container = await startContainerTarget({
       image: config.targetImage,
       ...(config.targetPort !== undefined ? { port: config.targetPort } : {}),

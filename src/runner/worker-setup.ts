@@ -36,7 +36,8 @@ function redactStrings(value: unknown, redact: (s: string) => string, depth = 0)
 beforeEach((ctx) => {
   ctx.signal.addEventListener('abort', () => {
     // A timeout aborts the signal too; only the run's cancellation stops this process sending.
-    if ((ctx.signal.reason as { name?: string } | undefined)?.name === 'TestRunAbortError') stopSending('the run is stopping');
+    if ((ctx.signal.reason as { name?: string } | undefined)?.name === 'TestRunAbortError')
+      stopSending('the run is stopping');
   });
 });
 

@@ -47,7 +47,10 @@ export const Customer = z.looseObject({
 export const Check = z.looseObject({
   id: z.int(),
   input_details: JsonObject.nullable().optional(),
-  check_type: z.union([z.enum(CHECK_TYPES), z.literal('')]).nullable().optional(),
+  check_type: z
+    .union([z.enum(CHECK_TYPES), z.literal('')])
+    .nullable()
+    .optional(),
   risk_score: RiskScore.nullable(),
   title: z.string().nullable(),
   note: z.string().nullable(),

@@ -66,14 +66,17 @@ class Endpoint implements WebhookEndpoint {
     if (!Number.isInteger(count) || count < 1) {
       throw new RangeError(`count must be a positive integer, got ${count}`);
     }
-    return this.#wait(timeoutMs, () => this.#deliveries.length >= count, () =>
-      new WebhookTimeoutError({
-        url: this.url,
-        label: this.label,
-        timeoutMs,
-        expected: count,
-        arrived: this.#deliveries.length,
-      }),
+    return this.#wait(
+      timeoutMs,
+      () => this.#deliveries.length >= count,
+      () =>
+        new WebhookTimeoutError({
+          url: this.url,
+          label: this.label,
+          timeoutMs,
+          expected: count,
+          arrived: this.#deliveries.length,
+        }),
     );
   }
 
@@ -93,11 +96,7 @@ class Endpoint implements WebhookEndpoint {
    * Resolves with all deliveries when `ready()` holds (now or on a later delivery). At the
    * deadline: rejects with `onTimeout()` if given, else resolves with all deliveries.
    */
-  #wait(
-    ms: number,
-    ready: () => boolean,
-    onTimeout: (() => Error) | undefined,
-  ): Promise<WebhookDelivery[]> {
+  #wait(ms: number, ready: () => boolean, onTimeout: (() => Error) | undefined): Promise<WebhookDelivery[]> {
     if (ready()) return Promise.resolve(this.deliveries());
     if (this.isClosed()) return Promise.reject(new WebhookReceiverClosedError(this.url, this.label));
     return new Promise((resolve, reject) => {
@@ -126,9 +125,7 @@ class Endpoint implements WebhookEndpoint {
   }
 }
 
-export async function createWebhookReceiver(
-  options: WebhookReceiverOptions = {},
-): Promise<WebhookReceiver> {
+export async function createWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -169,7 +166,9 @@ export async function createWebhookReceiver(
       resolve();
     });
   }).catch((cause: unknown) => {
-    throw new HarnessError('SC_HARNESS', `webhook receiver cannot listen on ${host}:${port}: ${String(cause)}`, { cause });
+    throw new HarnessError('SC_HARNESS', `webhook receiver cannot listen on ${host}:${port}: ${String(cause)}`, {
+      cause,
+    });
   });
 
   const bound = (server.address() as AddressInfo).port;
@@ -316,7 +315,7 @@ function requestPathname(target: string): string {
 }
 
 function stripPrefix(pathname: string, prefix: string | undefined): string {
-  return prefix && pathname.startsWith(prefix + '/') ? pathname.slice(prefix.length) : pathname;
+  return prefix && pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : pathname;
 }
 
 function parsePublicUrl(raw: string): { base: string; prefix: string } {
@@ -324,7 +323,10 @@ function parsePublicUrl(raw: string): { base: string; prefix: string } {
   try {
     url = new URL(raw);
   } catch {
-    throw new HarnessError('SC_CONFIG', 'webhook publicUrl must be an absolute http(s) URL, e.g. https://hooks.example.test');
+    throw new HarnessError(
+      'SC_CONFIG',
+      'webhook publicUrl must be an absolute http(s) URL, e.g. https://hooks.example.test',
+    );
   }
   // Messages quote only origin and path: a rejected URL may carry credentials.
   const shown = JSON.stringify(url.origin + url.pathname);

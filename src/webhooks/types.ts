@@ -107,9 +107,7 @@ export class WebhookTimeoutError extends Error {
   constructor(details: TimeoutDetails) {
     const { url, label, timeoutMs, expected, arrived } = details;
     const what = expected === 1 ? 'no webhook delivery' : `fewer than ${expected} webhook deliveries`;
-    super(
-      `${what} to ${describe(url, label)} within ${timeoutMs} ms (${arrived} of ${expected} arrived)`,
-    );
+    super(`${what} to ${describe(url, label)} within ${timeoutMs} ms (${arrived} of ${expected} arrived)`);
     this.url = url;
     this.label = label;
     this.timeoutMs = timeoutMs;

@@ -15,7 +15,9 @@ export const hugeBody: Hostile = {
     }),
   verify(report) {
     const failures = report.results.flatMap((r) => r.failures ?? []);
-    if (!failures.some((f) => /over the \d+-byte cap|over \d+ bytes/.test(f.message))) throw new Error('no failure names the size cap');
-    if (!failures.every((f) => f.flaky === false)) throw new Error('each failure should be labelled deterministic (flaky: false)');
+    if (!failures.some((f) => /over the \d+-byte cap|over \d+ bytes/.test(f.message)))
+      throw new Error('no failure names the size cap');
+    if (!failures.every((f) => f.flaky === false))
+      throw new Error('each failure should be labelled deterministic (flaky: false)');
   },
 };

@@ -20,7 +20,13 @@ export const redirect: Hostile = {
       res.writeHead(307, { location: `${other!.url}${req.url}` });
       res.end();
     });
-    return { ...main, close: async () => { await main.close(); await other?.close(); } };
+    return {
+      ...main,
+      close: async () => {
+        await main.close();
+        await other?.close();
+      },
+    };
   },
   verify() {
     if (reached !== 0) throw new Error(`the redirect was followed: ${reached} request(s) reached the other origin`);

@@ -10,6 +10,12 @@ export const refused: Hostile = {
   suites: 'token',
   async start() {
     const port = await closedPort();
-    return { url: `http://127.0.0.1:${port}`, clientId: randomUUID(), clientSecret: 'cs_planted_refused', secrets: () => ['cs_planted_refused'], close: async () => {} };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      clientId: randomUUID(),
+      clientSecret: 'cs_planted_refused',
+      secrets: () => ['cs_planted_refused'],
+      close: async () => {},
+    };
   },
 };

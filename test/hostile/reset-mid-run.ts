@@ -17,6 +17,7 @@ export const resetMidRun: Hostile = {
     }),
   verify(report) {
     if (report.summary.harnessFaults.length === 0) throw new Error('expected harness faults in the report');
-    if (report.summary.leftovers.length === 0) throw new Error('expected the cases the crash kept from being deleted to be listed as leftovers');
+    if (report.summary.leftovers.length === 0)
+      throw new Error('expected the cases the crash kept from being deleted to be listed as leftovers');
   },
 };

@@ -39,7 +39,13 @@ export interface Hostile {
 }
 
 export interface Report {
-  summary: { conforming: boolean; mustFailures: number; harnessFaults: string[]; leftovers: number[]; throttled?: number };
+  summary: {
+    conforming: boolean;
+    mustFailures: number;
+    harnessFaults: string[];
+    leftovers: number[];
+    throttled?: number;
+  };
   results: { id: string; verdict: string; failures?: { message: string; flaky?: boolean }[] }[];
 }
 
@@ -60,11 +66,19 @@ async function listening(server: Server | TcpServer): Promise<number> {
 /** A loopback listener on `port` with made-up credentials (nothing checks them). */
 function madeUp(port: number, close: () => Promise<void>): Started {
   const clientSecret = `cs_planted_${randomBytes(12).toString('hex')}`;
-  return { url: `http://127.0.0.1:${port}`, clientId: randomUUID(), clientSecret, secrets: () => [clientSecret], close };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clientId: randomUUID(),
+    clientSecret,
+    secrets: () => [clientSecret],
+    close,
+  };
 }
 
 /** A plain listener with one handler. */
-export async function plain(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<Started> {
+export async function plain(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<Started> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -121,7 +135,10 @@ export interface ProxyStarted extends Started {
 }
 
 /** The reference server behind a proxy that lets `tamper` decide each answer. */
-export async function proxy(tamper: Tamper = async (_req, forward, res) => relay(res, await forward()), faults: FaultName[] = []): Promise<ProxyStarted> {
+export async function proxy(
+  tamper: Tamper = async (_req, forward, res) => relay(res, await forward()),
+  faults: FaultName[] = [],
+): Promise<ProxyStarted> {
   const organisations = plantedOrganisations();
   const reference = await createReferenceServer({ organisations, faults });
   const issued = new Set<string>();
@@ -135,11 +152,19 @@ export async function proxy(tamper: Tamper = async (_req, forward, res) => relay
       const incoming: Incoming = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, n };
       const forward = async (): Promise<Upstream> => {
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const up = await request(`${reference.url}${incoming.path}`, { method: incoming.method as 'GET', headers, body: body === '' ? undefined : body });
+        for (const [k, v] of Object.entries(req.headers))
+          if (v !== undefined && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k))
+            headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        const up = await request(`${reference.url}${incoming.path}`, {
+          method: incoming.method as 'GET',
+          headers,
+          body: body === '' ? undefined : body,
+        });
         const text = await up.body.text();
         const out: Record<string, string> = {};
-        for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !['connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(up.headers))
+          if (v !== undefined && !['connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k))
+            out[k] = Array.isArray(v) ? v.join(', ') : v;
         const token = /"access_token"\s*:\s*"([^"]+)"/.exec(text)?.[1];
         if (token) issued.add(token);
         return { status: up.statusCode, headers: out, body: text };

@@ -9,10 +9,12 @@ export const wrongContentType: Hostile = {
   start: () =>
     proxy(async (req, forward, res) => {
       const up = await forward();
-      if (req.path === '/api/oauth/token/') return relay(res, { ...up, headers: { ...up.headers, 'content-type': 'text/html; charset=utf-8' } });
+      if (req.path === '/api/oauth/token/')
+        return relay(res, { ...up, headers: { ...up.headers, 'content-type': 'text/html; charset=utf-8' } });
       relay(res, up);
     }),
   verify(report) {
-    if (report.results.find((r) => r.id === 'TOKEN-ISSUE')?.verdict !== 'fail') throw new Error('TOKEN-ISSUE should fail');
+    if (report.results.find((r) => r.id === 'TOKEN-ISSUE')?.verdict !== 'fail')
+      throw new Error('TOKEN-ISSUE should fail');
   },
 };

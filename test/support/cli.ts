@@ -14,7 +14,10 @@ export interface CliResult {
 }
 
 /** Runs `screenconf <args>` to completion (bounded by timeoutMs). */
-export function screenconf(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function screenconf(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,
@@ -27,7 +30,11 @@ export function screenconf(args: string[], options: { env?: NodeJS.ProcessEnv; c
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`screenconf ${args.join(' ')} did not finish within ${options.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(
+          `screenconf ${args.join(' ')} did not finish within ${options.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (status) => {
@@ -63,7 +70,10 @@ export function runFolder(dir: string): string {
 }
 
 /** The newest run's conformance.json in a report folder. */
-export function readReport(dir: string): { summary: { conforming: boolean; mustFailures: number }; results: ReportResult[] } {
+export function readReport(dir: string): {
+  summary: { conforming: boolean; mustFailures: number };
+  results: ReportResult[];
+} {
   return JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
 }
 

@@ -5,16 +5,18 @@ export const AUTH_REQUIREMENTS = requirements([
     id: 'AUTH-TOKEN-OPENS',
     level: 'MUST',
     area: 'auth',
-    statement: 'An access token from the token endpoint, sent as Authorization: Bearer <token>, is accepted by the protected endpoints.',
+    statement:
+      'An access token from the token endpoint, sent as Authorization: Bearer <token>, is accepted by the protected endpoints.',
     source: 'interface § Authentication 2(a)',
   },
   {
     id: 'AUTH-API-KEY-BEARER',
     level: 'MUST',
     area: 'auth',
-    statement: 'The organisation\'s API key sent as Authorization: Bearer <key> is accepted by the protected endpoints.',
+    statement: "The organisation's API key sent as Authorization: Bearer <key> is accepted by the protected endpoints.",
     source: 'interface § Authentication 2(b)',
-    decision: '2(b) says the key is "sent as a bearer token"; that is the normative form. Skipped when no API key is configured.',
+    decision:
+      '2(b) says the key is "sent as a bearer token"; that is the normative form. Skipped when no API key is configured.',
   },
   {
     id: 'AUTH-API-KEY-TOKEN-SCHEME',
@@ -28,14 +30,16 @@ export const AUTH_REQUIREMENTS = requirements([
     id: 'AUTH-REQUIRED-MISSING',
     level: 'MUST',
     area: 'auth',
-    statement: 'Each protected endpoint rejects a request without an Authorization header with a 4xx and changes nothing.',
+    statement:
+      'Each protected endpoint rejects a request without an Authorization header with a 4xx and changes nothing.',
     source: 'interface § Authentication 1; § Endpoints ("All require authentication")',
   },
   {
     id: 'AUTH-REQUIRED-MALFORMED',
     level: 'MUST',
     area: 'auth',
-    statement: 'A malformed Authorization header (no credential, unknown scheme, Basic) is rejected with a 4xx and changes nothing.',
+    statement:
+      'A malformed Authorization header (no credential, unknown scheme, Basic) is rejected with a 4xx and changes nothing.',
     source: 'interface § Authentication 1-2',
   },
   {

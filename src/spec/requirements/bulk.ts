@@ -4,7 +4,8 @@ const REPORT_DECISION =
   'The shape is not shown: screenconf recognises results lists with a per-item status, separate lists of successes and failures, and maps keyed by index, id or external_id (src/kit/bulk-report.ts); --bulk-failures-path names the failure list of any other shape.';
 const PARTIAL_DECISION =
   'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails).';
-const LIMIT_DECISION = 'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied in part nor reported per item.';
+const LIMIT_DECISION =
+  'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied in part nor reported per item.';
 
 export const BULK_REQUIREMENTS = requirements([
   // POST /api/cases/bulk-update/
@@ -12,31 +13,38 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CASES-ACCEPT-100',
     level: 'MUST',
     area: 'bulk-cases',
-    statement: 'A bulk case update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back).',
-    source: 'interface § Endpoints › POST /api/cases/bulk-update/ (maximum length 100; up to 100 cases per request; Success: 200 with JSON body); § Limits',
-    decision: 'Item fields are not shown; screenconf sends what "each item identifies a case by id" and the Update Case table suggest: id plus the PATCH fields (webhook_url, delete_after, metadata, sync_platforms, external_id).',
+    statement:
+      'A bulk case update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back).',
+    source:
+      'interface § Endpoints › POST /api/cases/bulk-update/ (maximum length 100; up to 100 cases per request; Success: 200 with JSON body); § Limits',
+    decision:
+      'Item fields are not shown; screenconf sends what "each item identifies a case by id" and the Update Case table suggest: id plus the PATCH fields (webhook_url, delete_after, metadata, sync_platforms, external_id).',
   },
   {
     id: 'BULK-CASES-REJECT-101',
     level: 'MUST',
     area: 'bulk-cases',
     statement: 'A bulk case update of 101 items is rejected as a whole with a 4xx and changes no case.',
-    source: 'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
+    source:
+      'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
     decision: LIMIT_DECISION,
   },
   {
     id: 'BULK-CASES-PARTIAL',
     level: 'MUST',
     area: 'bulk-cases',
-    statement: 'A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation\'s cases) answers 200 with a JSON body, applies every valid item, and changes no case a failing item names.',
-    source: 'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST /api/cases/bulk-update/',
+    statement:
+      "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases) answers 200 with a JSON body, applies every valid item, and changes no case a failing item names.",
+    source:
+      'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST /api/cases/bulk-update/',
     decision: PARTIAL_DECISION,
   },
   {
     id: 'BULK-CASES-REPORTED',
     level: 'MUST',
     area: 'bulk-cases',
-    statement: 'The answer to a bulk case update reports each failing item as failed (by its id or its index), and no applied item as failed.',
+    statement:
+      'The answer to a bulk case update reports each failing item as failed (by its id or its index), and no applied item as failed.',
     source: 'interface § Endpoints › POST /api/cases/bulk-update/ ("failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -44,14 +52,17 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CASES-REPORT-SHAPE',
     level: 'OBSERVE',
     area: 'bulk-cases',
-    statement: 'The status and shape of the answer to a bulk case update with failing items, and what an entry for a failed item looks like.',
-    source: 'interface § Endpoints › POST /api/cases/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+    statement:
+      'The status and shape of the answer to a bulk case update with failing items, and what an entry for a failed item looks like.',
+    source:
+      'interface § Endpoints › POST /api/cases/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
   },
   {
     id: 'BULK-CASES-DUPLICATE-IDS',
     level: 'OBSERVE',
     area: 'bulk-cases',
-    statement: 'What a bulk case update naming the same case in two items does: the status, which item wins, how each is reported.',
+    statement:
+      'What a bulk case update naming the same case in two items does: the status, which item wins, how each is reported.',
     source: 'interface § Endpoints › POST /api/cases/bulk-update/ (not shown)',
   },
   // POST /api/customers/bulk-update/
@@ -59,16 +70,20 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CUSTOMERS-ACCEPT-100',
     level: 'MUST',
     area: 'bulk-customers',
-    statement: 'A bulk customer update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back through the cases).',
-    source: 'interface § Endpoints › POST /api/customers/bulk-update/ (maximum length 100; Success: 200 with JSON body); § Limits',
-    decision: 'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) beside id or external_id, never both: with both, which one identifies the customer is not shown.',
+    statement:
+      'A bulk customer update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back through the cases).',
+    source:
+      'interface § Endpoints › POST /api/customers/bulk-update/ (maximum length 100; Success: 200 with JSON body); § Limits',
+    decision:
+      'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) beside id or external_id, never both: with both, which one identifies the customer is not shown.',
   },
   {
     id: 'BULK-CUSTOMERS-REJECT-101',
     level: 'MUST',
     area: 'bulk-customers',
     statement: 'A bulk customer update of 101 items is rejected as a whole with a 4xx and changes no customer.',
-    source: 'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
+    source:
+      'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
     decision: LIMIT_DECISION,
   },
   {
@@ -76,21 +91,25 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-customers',
     statement: 'An item naming a customer by external_id (and no id) updates that customer.',
-    source: 'interface § Endpoints › POST /api/customers/bulk-update/ ("Each item identifies a customer by id or external_id"); § Resources › Customer (external_id: for lookups)',
+    source:
+      'interface § Endpoints › POST /api/customers/bulk-update/ ("Each item identifies a customer by id or external_id"); § Resources › Customer (external_id: for lookups)',
   },
   {
     id: 'BULK-CUSTOMERS-PARTIAL',
     level: 'MUST',
     area: 'bulk-customers',
-    statement: 'A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, another organisation\'s customers) answers 200 with a JSON body, applies every valid item, and changes no customer a failing item names.',
-    source: 'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and external_id max 255)',
+    statement:
+      "A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, another organisation's customers) answers 200 with a JSON body, applies every valid item, and changes no customer a failing item names.",
+    source:
+      'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and external_id max 255)',
     decision: PARTIAL_DECISION,
   },
   {
     id: 'BULK-CUSTOMERS-REPORTED',
     level: 'MUST',
     area: 'bulk-customers',
-    statement: 'The answer to a bulk customer update reports each failing item as failed (by its id, external_id or index), and no applied item as failed.',
+    statement:
+      'The answer to a bulk customer update reports each failing item as failed (by its id, external_id or index), and no applied item as failed.',
     source: 'interface § Endpoints › POST /api/customers/bulk-update/ ("Failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -98,14 +117,17 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CUSTOMERS-REPORT-SHAPE',
     level: 'OBSERVE',
     area: 'bulk-customers',
-    statement: 'The status and shape of the answer to a bulk customer update with failing items, and what an entry for a failed item looks like.',
-    source: 'interface § Endpoints › POST /api/customers/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+    statement:
+      'The status and shape of the answer to a bulk customer update with failing items, and what an entry for a failed item looks like.',
+    source:
+      'interface § Endpoints › POST /api/customers/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
   },
   {
     id: 'BULK-CUSTOMERS-DUPLICATE-IDS',
     level: 'OBSERVE',
     area: 'bulk-customers',
-    statement: 'What a bulk customer update naming the same customer in two items does: the status, which item wins, how each is reported.',
+    statement:
+      'What a bulk customer update naming the same customer in two items does: the status, which item wins, how each is reported.',
     source: 'interface § Endpoints › POST /api/customers/bulk-update/ (not shown)',
   },
   // POST /api/checks/bulk-delete/
@@ -113,23 +135,28 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CHECKS-ACCEPT-100',
     level: 'MUST',
     area: 'bulk-checks',
-    statement: 'A bulk delete of exactly 100 check ids answers 200 with a JSON body and removes those checks, and only those, from their cases.',
-    source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; Success: 200 with JSON body); § Limits',
-    decision: 'Every case keeps one check ("a case holds one or more checks"), so a server refusing to empty a case is not tested.',
+    statement:
+      'A bulk delete of exactly 100 check ids answers 200 with a JSON body and removes those checks, and only those, from their cases.',
+    source:
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; Success: 200 with JSON body); § Limits',
+    decision:
+      'Every case keeps one check ("a case holds one or more checks"), so a server refusing to empty a case is not tested.',
   },
   {
     id: 'BULK-CHECKS-REJECT-101',
     level: 'MUST',
     area: 'bulk-checks',
     statement: 'A bulk delete of 101 check ids is rejected as a whole with a 4xx and deletes no check.',
-    source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max 100)',
+    source:
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max 100)',
     decision: LIMIT_DECISION,
   },
   {
     id: 'BULK-CHECKS-PARTIAL',
     level: 'MUST',
     area: 'bulk-checks',
-    statement: 'A bulk delete mixing existing check ids with unknown ones and another organisation\'s answers 200 with a JSON body, removes the existing checks, and deletes nothing else.',
+    statement:
+      "A bulk delete mixing existing check ids with unknown ones and another organisation's answers 200 with a JSON body, removes the existing checks, and deletes nothing else.",
     source: 'interface § Errors 1; § Endpoints › POST /api/checks/bulk-delete/',
     decision: PARTIAL_DECISION,
   },
@@ -137,7 +164,8 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CHECKS-REPORTED',
     level: 'MUST',
     area: 'bulk-checks',
-    statement: 'The answer to a bulk check delete reports each id it could not delete as failed (by the id or its index), and no deleted check as failed.',
+    statement:
+      'The answer to a bulk check delete reports each id it could not delete as failed (by the id or its index), and no deleted check as failed.',
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ ("failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -145,8 +173,10 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CHECKS-REPORT-SHAPE',
     level: 'OBSERVE',
     area: 'bulk-checks',
-    statement: 'The status and shape of the answer to a bulk check delete with failing ids, and what an entry for a failed id looks like.',
-    source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+    statement:
+      'The status and shape of the answer to a bulk check delete with failing ids, and what an entry for a failed id looks like.',
+    source:
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
   },
   {
     id: 'BULK-CHECKS-DUPLICATE-IDS',
@@ -159,8 +189,10 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CHECKS-NON-INTEGER-ID',
     level: 'OBSERVE',
     area: 'bulk-checks',
-    statement: 'What a bulk check delete whose ids hold a non-integer entry beside valid ids does: reject the request, or report that entry and delete the others.',
+    statement:
+      'What a bulk check delete whose ids hold a non-integer entry beside valid ids does: reject the request, or report that entry and delete the others.',
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: array of integers; failures per item)',
-    decision: 'A malformed entry breaks the body\'s type (reject whole) and is also one failing item (report it); the interface does not say which, so it is recorded.',
+    decision:
+      "A malformed entry breaks the body's type (reject whole) and is also one failing item (report it); the interface does not say which, so it is recorded.",
   },
 ]);

@@ -5,15 +5,18 @@ export const TOKEN_REQUIREMENTS = requirements([
     id: 'TOKEN-ISSUE',
     level: 'MUST',
     area: 'token',
-    statement: 'Valid client credentials (JSON body, grant_type client_credentials) get 200 application/json with access_token (string), token_type (string) and expires_in (integer).',
+    statement:
+      'Valid client credentials (JSON body, grant_type client_credentials) get 200 application/json with access_token (string), token_type (string) and expires_in (integer).',
     source: 'interface § Endpoints › POST /api/oauth/token/; § Authentication 4',
-    decision: 'The request carries no Authorization header: the client credentials in the body are the credential (RFC 6749 §2.3.1); "documented with a bearer header" is recorded by TOKEN-ENDPOINT-BEARER-HEADER.',
+    decision:
+      'The request carries no Authorization header: the client credentials in the body are the credential (RFC 6749 §2.3.1); "documented with a bearer header" is recorded by TOKEN-ENDPOINT-BEARER-HEADER.',
   },
   {
     id: 'TOKEN-REJECT-WRONG-SECRET',
     level: 'MUST',
     area: 'token',
-    statement: 'A token request with a known client_id and a wrong client_secret is rejected with a 4xx and issues no token.',
+    statement:
+      'A token request with a known client_id and a wrong client_secret is rejected with a 4xx and issues no token.',
     source: 'interface § Authentication 2(a); RFC 6749 §5.2 invalid_client',
   },
   {
@@ -70,8 +73,10 @@ export const TOKEN_REQUIREMENTS = requirements([
     id: 'TOKEN-ENDPOINT-BEARER-HEADER',
     level: 'OBSERVE',
     area: 'token',
-    statement: 'What the token endpoint does with a request that also carries an Authorization: Bearer header (the API key).',
+    statement:
+      'What the token endpoint does with a request that also carries an Authorization: Bearer header (the API key).',
     source: 'interface § Authentication 3',
-    decision: 'A bearer header to obtain a bearer token is circular for OAuth clients; the interface gives no rule, so the behaviour is recorded.',
+    decision:
+      'A bearer header to obtain a bearer token is circular for OAuth clients; the interface gives no rule, so the behaviour is recorded.',
   },
 ]);
