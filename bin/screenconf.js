@@ -4,10 +4,10 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli.ts');
+const { SIGNAL_EXIT } = await import('../src/exit.ts');
 
 // The first SIGINT/SIGTERM asks the command to stop (run cancels, cleans up and reports);
 // a second one exits at once, without cleanup.
-const EXIT_ON_SIGNAL = { SIGINT: 130, SIGTERM: 143 };
 let stop;
 let stopping = false;
 const stopSignal = new Promise((resolve) => {
@@ -21,9 +21,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       return;
     }
     process.stderr.write(
-      `screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes what the run left\n`,
+      `screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes ` +
+        `what the run left\n`,
     );
-    process.exit(EXIT_ON_SIGNAL[signal]);
+    process.exit(SIGNAL_EXIT[signal]);
   });
 }
 

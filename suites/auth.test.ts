@@ -41,7 +41,8 @@ async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pro
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
-      `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ cannot be tried`,
+      `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
+        `cannot be tried`,
     );
   const attempts: Attempt[] = [
     {
@@ -97,7 +98,8 @@ describe('authentication', () => {
     const res = await t.primary.api.patchCase(c.id, {}, { auth: 'api-key-token' });
     t.observe(
       'AUTH-API-KEY-TOKEN-SCHEME',
-      `PATCH with Authorization: Token <API key> answered HTTP ${res.status} (${res.status === 200 ? 'accepted' : 'not accepted'})`,
+      `PATCH with Authorization: Token <API key> answered HTTP ${res.status} ` +
+        `(${res.status === 200 ? 'accepted' : 'not accepted'})`,
     );
   });
 
@@ -108,7 +110,8 @@ describe('authentication', () => {
       const attempts = await tryEveryEndpoint(t, 'none', 'without Authorization');
       t.observe(
         'AUTH-REJECT-STATUS',
-        `missing credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}; body: ${attempts[0]!.res.text.slice(0, 200)}`,
+        `missing credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}; body: ` +
+          `${attempts[0]!.res.text.slice(0, 200)}`,
       );
     },
   );

@@ -37,7 +37,7 @@ import {
   type BulkSent,
   type CaseBody,
   type CheckApi,
-  type Json,
+  type JsonObject,
   type MixedEntry,
   type MixedSetup,
   type Organisation,
@@ -69,7 +69,7 @@ function send(t: CheckApi, body: unknown) {
 }
 
 /** How the case differs from what the item sent (fields the read leaves out are not judged). */
-function notApplied(read: CaseBody, sent: Json): string[] {
+function notApplied(read: CaseBody, sent: JsonObject): string[] {
   const wrong: string[] = [];
   for (const [field, value] of Object.entries(sent)) {
     if (field === 'id') continue;
@@ -79,7 +79,8 @@ function notApplied(read: CaseBody, sent: Json): string[] {
     }
     if (!deepEqual(read[field], value))
       wrong.push(
-        `${field} is ${JSON.stringify(read[field])?.slice(0, 120)}, the item sent ${JSON.stringify(value)?.slice(0, 120)}`,
+        `${field} is ${JSON.stringify(read[field])?.slice(0, 120)}, the item sent ` +
+          `${JSON.stringify(value)?.slice(0, 120)}`,
       );
   }
   return wrong;
@@ -98,7 +99,7 @@ function bigPool(t: CheckApi): Promise<CaseBody[]> {
  */
 function externalIds(t: CheckApi) {
   const ids = freshExternalIds(t.primary, 'bulk');
-  const fresh = (patch: Json): Json => {
+  const fresh = (patch: JsonObject): JsonObject => {
     const v = patch.external_id;
     return typeof v === 'string' && v.startsWith(ids.slot) ? { ...patch, external_id: ids.fresh(v) } : patch;
   };
@@ -106,15 +107,15 @@ function externalIds(t: CheckApi) {
 }
 
 interface Batch {
-  valid: Json[];
-  invalid: { patch: Json; field: string; reason: string }[];
-  unknown: Json[];
+  valid: JsonObject[];
+  invalid: { patch: JsonObject; field: string; reason: string }[];
+  unknown: JsonObject[];
   peer: boolean;
   order: number[];
 }
 
 function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
-  const patch = validCasePatch({ externalIdPrefix: slot }) as fc.Arbitrary<Json>;
+  const patch = validCasePatch({ externalIdPrefix: slot }) as fc.Arbitrary<JsonObject>;
   return fc.record({
     valid: fc.array(patch, { minLength: 1, maxLength: MAX_VALID }),
     invalid: fc.array(
@@ -163,7 +164,7 @@ function mixedSetup(t: CheckApi): Promise<Setup> {
 async function sendMixed(
   t: CheckApi,
   setup: Setup,
-  fresh: (p: Json) => Json,
+  fresh: (p: JsonObject) => JsonObject,
   batch: Batch,
   before: boolean,
 ): Promise<BulkSent<Entry>> {

@@ -56,9 +56,11 @@ async function checkProblems(expected: { holder: CaseWithChecks; ids: number[] }
     const lost = want.filter((id) => !now.includes(id));
     const some = (ids: number[]) =>
       ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length} in all)` : ids.join(', ');
-    problems.push(
-      `case ${holder.caseId}: ${kept.length ? `checks ${some(kept)} still there` : ''}${kept.length && lost.length ? ', ' : ''}${lost.length ? `checks ${some(lost)} gone` : ''}`,
-    );
+    const parts = [
+      kept.length ? `checks ${some(kept)} still there` : '',
+      lost.length ? `checks ${some(lost)} gone` : '',
+    ];
+    problems.push(`case ${holder.caseId}: ${parts.filter(Boolean).join(', ')}`);
   }
   return problems;
 }
@@ -247,7 +249,10 @@ describe('POST /api/checks/bulk-delete/', () => {
     let reported = '';
     if (res.status >= 200 && res.status < 300) {
       const report = readBulkReport(t, res, [id, { id: 'abc' }]);
-      reported = `; ${report.recognised ? `${describeItems(report)} (${report.shape})` : `report unrecognised: ${res.text.slice(0, 200)}`}`;
+      const read = report.recognised
+        ? `${describeItems(report)} (${report.shape})`
+        : `report unrecognised: ${res.text.slice(0, 200)}`;
+      reported = `; ${read}`;
     }
     t.observe(
       'BULK-CHECKS-NON-INTEGER-ID',

@@ -39,7 +39,7 @@ import {
   type BulkSent,
   type CaseCustomer,
   type CheckApi,
-  type Json,
+  type JsonObject,
   type MixedEntry,
   type MixedSetup,
   type Organisation,
@@ -69,9 +69,9 @@ const MAX_INVALID = 3;
 const SLOT_ID = -424_242;
 const SLOT_EXTERNAL_ID = 'screenconf-slot-external-id';
 
-async function readCustomer(org: Organisation, k: CaseCustomer, what?: string): Promise<Json> {
+async function readCustomer(org: Organisation, k: CaseCustomer, what?: string): Promise<JsonObject> {
   const c = await readCase(org, k.caseId, what ?? `reading case ${k.caseId} (customer ${k.id})`);
-  return (c.customer ?? {}) as Json;
+  return (c.customer ?? {}) as JsonObject;
 }
 
 function send(t: CheckApi, body: unknown) {
@@ -79,7 +79,7 @@ function send(t: CheckApi, body: unknown) {
 }
 
 /** How the customer differs from what the item set (full_name, customer_type). */
-function notApplied(read: Json, sent: Json): string[] {
+function notApplied(read: JsonObject, sent: JsonObject): string[] {
   return ['full_name', 'customer_type']
     .filter((f) => f in sent && !deepEqual(read[f], sent[f]))
     .map(
@@ -103,13 +103,13 @@ const validFields = fc.record(
     customer_type: fc.constantFrom(...CUSTOMER_TYPES),
   },
   { requiredKeys: ['full_name'] },
-) as fc.Arbitrary<Json>;
+) as fc.Arbitrary<JsonObject>;
 
 interface Batch {
-  valid: Json[];
-  invalid: { item: Json; field: string; reason: string }[];
-  unknownId: Json[];
-  unknownExternalId: Json[];
+  valid: JsonObject[];
+  invalid: { item: JsonObject; field: string; reason: string }[];
+  unknownId: JsonObject[];
+  unknownExternalId: JsonObject[];
   peer: 'none' | 'id' | 'external_id';
   order: number[];
 }
@@ -133,10 +133,10 @@ function batches(withPeer: boolean): fc.Arbitrary<Batch> {
 }
 
 /** The customer an item names (or, for an invalid item, was built around) and who can read it. */
-type Entry = MixedEntry<{ org: Organisation; customer: CaseCustomer }, Json>;
-type Setup = MixedSetup<CaseCustomer, Json>;
+type Entry = MixedEntry<{ org: Organisation; customer: CaseCustomer }, JsonObject>;
+type Setup = MixedSetup<CaseCustomer, JsonObject>;
 
-const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, Json> = {
+const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObject> = {
   noun: 'customer',
   read: (target, after) =>
     readCustomer(target.org, target.customer, after ? `reading case ${target.customer.caseId} ${after}` : undefined),
@@ -158,7 +158,7 @@ function mixedSetup(t: CheckApi): Promise<Setup> {
 }
 
 /** The item as the recogniser should match it: its id and external_id, as sent. */
-function requestKey(item: Json): { id?: unknown; external_id?: unknown } {
+function requestKey(item: JsonObject): { id?: unknown; external_id?: unknown } {
   return {
     ...('id' in item ? { id: item.id } : {}),
     ...('external_id' in item ? { external_id: item.external_id } : {}),
@@ -279,7 +279,8 @@ describe('POST /api/customers/bulk-update/', () => {
     ).filter((k): k is CaseCustomer & { externalId: string } => k.externalId !== null);
     if (customers.length === 0)
       t.skip(
-        'the customers of the created cases show no external_id (it is set at creation; see "Provisioning conventions")',
+        'the customers of the created cases show no external_id (it is set at creation; see "Provisioning ' +
+          'conventions")',
       );
     const tag = randomBytes(3).toString('hex');
     const items = customers.map((k, i) => ({

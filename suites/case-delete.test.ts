@@ -14,7 +14,8 @@ describe('DELETE /api/cases/{id}/', () => {
       t.primary.provision.forget(c.id);
       t.observe(
         'CASE-DELETE-STATUS',
-        `HTTP ${res.status}${res.text ? ` with a body of ${res.text.length} chars: ${res.text.slice(0, 120)}` : ' with no body'}`,
+        `HTTP ${res.status}` +
+          (res.text ? ` with a body of ${res.text.length} chars: ${res.text.slice(0, 120)}` : ' with no body'),
       );
       expectRejected(
         await t.primary.api.patchCase(c.id, { delete_after: 5 }),

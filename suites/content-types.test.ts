@@ -27,14 +27,14 @@ import {
   someOf,
   type CaseBody,
   type CheckApi,
-  type Json,
+  type JsonObject,
 } from '../src/kit/index.ts';
 type FormType = Exclude<ContentType, 'json'>;
 
 const MEDIA: Record<FormType, string> = { form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
 
 const flatPatches = fc.record({
-  patch: validCasePatch({ fields: ['webhook_url', 'delete_after'], nullRate: 0 }) as fc.Arbitrary<Json>,
+  patch: validCasePatch({ fields: ['webhook_url', 'delete_after'], nullRate: 0 }) as fc.Arbitrary<JsonObject>,
   externalId: fc.option(unicodeText({ minLength: 1, maxLength: 64, trim: true }), { nil: undefined }),
 });
 
@@ -50,11 +50,11 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
     `content-types: PATCH as ${type}`,
     flatPatches,
     async ({ patch, externalId }) => {
-      const sentJson: Json = {
+      const sentJson: JsonObject = {
         ...patch,
         ...(externalId !== undefined ? { external_id: `${p.externalId('json')}-${externalId}` } : {}),
       };
-      const sentForm: Json = {
+      const sentForm: JsonObject = {
         ...patch,
         ...(externalId !== undefined ? { external_id: `${p.externalId(type)}-${externalId}` } : {}),
       };
@@ -79,7 +79,8 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
         }
         if (!deepEqual(readForm[field], expected)) {
           problems.push(
-            `${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ${JSON.stringify(expected)?.slice(0, 160)}`,
+            `${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ` +
+              `${JSON.stringify(expected)?.slice(0, 160)}`,
           );
         }
       }
@@ -127,7 +128,8 @@ describe('request content types', () => {
         field in read ? fate(c[field], read[field], sent) : 'not shown in the read representation';
       t.observe(
         'CONTENT-FORM-JSON-FIELDS',
-        `${MEDIA[type]}: ${answer(res)}; metadata ${shown('metadata', metadata)}; sync_platforms ${shown('sync_platforms', syncPlatforms)}`,
+        `${MEDIA[type]}: ${answer(res)}; metadata ${shown('metadata', metadata)}; sync_platforms ` +
+          `${shown('sync_platforms', syncPlatforms)}`,
       );
     }
   });
@@ -190,7 +192,8 @@ describe('request content types', () => {
         const customerApplied = (read.customer as { full_name?: unknown } | undefined)?.full_name === fullName;
         t.observe(
           'CONTENT-BULK-UPDATE-ITEMS-FORM',
-          `${MEDIA[type]}, items as JSON text: cases ${answer(cases)}, ${caseApplied ? 'applied' : 'not applied'}; customers ${answer(customers)}, ${customerApplied ? 'applied' : 'not applied'}`,
+          `${MEDIA[type]}, items as JSON text: cases ${answer(cases)}, ${caseApplied ? 'applied' : 'not applied'}; ` +
+            `customers ${answer(customers)}, ${customerApplied ? 'applied' : 'not applied'}`,
         );
       }
       if (refused.length)

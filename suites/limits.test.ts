@@ -27,7 +27,9 @@ const { deleteAfterMin: MIN, deleteAfterMax: MAX } = LIMITS;
 /** Fields the interface marks optional in the read representation. */
 type OptionalField = 'webhook_url' | 'delete_after';
 
-/** A value of exactly `length` ASCII characters that starts with `prefix` (the run's id, for cleanup and uniqueness). */
+/**
+ * A value of exactly `length` ASCII characters that starts with `prefix` (the run's id, for cleanup and uniqueness).
+ */
 function asciiOfLength(prefix: string, length: number): string {
   if (prefix.length >= length) throw new Error(`prefix ${prefix} is longer than ${length}`);
   return prefix + 'x'.repeat(length - prefix.length);
@@ -131,14 +133,18 @@ async function customerEdge(
       fail(`${what}: customer of case ${c.id}`, 'the nested customer', short(read.customer));
     return nested[field];
   };
-  const apply = `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(inside)}}]} (inside the limit)`;
+  const apply =
+    `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(inside)}}]} ` +
+    `(inside the limit)`;
   const res = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: inside }] });
   expectSuccess(res, apply);
   const after = await seen(apply);
   if (after !== inside)
     fail(`customer ${customerId}.${field}, read through case ${c.id} after ${apply}`, short(inside), short(after));
 
-  const over = `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(outside)}}]} (outside the limit)`;
+  const over =
+    `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(outside)}}]} ` +
+    `(outside the limit)`;
   const refusedRes = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: outside }] });
   if (refusedRes.status >= 500)
     fail(over, 'a 200 reporting the item as failed, or a 4xx; never a 5xx', excerpt(refusedRes));
@@ -178,7 +184,9 @@ async function probe(
         : 'changed';
   return {
     accepted: true,
-    text: `accepted (HTTP ${res.status}), stored ${how}: ${codePointLength(stored)} code points, ${stored.length} UTF-16 units`,
+    text:
+      `accepted (HTTP ${res.status}), stored ${how}: ${codePointLength(stored)} code points, ${stored.length} ` +
+      `UTF-16 units`,
   };
 }
 
@@ -186,7 +194,10 @@ const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
 
 function sizes(s: string): string {
   const clusters = [...graphemes.segment(s)].length;
-  return `${clusters} graphemes, ${codePointLength(s)} code points, ${s.length} UTF-16 units, ${Buffer.byteLength(s)} UTF-8 bytes`;
+  return (
+    `${clusters} graphemes, ${codePointLength(s)} code points, ${s.length} UTF-16 units, ` +
+    `${Buffer.byteLength(s)} UTF-8 bytes`
+  );
 }
 
 describe('limits at their exact edges', () => {
@@ -290,7 +301,8 @@ describe('limits at their exact edges', () => {
     const r = await probe(t, c.id, 'webhook_url', url);
     t.observe(
       'LIMIT-LENGTH-UNIT',
-      `webhook_url with a non-ASCII path (${sizes(url)}; ${encodeURI(url).length} characters percent-encoded): ${r.text}`,
+      `webhook_url with a non-ASCII path (${sizes(url)}; ${encodeURI(url).length} characters percent-encoded): ` +
+        `${r.text}`,
     );
   });
 });

@@ -25,6 +25,7 @@ import {
   property,
   readCase,
   type CheckApi,
+  type JsonObject,
 } from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { CASE_PATCH_FIELDS as FIELDS, LIMITS, type CasePatchField as Field } from '../src/spec/index.ts';
@@ -38,13 +39,12 @@ const MAX_COMMANDS = 20;
 
 /** The pool's values as a sequence of commands shows them. */
 const POOL_NAMES = Array.from({ length: POOL }, (_, k) => `p${k}`);
-type Json = Record<string, unknown>;
 
 /** A generated patch: external_id is an index into the run's pool; `invalid` an out-of-range delete_after. */
 interface GenPatch {
   webhook_url?: string | null;
   delete_after?: number;
-  metadata?: Json | null;
+  metadata?: JsonObject | null;
   sync_platforms?: unknown[] | null;
   external_id?: number;
 }
@@ -85,7 +85,7 @@ function label(c: ModelCase): string {
 }
 
 /** The request body for a generated patch. */
-function body(patch: GenPatch, invalid: number | undefined, pool: string[]): Json {
+function body(patch: GenPatch, invalid: number | undefined, pool: string[]): JsonObject {
   const { external_id: k, ...rest } = patch;
   return {
     ...rest,
@@ -119,7 +119,7 @@ function fate(m: Model, c: ModelCase, patch: GenPatch, invalid: number | undefin
   return { fate: 'applied', why: '' };
 }
 
-function apply(m: Model, c: ModelCase, sent: Json): void {
+function apply(m: Model, c: ModelCase, sent: JsonObject): void {
   for (const f of FIELDS) if (f in sent) c.fields[f] = sent[f];
   if (typeof sent.external_id === 'string') m.released.delete(sent.external_id);
 }
@@ -241,7 +241,8 @@ class BulkUpdateCommand implements fc.AsyncCommand<Model, Real> {
     never5xx(res, `bulk update ${this}`);
     for (const [i, { c, body: b }] of sent.entries()) {
       const { fate: f, why } = fates[i]!;
-      const what = `after bulk update item ${i} ${JSON.stringify(b)}${why ? ` (${why})` : ''}, answered HTTP ${res.status}`;
+      const what =
+        `after bulk update item ${i} ${JSON.stringify(b)}${why ? ` (${why})` : ''}, answered HTTP ` + `${res.status}`;
       if (c.deleted) {
         await expectReadBack(r, c, what);
         continue;

@@ -6,8 +6,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'vitest';
-import { check, fail, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
-import { caseInvariants, type WatchedRequirement } from '../src/kit/invariants.ts';
+import { check, fail, type JsonObject, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import { caseInvariants } from '../src/kit/invariants.ts';
+import type { WatchedRequirement } from '../src/results/invariants.ts';
 
 /** Processing time is not shown; the reference takes well under a second. */
 const PROCESSING_DEADLINE_MS = 10_000;
@@ -19,15 +20,13 @@ interface Sighting {
   body: CaseBody;
 }
 
-type Json = Record<string, unknown>;
-
-function checksOf(body: CaseBody): Json[] {
+function checksOf(body: CaseBody): JsonObject[] {
   return Array.isArray(body.checks)
-    ? (body.checks as unknown[]).filter((k): k is Json => k !== null && typeof k === 'object')
+    ? (body.checks as unknown[]).filter((k): k is JsonObject => k !== null && typeof k === 'object')
     : [];
 }
 
-function scoreOf(k: Json): number | null {
+function scoreOf(k: JsonObject): number | null {
   return typeof k.risk_score === 'number' ? k.risk_score : null;
 }
 
@@ -139,7 +138,8 @@ describe('Case read representation', () => {
       await judge(t, all, 'READ-ENUMS');
       if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
         t.skip(
-          `no check was decided within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing; statuses and outcomes after a decision were not seen`,
+          `no check was decided within ${PROCESSING_DEADLINE_MS / 1000} s of starting processing; statuses and ` +
+            `outcomes after a decision were not seen`,
         );
       }
     },

@@ -36,12 +36,13 @@ import {
   type CaseWithChecks,
   type CheckApi,
   type ExpectedItem,
-  type Json,
+  type JsonObject,
   type Organisation,
 } from '../src/kit/index.ts';
 
 const NO_PEER =
-  'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to run the tenant checks';
+  'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to ' +
+  'run the tenant checks';
 
 function peerOf(t: CheckApi): Organisation {
   return t.peer ?? t.skip(NO_PEER);
@@ -56,7 +57,7 @@ async function expectOursUnchanged(t: CheckApi, before: CaseBody, what: string):
       'HTTP 200: the case still there',
       excerpt(res),
     );
-  const changed = changedFields(before, (res.json ?? {}) as Json);
+  const changed = changedFields(before, (res.json ?? {}) as JsonObject);
   if (changed.length) fail(`our case ${before.id} read back after the ${what}`, 'unchanged', changed.join(', '));
 }
 
@@ -76,7 +77,8 @@ async function observeRefusal(
       : "a different answer: the case's existence shows";
   t.observe(
     'TENANT-REFUSAL-STATUS',
-    `${method} of our case ${caseId} by the other organisation: HTTP ${res.status}; ${method} of case ${id}, which exists nowhere: HTTP ${nowhere.status} (${same})`,
+    `${method} of our case ${caseId} by the other organisation: HTTP ${res.status}; ${method} of case ${id}, which ` +
+      `exists nowhere: HTTP ${nowhere.status} (${same})`,
   );
 }
 
@@ -100,7 +102,7 @@ describe("another organisation's PATCH and DELETE", () => {
     await property(
       t,
       'tenant: PATCH by the other organisation',
-      validCasePatch({ externalIdPrefix: ids.slot }) as fc.Arbitrary<Json>,
+      validCasePatch({ externalIdPrefix: ids.slot }) as fc.Arbitrary<JsonObject>,
       async (generated) => {
         const patch = { ...generated };
         if (typeof patch.external_id === 'string') patch.external_id = ids.fresh(patch.external_id);
@@ -185,7 +187,9 @@ async function sendCases(t: CheckApi, peer: Organisation, s: CasesSetup): Promis
     ],
     own: { index: 1, label: `its own case ${s.own.id}` },
     res,
-    what: `bulk update of cases ${x.id} and ${y.id} (ours) and ${s.own.id} (its own) with the other organisation's credentials`,
+    what:
+      `bulk update of cases ${x.id} and ${y.id} (ours) and ${s.own.id} (its own) with the other organisation's ` +
+      `credentials`,
   };
 }
 
@@ -216,7 +220,9 @@ async function sendCustomers(
     ],
     own: { index: 1, label: `its own customer ${own.id}` },
     res,
-    what: `bulk update of customers ${byId.id} (ours, by id), ${byExternalId.id} (ours, by external_id) and ${own.id} (its own) with the other organisation's credentials`,
+    what:
+      `bulk update of customers ${byId.id} (ours, by id), ${byExternalId.id} (ours, by external_id) and ` +
+      `${own.id} (its own) with the other organisation's credentials`,
   };
 }
 
@@ -241,7 +247,9 @@ async function sendChecks(peer: Organisation, ours: CaseWithChecks, own: CaseWit
     ],
     own: { index: 1, label: `its own check ${ids[1]}` },
     res,
-    what: `bulk delete of checks ${ids[0]} and ${ids[2]} (of our case ${ours.caseId}) and ${ids[1]} (its own) with the other organisation's credentials`,
+    what:
+      `bulk delete of checks ${ids[0]} and ${ids[2]} (of our case ${ours.caseId}) and ${ids[1]} (its own) with ` +
+      `the other organisation's credentials`,
   };
 }
 

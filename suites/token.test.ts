@@ -113,7 +113,8 @@ describe('token endpoint', () => {
       const issued = typeof (res.json as { access_token?: unknown })?.access_token === 'string';
       t.observe(
         'TOKEN-ENDPOINT-BEARER-HEADER',
-        `with Authorization: Bearer <API key>: HTTP ${res.status}, ${issued ? 'a token was issued' : 'no token issued'}`,
+        `with Authorization: Bearer <API key>: HTTP ${res.status}, ` +
+          `${issued ? 'a token was issued' : 'no token issued'}`,
       );
     },
   );

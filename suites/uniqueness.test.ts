@@ -10,7 +10,8 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { prefixedId } from '../src/arbitraries/externalId.ts';
-import type { Exchange, ReceivedResponse } from '../src/client/transport.ts';
+import type { ReceivedResponse } from '../src/client/transport.ts';
+import type { Exchange } from '../src/results/exchange.ts';
 import {
   changedFields,
   check,
@@ -29,7 +30,7 @@ import {
   type CaseBody,
   type CheckApi,
   type ExpectedItem,
-  type Json,
+  type JsonObject,
   type Organisation,
 } from '../src/kit/index.ts';
 import { LIMITS } from '../src/spec/index.ts';
@@ -52,7 +53,7 @@ function held(c: CaseBody, sent: string): string {
 }
 
 /** A PATCH that must succeed for the check to go on; its failure says which step it was. */
-async function patchOk(org: Organisation, id: number, patch: Json, what: string): Promise<void> {
+async function patchOk(org: Organisation, id: number, patch: JsonObject, what: string): Promise<void> {
   expectSuccess(await org.api.patchCase(id, patch), what);
 }
 
@@ -100,7 +101,7 @@ describe('external_id is unique per organisation', () => {
             `so that case ${a!.id} holds it`,
           );
           const before = [read, await readCase(t.primary, b!.id)];
-          const patch: Json = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
+          const patch: JsonObject = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
           const what = `PATCH ${show(patch)} on case ${b!.id}, while case ${a!.id} holds that external_id`;
           const res = await t.primary.api.patchCase(b!.id, patch);
           if (!observed) {
@@ -134,7 +135,7 @@ describe('external_id is unique per organisation', () => {
       fc.record({ value: ids.arbitrary, companion: withCompanion }),
       async ({ value, companion }) => {
         const { value: own } = await giveValue(t.primary, a!.id, ids.fresh(value), 'the value it will re-send');
-        const patch: Json = { external_id: own, ...(companion ? { delete_after: 4343 } : {}) };
+        const patch: JsonObject = { external_id: own, ...(companion ? { delete_after: 4343 } : {}) };
         const what = `PATCH ${show(patch)} on case ${a!.id}, which holds that external_id`;
         const res = await t.primary.api.patchCase(a!.id, patch);
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
@@ -201,7 +202,8 @@ describe('external_id is unique per organisation', () => {
     const peer = t.peer;
     if (!peer)
       return t.skip(
-        'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to check that the rule is per organisation',
+        'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) ' +
+          'to check that the rule is per organisation',
       );
     const [a] = await cases(t.primary, 1);
     const [p] = await cases(peer, 1);
@@ -217,7 +219,9 @@ describe('external_id is unique per organisation', () => {
           ids.fresh(value),
           'a value of our organisation',
         );
-        const what = `PATCH by the other organisation giving its case ${p!.id} external_id ${show(ours)}, which our case ${a!.id} holds`;
+        const what =
+          `PATCH by the other organisation giving its case ${p!.id} external_id ${show(ours)}, which our ` +
+          `case ${a!.id} holds`;
         const res = await peer.api.patchCase(p!.id, { external_id: ours });
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
@@ -245,7 +249,7 @@ interface BulkRound {
   holder: CaseBody;
   taker: CaseBody;
   bystander: CaseBody;
-  items: Json[];
+  items: JsonObject[];
   conflicting: ExpectedItem;
   valid: ExpectedItem;
   res: ReceivedResponse;
@@ -284,7 +288,9 @@ async function bulkRound(
     label: `case ${s.id} given an unused external_id`,
   };
   const res = await t.primary.api.bulkUpdateCases({ items });
-  const what = `bulk update of 2 cases (item ${conflicting.index}: ${conflicting.label}; item ${validItem.index}: ${validItem.label})`;
+  const what =
+    `bulk update of 2 cases (item ${conflicting.index}: ${conflicting.label}; item ${validItem.index}: ` +
+    `${validItem.label})`;
   return { holder, taker, bystander, items, conflicting, valid: validItem, res, exchange: t.exchanges.at(-1), what };
 }
 
@@ -341,7 +347,9 @@ describe('external_id uniqueness in bulk case updates', () => {
         async (value) => {
           const v = ids.fresh(value);
           const items = pool.map((c) => ({ id: c.id, external_id: v }));
-          const what = `bulk update giving cases ${pool.map((c) => c.id).join(' and ')} the same unused external_id ${show(v)}`;
+          const what =
+            `bulk update giving cases ${pool.map((c) => c.id).join(' and ')} the same unused external_id ` +
+            `${show(v)}`;
           const res = await t.primary.api.bulkUpdateCases({ items });
           await keepingEvidence(t, t.exchanges.at(-1), async () => {
             if (res.status >= 500)
@@ -411,7 +419,9 @@ describe('external_id uniqueness under concurrency', () => {
       async (value) => {
         const v = ids.fresh(value);
         const before = await mapLimit(racers, RACERS, (c) => readCase(t.primary, c.id));
-        const what = `${RACERS} PATCHes sent at once giving cases ${racers.map((c) => c.id).join(', ')} the unused external_id ${show(v)}`;
+        const what =
+          `${RACERS} PATCHes sent at once giving cases ${racers.map((c) => c.id).join(', ')} the unused ` +
+          `external_id ${show(v)}`;
         const answers = await Promise.all(racers.map((c) => t.primary.api.patchCase(c.id, { external_id: v })));
         const statuses = answers.map((r, i) => `case ${racers[i]!.id}: HTTP ${r.status}`).join(', ');
         const server = answers.findIndex((r) => r.status >= 500);

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
-import { caseInvariants, isObject } from '../src/kit/invariants.ts';
+import { isLoopbackHost } from '../src/base/net.ts';
+import { caseInvariants } from '../src/kit/invariants.ts';
 import {
   check,
   deepEqual,
@@ -20,9 +21,12 @@ import {
   expectCaseBody,
   fail,
   getHarness,
+  isJsonObject,
+  looksLikeCase,
   readCase,
   type CaseBody,
   type CheckApi,
+  type JsonObject,
 } from '../src/kit/index.ts';
 import type { NewCase } from '../src/provision/provisioner.ts';
 import {
@@ -32,8 +36,6 @@ import {
   type WebhookEndpoint,
   type WebhookReceiver,
 } from '../src/webhooks/index.ts';
-
-type Json = Record<string, unknown>;
 
 const SETTINGS = getHarness().run.webhooks;
 /** The webhook deadline (--webhook-timeout-ms): every wait for a delivery is bounded by it. */
@@ -72,11 +74,6 @@ class CannotJudge extends Error {
   override readonly name = 'CannotJudge';
 }
 
-function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1';
-}
-
 /** The receiver, or a skip when the target cannot reach it. */
 function ready(t: CheckApi): WebhookReceiver {
   if (receiverError) throw receiverError;
@@ -85,11 +82,12 @@ function ready(t: CheckApi): WebhookReceiver {
   if (
     t.run.target.kind === 'url' &&
     !t.run.webhooks.publicUrl &&
-    isLoopback(new URL(receiver.url).hostname) &&
-    !isLoopback(target)
+    isLoopbackHost(new URL(receiver.url).hostname) &&
+    !isLoopbackHost(target)
   ) {
     t.skip(
-      `the target ${target} is not this machine and cannot reach the receiver at ${receiver.url}: give --webhook-public-url (a tunnel or an address the target reaches) or --webhook-host`,
+      `the target ${target} is not this machine and cannot reach the receiver at ${receiver.url}: give ` +
+        `--webhook-public-url (a tunnel or an address the target reaches) or --webhook-host`,
     );
   }
   return receiver;
@@ -190,11 +188,6 @@ async function readUntilComplete(
 // ---------------------------------------------------------------------------------------------
 // Reading a delivery.
 
-/** A case rather than a check or customer that shares its id (ids may be per resource): fields only a case has. */
-function looksLikeCase(v: Json): boolean {
-  return Array.isArray(v.checks) || isObject(v.customer) || 'is_complete' in v || 'is_started' in v;
-}
-
 /** The JSON a delivery carries: its body, or (form-encoded) a field holding a JSON object. */
 function payload(d: WebhookDelivery): { json: unknown; where: string } | undefined {
   if (d.json !== undefined) return { json: d.json, where: '' };
@@ -202,7 +195,7 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
     for (const [name, value] of new URLSearchParams(d.body)) {
       try {
         const json = JSON.parse(value) as unknown;
-        if (isObject(json)) return { json, where: `form field ${name}: ` };
+        if (isJsonObject(json)) return { json, where: `form field ${name}: ` };
       } catch {
         // not JSON: try the next field
       }
@@ -212,7 +205,7 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
 }
 
 interface Located {
-  body: Json;
+  body: JsonObject;
   /** `the whole body`, or a path such as `$.data`. */
   where: string;
   /** The other fields of the envelope, when the case is inside one. */
@@ -223,9 +216,9 @@ interface Located {
 function locateCase(d: WebhookDelivery, id: number): Located | undefined {
   const p = payload(d);
   if (!p) return undefined;
-  const found: { body: Json; path: string; parent: Json | undefined }[] = [];
-  const walk = (v: unknown, path: string, parent: Json | undefined, depth: number) => {
-    if (isObject(v)) {
+  const found: { body: JsonObject; path: string; parent: JsonObject | undefined }[] = [];
+  const walk = (v: unknown, path: string, parent: JsonObject | undefined, depth: number) => {
+    if (isJsonObject(v)) {
       if (v.id === id) found.push({ body: v, path, parent });
       if (depth > 0) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, v, depth - 1);
     } else if (Array.isArray(v) && depth > 0)
@@ -245,7 +238,10 @@ const SHOWN_BODY_CHARS = 600;
 function show(d: WebhookDelivery): string {
   const body =
     d.body.length > SHOWN_BODY_CHARS ? `${d.body.slice(0, SHOWN_BODY_CHARS)}… (${d.body.length} chars)` : d.body;
-  return `${d.method} ${d.path} (${d.headers['content-type'] ?? 'no content-type'}) at ${d.receivedAtIso}: ${body || '(empty body)'}`;
+  return (
+    `${d.method} ${d.path} (${d.headers['content-type'] ?? 'no content-type'}) at ${d.receivedAtIso}: ` +
+    `${body || '(empty body)'}`
+  );
 }
 
 /** Fails, after reading the case once more so that the reproduction shown with the failure reads it. */
@@ -301,7 +297,8 @@ async function delivered(t: CheckApi, fresh = false): Promise<Baseline & { first
   const b = await baseline(t, fresh);
   if (!b.first)
     return t.skip(
-      `no webhook arrived for case ${b.caseId} at ${b.url} within ${DEADLINE_MS} ms (WEBHOOK-DELIVERED): nothing to judge`,
+      `no webhook arrived for case ${b.caseId} at ${b.url} within ${DEADLINE_MS} ms (WEBHOOK-DELIVERED): nothing to ` +
+        `judge`,
     );
   return b as Baseline & { first: WebhookDelivery };
 }
@@ -386,7 +383,8 @@ describe('the completion webhook', () => {
       );
       const skew = Number.isNaN(updatedAt)
         ? ''
-        : `; ${b.first.receivedAt - updatedAt} ms after the delivered case's updated_at (server clock against this machine's)`;
+        : `; ${b.first.receivedAt - updatedAt} ms after the delivered case's updated_at (server clock against this ` +
+          `machine's)`;
       t.observe(
         'WEBHOOK-LATENCY',
         `case ${b.caseId}: delivered ${latency} ms after POST /start/ was answered (processing included)${skew}`,
@@ -443,7 +441,7 @@ describe('the completion webhook', () => {
         return t.skip(`the webhook for case ${b.caseId} carries no is_complete boolean (judged by WEBHOOK-BODY-CASE)`);
       if (located.body.is_complete !== true) {
         const states = Array.isArray(located.body.checks)
-          ? (located.body.checks as Json[]).map((k) => `${String(k.status)}/${String(k.outcome)}`).join(', ')
+          ? (located.body.checks as JsonObject[]).map((k) => `${String(k.status)}/${String(k.outcome)}`).join(', ')
           : 'no checks';
         return failFor(
           t,
@@ -470,7 +468,8 @@ describe('the completion webhook', () => {
         );
       if (located.body.is_complete !== true)
         return t.skip(
-          `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by WEBHOOK-BODY-COMPLETE)`,
+          `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by ` +
+            `WEBHOOK-BODY-COMPLETE)`,
         );
       const { body: read, complete } = await readUntilComplete(t, b.caseId, 'after its webhook');
       const sent = located.body;
@@ -478,13 +477,14 @@ describe('the completion webhook', () => {
       const same = (what: string, inBody: unknown, inRead: unknown) => {
         if (!deepEqual(inBody ?? null, inRead ?? null))
           differences.push(
-            `${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} in the read`,
+            `${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} ` +
+              `in the read`,
           );
       };
       same('case outcome', sent.outcome, read.outcome);
       same('case risk_score', sent.risk_score, read.risk_score);
       const byId = (checks: unknown) =>
-        new Map((Array.isArray(checks) ? checks.filter(isObject) : []).map((k) => [k.id, k] as const));
+        new Map((Array.isArray(checks) ? checks.filter(isJsonObject) : []).map((k) => [k.id, k] as const));
       const sentChecks = byId(sent.checks);
       const readChecks = byId(read.checks);
       same('check ids', [...sentChecks.keys()].sort(), [...readChecks.keys()].sort());
@@ -516,13 +516,14 @@ describe('the completion webhook', () => {
       if (!located || !Array.isArray(located.body.checks))
         return t.skip(`the webhook for case ${b.caseId} carries no checks array (judged by WEBHOOK-BODY-CASE)`);
       const read = await readCase(t.primary, b.caseId);
-      const readChecks = (Array.isArray(read.checks) ? read.checks : []).filter(isObject);
-      if (!readChecks.some((k) => isObject(k.input_details))) {
+      const readChecks = (Array.isArray(read.checks) ? read.checks : []).filter(isJsonObject);
+      if (!readChecks.some((k) => isJsonObject(k.input_details))) {
         t.skip(
-          `a read of case ${b.caseId} shows no input_details on its checks, though it was created with some: nothing to compare the webhook with`,
+          `a read of case ${b.caseId} shows no input_details on its checks, though it was created with some: ` +
+            `nothing to compare the webhook with`,
         );
       }
-      const sent = new Map((located.body.checks as unknown[]).filter(isObject).map((k) => [k.id, k] as const));
+      const sent = new Map((located.body.checks as unknown[]).filter(isJsonObject).map((k) => [k.id, k] as const));
       const wrong: string[] = [];
       let compared = 0;
       for (const k of readChecks) {
@@ -531,7 +532,8 @@ describe('the completion webhook', () => {
         compared += 1;
         if (!deepEqual(s.input_details ?? null, k.input_details ?? null)) {
           wrong.push(
-            `check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ${JSON.stringify(k.input_details)} in the read`,
+            `check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ` +
+              `${JSON.stringify(k.input_details)} in the read`,
           );
         }
       }
@@ -563,13 +565,14 @@ describe('the completion webhook', () => {
       const again = seen.filter((d) => d.seq > acked.seq);
       t.observe(
         'WEBHOOK-DUPLICATES',
-        `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, watched until ${quiet} ms after the first was answered ${acked.status}`,
+        `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, ` +
+          `watched until ${quiet} ms after the first was answered ${acked.status}`,
       );
       if (again.length) {
         fail(
           `the webhook for case ${b.caseId} at ${b.url}`,
           `one delivery per completion: none after the receiver answered ${acked.status} at ${acked.receivedAtIso}`,
-          `${again.length} more within ${quiet} ms: ${again.map((d) => `${d.receivedAt - acked.receivedAt} ms later, ${d.body === acked.body ? 'the same body' : 'another body'}`).join('; ')}`,
+          `${again.length} more within ${quiet} ms: ${again.map((d) => laterDelivery(d, acked)).join('; ')}`,
         );
       }
     },
@@ -614,7 +617,8 @@ describe('the completion webhook', () => {
         const atNew = s.new.deliveries();
         if (atOld.length === 0) return [];
         return [
-          `case ${s.id} (${s.when}): ${atOld.length} delivery(ies) at the old URL ${s.old.url} (first ${show(atOld[0]!)}), ${atNew.length} at the new URL ${s.new.url}`,
+          `case ${s.id} (${s.when}): ${atOld.length} delivery(ies) at the old URL ${s.old.url} (first ` +
+            `${show(atOld[0]!)}), ${atNew.length} at the new URL ${s.new.url}`,
         ];
       };
       const problems = (await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])])).flat();
@@ -622,7 +626,8 @@ describe('the completion webhook', () => {
         fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
       if (!duringJudged) {
         t.skip(
-          `processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered is_complete true): only a change before processing started was judged, and it passed`,
+          `processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered ` +
+            `is_complete true): only a change before processing started was judged, and it passed`,
         );
       }
     },
@@ -643,7 +648,9 @@ describe('the completion webhook', () => {
         const seen = await deliveriesUntil(s.old, Date.now(), quiet);
         if (seen.length === 0) return {};
         return {
-          problem: `case ${s.id} (${s.when}): ${seen.length} delivery(ies) at its former URL ${s.old.url}, first ${show(seen[0]!)}`,
+          problem:
+            `case ${s.id} (${s.when}): ${seen.length} delivery(ies) at its former URL ${s.old.url}, first ` +
+            `${show(seen[0]!)}`,
         };
       };
       const results = await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])]);
@@ -657,7 +664,8 @@ describe('the completion webhook', () => {
       const unjudged = results.flatMap((x) => (x.unjudged ? [x.unjudged] : []));
       if (!duringJudged)
         unjudged.push(
-          `processing of case ${during.id} completed before webhook_url could be set to null (the PATCH answered is_complete true)`,
+          `processing of case ${during.id} completed before webhook_url could be set to null (the PATCH answered ` +
+            `is_complete true)`,
         );
       if (unjudged.length) return t.skip(`not every case could be judged: ${unjudged.join('; ')}`);
     },
@@ -753,7 +761,9 @@ describe('the completion webhook', () => {
       const more = after.length - 2;
       t.observe(
         'WEBHOOK-RETRY-AFTER-500',
-        `sent again ${second.receivedAt - first.receivedAt} ms after the receiver answered ${first.status}, ${second.body === first.body ? 'with the same body' : 'with another body'} (answered ${second.status}); ${more > 0 ? `${more} more within ${quiet} ms after that` : `no more within ${quiet} ms`}`,
+        `sent again ${second.receivedAt - first.receivedAt} ms after the receiver answered ${first.status}, ` +
+          `${second.body === first.body ? 'with the same body' : 'with another body'} (answered ${second.status}); ` +
+          (more > 0 ? `${more} more within ${quiet} ms after that` : `no more within ${quiet} ms`),
       );
     },
     { timeout: CHECK_TIMEOUT_MS },
@@ -765,7 +775,8 @@ describe('the completion webhook', () => {
       .slice(0, 10)
       .map(
         (s) =>
-          `${s.method} ${s.path.slice(0, 100)} at ${s.receivedAtIso} (user-agent: ${(s.headers['user-agent'] ?? 'none').slice(0, 60)})`,
+          `${s.method} ${s.path.slice(0, 100)} at ${s.receivedAtIso} (user-agent: ` +
+          `${(s.headers['user-agent'] ?? 'none').slice(0, 60)})`,
       );
     t.observe(
       'WEBHOOK-STRAYS',
@@ -777,6 +788,11 @@ describe('the completion webhook', () => {
 });
 
 /** Authentication-looking headers, by name and form only: a value may be a secret. */
+/** A delivery after the acknowledged one: how much later, and whether it carried the same body. */
+function laterDelivery(d: WebhookDelivery, acked: WebhookDelivery): string {
+  return `${d.receivedAt - acked.receivedAt} ms later, ${d.body === acked.body ? 'the same body' : 'another body'}`;
+}
+
 function authHeaders(headers: Readonly<Record<string, string>>): string {
   const pattern = /authorization|signature|hmac|token|secret|api-?key|webhook-|svix-|timestamp|x-hub|digest/i;
   const found = Object.entries(headers).filter(([name]) => pattern.test(name));

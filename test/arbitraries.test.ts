@@ -1,4 +1,7 @@
-/** The generators themselves: valid ones pass their schema, invalid ones fail it, a seed replays, constraints are checked. */
+/**
+ * The generators themselves: valid ones pass their schema, invalid ones fail it, a seed replays, constraints are
+ * checked.
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -248,7 +248,8 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
     const r = await screenconf(['cleanup', ledger]);
     expect(r.status).toBe(2);
     expect(oneErrorLine(r.stderr, 'SC_CONFIG')).toContain(
-      'cleanup of 1 case(s) on http://127.0.0.1:9 needs the credentials the run used: give --client-id and --client-secret (or --api-key)',
+      'cleanup of 1 case(s) on http://127.0.0.1:9 needs the credentials the run used: give --client-id and ' +
+        '--client-secret (or --api-key)',
     );
   });
 
@@ -277,7 +278,7 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
     expect(r.stderr + r.stdout).not.toContain('html-target-secret');
   });
 
-  it('a target that answers every request with a multi-line HTML page: INCOMPLETE on one line, the fault on one line', async () => {
+  it('a target answering every request with a multi-line HTML page: INCOMPLETE and the fault on one line', async () => {
     const url = await listen((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>\n  <head><title>502 Bad Gateway</title></head>\n  <body>bad gateway</body>\n</html>\n');
@@ -350,31 +351,35 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
     expect(curl).toContain(`${gateway}/screening`);
   });
 
-  it("a failing run ends with what failed, what was skipped and why, how to reproduce and replay — without vitest's noise", async () => {
-    const dir = tempDir();
-    const r = await screenconf([
-      'run',
-      '--suites',
-      'token',
-      '--reference-faults',
-      'token.accept-wrong-secret',
-      '--seed',
-      '77',
-      '--report-dir',
-      dir,
-    ]);
-    expect(r.status, r.stderr).toBe(1);
-    expect(r.stdout).not.toContain('JUNIT report written');
-    expect(existsSync(join(runFolder(dir), 'junit.xml'))).toBe(true);
-    const tail = r.stdout.slice(r.stdout.indexOf('\nSkipped: '));
-    expect(tail).toMatch(
-      /^\s*Skipped: \d+ requirement\(s\) not judged\n {2}\d+ × no check ran for it in this run \(suite not selected\)$/m,
-    );
-    expect(tail).toContain(
-      'Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve --fault token.accept-wrong-secret"',
-    );
-    expect(tail).toContain('SCREENCONF_BASE_URL and SCREENCONF_ACCESS_TOKEN');
-    expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
-    expect(tail).toMatch(/Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\nReport: /);
-  });
+  it(
+    "a failing run ends with what failed, what was skipped and why, how to reproduce and replay — without vitest's " +
+      'noise',
+    async () => {
+      const dir = tempDir();
+      const r = await screenconf([
+        'run',
+        '--suites',
+        'token',
+        '--reference-faults',
+        'token.accept-wrong-secret',
+        '--seed',
+        '77',
+        '--report-dir',
+        dir,
+      ]);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).not.toContain('JUNIT report written');
+      expect(existsSync(join(runFolder(dir), 'junit.xml'))).toBe(true);
+      const tail = r.stdout.slice(r.stdout.indexOf('\nSkipped: '));
+      expect(tail).toMatch(/^\s*Skipped: \d+ requirement\(s\) not judged\n {2}\d+ × /m);
+      expect(tail).toMatch(/^ {2}\d+ × no check ran for it in this run \(suite not selected\)$/m);
+      expect(tail).toContain(
+        'Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf serve ' +
+          '--fault token.accept-wrong-secret"',
+      );
+      expect(tail).toContain('SCREENCONF_BASE_URL and SCREENCONF_ACCESS_TOKEN');
+      expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
+      expect(tail).toMatch(/Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\nReport: /);
+    },
+  );
 });

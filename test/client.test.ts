@@ -6,9 +6,10 @@ import { ApiClient } from '../src/client/api.ts';
 import { TokenSource } from '../src/client/auth.ts';
 import { toCurl } from '../src/client/curl.ts';
 import { encodeBody } from '../src/client/encode.ts';
-import { REDACTED, Redactor } from '../src/client/redact.ts';
-import { Transport, TransportError, type Exchange } from '../src/client/transport.ts';
-import { HarnessError } from '../src/errors.ts';
+import { REDACTED, Redactor } from '../src/base/redact.ts';
+import { Transport } from '../src/client/transport.ts';
+import { HarnessError, TransportError } from '../src/errors.ts';
+import type { Exchange } from '../src/results/exchange.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -50,7 +51,7 @@ describe('Transport', () => {
       .send({ method: 'GET', url, headers: {} })
       .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.kind).toBe('timeout');
+    expect(err.code).toBe('SC_TARGET_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -63,7 +64,7 @@ describe('Transport', () => {
       .send({ method: 'GET', url, headers: {} })
       .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.kind).toBe('too-large');
+    expect(err.code).toBe('SC_TARGET_TOO_LARGE');
   });
 
   it('does not follow redirects (and so never carries Authorization elsewhere)', async () => {
@@ -86,7 +87,7 @@ describe('Transport', () => {
       .send({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {} })
       .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.kind).toBe('unreachable');
+    expect(err.code).toBe('SC_TARGET_UNREACHABLE');
     expect(err.message).toContain('ECONNREFUSED');
   });
 
@@ -172,7 +173,7 @@ describe('ApiClient and encodings', () => {
       seen.push(req.headers.authorization);
       res.end('{}');
     });
-    const api = new ApiClient(url, transport(), undefined, 'key-abcdef');
+    const api = new ApiClient({ baseUrl: url, transport: transport(), apiKey: 'key-abcdef' });
     await api.patchCase(1, {}, { auth: 'api-key-bearer' });
     await api.patchCase(1, {}, { auth: 'api-key-token' });
     await api.patchCase(1, {}, { auth: 'none' });
@@ -205,7 +206,8 @@ describe('ApiClient and encodings', () => {
       'http://127.0.0.1:9',
     );
     expect(curl).toBe(
-      `curl -sS -i -X POST "$SCREENCONF_BASE_URL"'/api/oauth/token/' -H 'authorization: Bearer '"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`,
+      `curl -sS -i -X POST "$SCREENCONF_BASE_URL"'/api/oauth/token/' -H 'authorization: Bearer ` +
+        `'"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`,
     );
     expect(new Redactor().redact(curl)).toBe(curl);
   });

@@ -54,7 +54,10 @@ async function screenconfContainers(): Promise<string[]> {
 
 const engineAnswers = (await engineGet('/_ping')) === 'OK';
 const required = process.env.CI === 'true' || process.env.CI === '1';
-const noEngine = `no container engine answers at ${process.env.DOCKER_HOST ?? 'the default Docker socket (DOCKER_HOST is not set)'}; start podman's API service and set DOCKER_HOST as .ci/run does`;
+const noEngine =
+  `no container engine answers at ` +
+  `${process.env.DOCKER_HOST ?? 'the default Docker socket (DOCKER_HOST is not set)'}; start podman's API service ` +
+  `and set DOCKER_HOST as .ci/run does`;
 if (!engineAnswers && !required)
   console.warn(`test/container.test.ts: engine tests skipped (CI is not set): ${noEngine}`);
 
@@ -169,7 +172,8 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^target http://127\\.0\\.0\\.1:\\d+ \\(container of ${IMAGE.replace(/[.:/]/g, '\\$&')}, removed at the end\\)$`,
+        `^target http://127\\.0\\.0\\.1:\\d+ \\(container of ${IMAGE.replace(/[.:/]/g, '\\$&')}, removed at the ` +
+          `end\\)$`,
         'm',
       ),
     );

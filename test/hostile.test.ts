@@ -36,7 +36,7 @@ describe.concurrent('hostile servers', () => {
               '--suites',
               hostile.suites,
               '--timeout-ms',
-              '500',
+              String(hostile.timeoutMs ?? 15_000),
               '--max-rps',
               '0',
               '--seed',

@@ -1,9 +1,13 @@
-/** The invariant watcher: each invariant breaks on its own defect, case bodies are told apart, findings become outcomes. */
+/**
+ * The invariant watcher: each invariant breaks on its own defect, case bodies are told apart, findings become
+ * outcomes.
+ */
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../src/client/redact.ts';
-import { caseBodies, caseInvariants, InvariantWatcher, WATCHED_REQUIREMENTS } from '../src/kit/invariants.ts';
-import { watchOutcomes } from '../src/report/reporter.ts';
-import { judge } from '../src/report/verdicts.ts';
+import { Redactor } from '../src/base/redact.ts';
+import { caseBodies, caseInvariants, InvariantWatcher } from '../src/kit/invariants.ts';
+import { WATCHED_REQUIREMENTS } from '../src/results/invariants.ts';
+import { judge } from '../src/results/judge.ts';
+import { watchOutcomes } from '../src/runner/collect.ts';
 
 const now = '2026-11-22T10:00:00Z';
 function check(id: number, risk_score: number | null, status = risk_score === null ? 'PENDING' : 'DECIDED') {
@@ -109,7 +113,24 @@ describe('InvariantWatcher and its outcomes', () => {
     headers: { authorization: 'Bearer sk_secret_value' },
     credential: 'api-key' as const,
   });
-  const res = (json: unknown, status = 200) => ({ status, headers: {}, text: JSON.stringify(json), json });
+  // As the transport returns it: with the exchange it recorded, redacted.
+  const res = (json: unknown, status = 200, path = '/api/cases/1/') => ({
+    status,
+    headers: {},
+    text: JSON.stringify(json),
+    json,
+    exchange: {
+      at: '2026-01-01T00:00:00.000Z',
+      durationMs: 1,
+      request: {
+        method: 'GET',
+        url: `${base}${path}`,
+        headers: { authorization: 'Bearer [REDACTED]' },
+        credential: 'api-key' as const,
+      },
+      response: { status, headers: {}, body: JSON.stringify(json) },
+    },
+  });
 
   it('counts case bodies, keeps distinct violations with a redacted reproduction, and starts afresh', () => {
     const w = new InvariantWatcher(new Redactor(['sk_secret_value']), base);
@@ -122,7 +143,8 @@ describe('InvariantWatcher and its outcomes', () => {
     expect(f.counts).toEqual({ 'READ-CASE-RISK-MAX': 2 });
     expect(f.violations).toHaveLength(1);
     expect(f.violations[0]).toMatchObject({ caseId: 1, request: 'GET /api/cases/1/', received: '0.45' });
-    expect(JSON.stringify(f.evidence)).not.toContain('sk_secret_value');
+    // The evidence is the exchange the transport recorded (once, though two answers broke the invariant).
+    expect(f.evidence['READ-CASE-RISK-MAX']?.exchanges).toHaveLength(2);
     expect(f.evidence['READ-CASE-RISK-MAX']?.curl[0]).toContain('$SCREENCONF_API_KEY');
     expect(w.take().watched).toBe(0);
   });
@@ -136,7 +158,7 @@ describe('InvariantWatcher and its outcomes', () => {
     );
     const failed = outcomes.find((o) => o.state === 'failed')!;
     expect(failed.name).toBe('invariant watch: case-patch');
-    expect(failed.errors[0]).toContain(
+    expect(failed.failure?.message).toContain(
       'checks[1].status of case 1, in the answer to GET /api/cases/1/\nExpected: one of PENDING',
     );
     const { results } = judge([

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HARNESS_ERROR_CODES } from '../src/errors.ts';
-import { SETTINGS, SUITES } from '../src/runner/config.ts';
+import { ERROR_CODES } from '../src/errors.ts';
+import { SETTINGS, SUITES } from '../src/runner/settings.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
@@ -32,7 +32,7 @@ describe('README', () => {
     for (const suite of SUITES) expect(readme, suite).toContain(`\`${suite}\``);
   });
 
-  it.each(Object.entries(HARNESS_ERROR_CODES))('documents error code %s with its exit status', (code, { exit }) => {
+  it.each(Object.entries(ERROR_CODES))('documents error code %s with its exit status', (code, { exit }) => {
     const row = rows.find((l) => l.startsWith(`| ${code} |`));
     expect(row, `a table row for ${code}`).toBeDefined();
     expect(row).toContain(`| ${exit} |`);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport } from '../src/report/schema.ts';
+import type { ConformanceReport } from '../src/results/report.ts';
 import { runFolder, screenconf, tempDir } from './support/cli.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -83,7 +83,8 @@ async function open(file: string): Promise<Page> {
 const visible = (page: Page, selector: string) => page.locator(`${selector}:visible`).count();
 
 describe('report.html in chromium', () => {
-  it('shows the verdict, the chart by area and every requirement; filters hide passing rows; evidence expands in place', async () => {
+  it('shows the verdict, the chart by area and every requirement; filters hide passing rows; evidence expands in ' +
+    'place', async () => {
     const page = await open(join(folder, 'report.html'));
     await expect.poll(() => page.locator('#verdict h1').textContent()).toBe('NOT CONFORMING');
     expect(await page.locator('#verdict p').first().textContent()).toMatch(/^1 MUST failed, /);

@@ -6,22 +6,22 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildReport, overallVerdict, publicOptions } from '../src/report/build.ts';
 import { esc, renderHtml } from '../src/report/html.ts';
-import type { RunSummary } from '../src/report/json.ts';
 import { mdBlock, mdCode, mdText, renderMarkdown } from '../src/report/markdown.ts';
-import { ConformanceReportSchema, type ConformanceReport } from '../src/report/schema.ts';
-import { ServerHeaders } from '../src/report/server-headers.ts';
-import { judge, type TestOutcome } from '../src/report/verdicts.ts';
+import { buildReport, overallVerdict } from '../src/results/build.ts';
+import { judge } from '../src/results/judge.ts';
+import type { CheckOutcome } from '../src/results/outcome.ts';
+import { type ConformanceReport, ConformanceReportSchema, type Summary } from '../src/results/report.ts';
+import { ServerHeaders } from '../src/results/server-headers.ts';
+import { publicOptions } from '../src/runner/settings.ts';
 import { SCHEMA_FILE, schemaText } from '../src/report/write-schema.ts';
 
-const outcomes: TestOutcome[] = [
+const outcomes: CheckOutcome[] = [
   {
     suite: 'token',
     name: 'token endpoint > issues',
     state: 'passed',
     requirements: ['TOKEN-ISSUE'],
-    errors: [],
     observations: [],
     durationMs: 1,
   },
@@ -30,7 +30,13 @@ const outcomes: TestOutcome[] = [
     name: 'delete > removes',
     state: 'failed',
     requirements: ['CASE-DELETE-REMOVES', 'CASE-DELETE-STATUS'],
-    errors: ['PATCH after DELETE\nExpected: 4xx\nReceived: HTTP 200'],
+    failure: {
+      what: 'PATCH after DELETE',
+      expected: '4xx',
+      received: 'HTTP 200',
+      request: { method: 'PATCH', path: '/api/cases/1/', credential: 'our-token' },
+      message: 'PATCH after DELETE\nExpected: 4xx\nReceived: HTTP 200',
+    },
     observations: [{ requirement: 'CASE-DELETE-STATUS', text: 'HTTP 204 with no body' }],
     evidence: {
       exchanges: [
@@ -47,11 +53,11 @@ const outcomes: TestOutcome[] = [
   },
 ];
 
-function summaryOf(results: ReturnType<typeof judge>): RunSummary {
+function summaryOf(results: ReturnType<typeof judge>): Summary {
   return { ...results.summary, leftovers: [], suiteErrors: [], throttled: 0 };
 }
 
-function single(label?: string, verdicts: TestOutcome[] = outcomes): ConformanceReport {
+function single(label?: string, verdicts: CheckOutcome[] = outcomes): ConformanceReport {
   const judged = judge(verdicts);
   const built = buildReport(
     {
@@ -172,7 +178,8 @@ describe('report.html', () => {
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
     const hash = (t: string) => createHash('sha256').update(t).digest('base64');
     expect(csp).toBe(
-      `default-src 'none'; style-src 'sha256-${hash(style)}'; script-src 'sha256-${hash(script)}'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'`,
+      `default-src 'none'; style-src 'sha256-${hash(style)}'; script-src 'sha256-${hash(script)}'; img-src 'none'; ` +
+        `connect-src 'none'; base-uri 'none'; form-action 'none'`,
     );
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/\b(src|href)=/);
@@ -237,7 +244,8 @@ describe('a report of several targets (the multi-target contract)', () => {
     )?.[0];
     expect(row).toBeDefined();
     expect(row).toContain(
-      '<td class="target"><span class="badge fail">fail</span></td><td class="target"><span class="badge pass">pass</span></td>',
+      '<td class="target"><span class="badge fail">fail</span></td><td class="target"><span class="badge ' +
+        'pass">pass</span></td>',
     );
     expect(html).toContain('<section id="targets"><h2>Targets</h2>');
     expect(html).toMatch(/<td>us<\/td><td>https:\/\/us\.example<\/td><td>Server: nginx<\/td>/);

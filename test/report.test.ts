@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../src/report/html.ts';
 import { parseReport } from '../src/report/load.ts';
 import { renderMarkdown } from '../src/report/markdown.ts';
-import { ConformanceReportSchema, type ConformanceReport } from '../src/report/schema.ts';
+import { type ConformanceReport, ConformanceReportSchema } from '../src/results/report.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
 import { main } from '../src/cli.ts';
 import { cleanEnv, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
@@ -67,7 +67,10 @@ function judgedView(r: ConformanceReport): ConformanceReport {
 
 const volatile = () => ({ dir, runId: report.run.id });
 
-/** The CLI in this process (report and verify need no separate process; the binary's exit status is checked once for each below). */
+/**
+ * The CLI in this process (report and verify need no separate process; the binary's exit status is checked once for
+ * each below).
+ */
 async function cli(args: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -112,7 +115,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(2);
+    expect(report.schemaVersion).toBe(3);
     expect(report.run).toMatchObject({ seed: 5, suites: ['case-delete'] });
     expect(report.run.options).toMatchObject({ seed: 5, reportDir: dir, referenceFaults: ['delete.noop'] });
     expect(report.targets).toEqual([
@@ -161,7 +164,8 @@ describe('conformance.json', () => {
     expect(property.counterexample).toMatch(/^\{"base":\{.*"patch":\{/);
     expect(Number.isInteger(property.seed) && property.path !== '').toBe(true);
     expect(partial.failures![0]!.message).toContain(
-      `Counterexample (shrunk after ${property.numShrinks} steps, ${property.numRuns} runs): ${property.counterexample}`,
+      `Counterexample (shrunk after ${property.numShrinks} steps, ${property.numRuns} runs): ` +
+        `${property.counterexample}`,
     );
     expect(readFileSync(join(runFolder(other), 'report.md'), 'utf8')).toContain(
       `fast-check seed ${property.seed}, path \`${property.path}\`; replay the run with \`--seed 3\``,

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, keyLine, loadConfigFile, readEnv, resolveConfig } from '../src/runner/config.ts';
+import { isLoopbackHost } from '../src/base/net.ts';
+import { keyLine, loadConfigFile, readEnv, resolveConfig } from '../src/runner/config.ts';
 import { screenconf, tempDir } from './support/cli.ts';
 import { harnessError as error } from './support/errors.ts';
 
@@ -156,7 +157,7 @@ describe('transport safety at config time', () => {
     ).toMatch(/must not carry user:password@/);
   });
 
-  it('exits 2 before any connection for http://screenconf.invalid (a lookup would have failed with exit 3)', async () => {
+  it('exits 2 before any connection for http://screenconf.invalid (a lookup would fail with exit 3)', async () => {
     const r = await screenconf([
       'run',
       '--base-url',
@@ -226,7 +227,8 @@ describe('config errors name the flag, the variable or the file line', () => {
     expect(
       error(() => resolveConfig({ flags: {}, env: {}, file: suites.values, fileSource: suites.source })).message,
     ).toBe(
-      `config file ${join(dir, 'types.json')} line 2: "suites" (--suites) must be a list (a JSON array, or a comma-separated string), not a number`,
+      `config file ${join(dir, 'types.json')} line 2: "suites" (--suites) must be a list (a JSON array, or a ` +
+        `comma-separated string), not a number`,
     );
     expect(error(() => resolveConfig({ flags: {}, env: {}, file: { baseUrl: 42 } })).message).toBe(
       '--base-url (SCREENCONF_BASE_URL) must be a string, not a number',
@@ -249,7 +251,8 @@ describe('config errors name the flag, the variable or the file line', () => {
     const r = await screenconf(['run'], { cwd: dir });
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `screenconf: error SC_CONFIG: config file ${join(dir, 'screenconf.config.json')} line 3: "timeoutMs" (--timeout-ms) must be at least 100`,
+      `screenconf: error SC_CONFIG: config file ${join(dir, 'screenconf.config.json')} line 3: "timeoutMs" ` +
+        `(--timeout-ms) must be at least 100`,
     );
   });
 });

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/client/api.ts';
 import { TokenSource } from '../src/client/auth.ts';
-import { Redactor } from '../src/client/redact.ts';
+import { Redactor } from '../src/base/redact.ts';
 import { stoppingReason, Transport } from '../src/client/transport.ts';
 import { Ledger, readLedger } from '../src/provision/ledger.ts';
 import { Provisioner } from '../src/provision/provisioner.ts';
 import { isGoneStatus, removeCase } from '../src/provision/removal.ts';
 import type { FaultName } from '../src/reference/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
-import { rerunOutcome } from '../src/report/rerun.ts';
+import { rerunOutcome } from '../src/runner/rerun.ts';
 import { tempDir } from './support/cli.ts';
 
 let server: ReferenceServer | undefined;
@@ -24,12 +24,11 @@ async function setup(faults: FaultName[] = []) {
   server = await createReferenceServer({ faults });
   const org = server.organisations[0]!;
   const transport = new Transport({ timeoutMs: 2000, maxResponseBytes: 1 << 20 }, new Redactor([org.clientSecret]));
-  const api = new ApiClient(
-    server.url,
+  const api = new ApiClient({
+    baseUrl: server.url,
     transport,
-    new TokenSource(server.url, { clientId: org.clientId, clientSecret: org.clientSecret }, transport),
-    undefined,
-  );
+    tokens: new TokenSource(server.url, { clientId: org.clientId, clientSecret: org.clientSecret }, transport),
+  });
   const path = join(tempDir(), 'ledger.jsonl');
   new Ledger(path, 'run1', server.url).begin('url', false);
   const provision = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path });
@@ -132,37 +131,22 @@ describe('the provisioner records before it creates, and teardown confirms', () 
 });
 
 describe('re-run of a failed check', () => {
-  const diag = (retryCount: number) => ({ retryCount }) as never;
-  const err = (name: string, message: string) => ({ name, message });
-
   it('labels a failure that repeats deterministic, and one that passed on re-run flaky', () => {
-    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'x'), err('Error', 'x')] } as never, diag(1))).toEqual(
-      { state: 'failed', errors: ['x'], flaky: false },
-    );
-    // Failed twice with different details (other case ids): only the re-run's, which the evidence belongs to.
-    expect(
-      rerunOutcome(
-        { state: 'failed', errors: [err('Error', 'case 11 changed'), err('Error', 'case 14 changed')] } as never,
-        diag(1),
-      ),
-    ).toEqual({ state: 'failed', errors: ['case 14 changed'], flaky: false });
-    expect(rerunOutcome({ state: 'passed', errors: [err('AssertionError', 'got 500')] } as never, diag(1))).toEqual({
-      state: 'failed',
-      errors: ['got 500'],
-      flaky: true,
-    });
-    expect(rerunOutcome({ state: 'passed', errors: [err('TransportError', 'ECONNRESET')] } as never, diag(1))).toEqual({
-      state: 'passed',
-      errors: [],
-      flaky: true,
-    });
-    expect(rerunOutcome({ state: 'passed', errors: undefined } as never, diag(0))).toEqual({
-      state: 'passed',
-      errors: [],
-    });
-    expect(rerunOutcome({ state: 'failed', errors: [err('Error', 'once')] } as never, diag(0))).toEqual({
-      state: 'failed',
-      errors: ['once'],
-    });
+    expect(rerunOutcome(['failed', 'failed'], 'failed')).toEqual({ state: 'failed', flaky: false });
+    // The server answered wrongly once, then rightly: the failure stands, labelled flaky.
+    expect(rerunOutcome(['failed', 'passed'], 'passed')).toEqual({ state: 'failed', flaky: true });
+    // No usable answer the first time (a reset), then a pass: nothing wrong was seen.
+    expect(rerunOutcome(['not-judged', 'passed'], 'passed')).toEqual({ state: 'passed', flaky: true });
+    expect(rerunOutcome(['passed'], 'passed')).toEqual({ state: 'passed' });
+    expect(rerunOutcome(['failed'], 'failed')).toEqual({ state: 'failed' });
+    // The last attempt decides whether the check could judge at all.
+    expect(rerunOutcome(['failed', 'not-judged'], 'failed')).toEqual({ state: 'failed', flaky: false });
+    expect(rerunOutcome(['skipped'], 'skipped')).toEqual({ state: 'skipped' });
+  });
+
+  it("falls back on vitest's state for a check that recorded no attempt (a failing hook)", () => {
+    expect(rerunOutcome([], 'failed')).toEqual({ state: 'failed' });
+    expect(rerunOutcome([], 'passed')).toEqual({ state: 'passed' });
+    expect(rerunOutcome([], 'skipped')).toEqual({ state: 'skipped' });
   });
 });

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Limiter } from '../src/client/limiter.ts';
-import { Redactor } from '../src/client/redact.ts';
-import { retryAfterMs, Transport, TransportError, type TransportOptions } from '../src/client/transport.ts';
-import { HarnessError } from '../src/errors.ts';
-import { loadLimits } from '../src/runner/config.ts';
+import { Redactor } from '../src/base/redact.ts';
+import { retryAfterMs, Transport, type TransportOptions } from '../src/client/transport.ts';
+import { HarnessError, TransportError } from '../src/errors.ts';
+import { loadLimits } from '../src/runner/settings.ts';
 import { tempDir } from './support/cli.ts';
 
 const servers: Server[] = [];
@@ -178,11 +178,11 @@ describe('a target that stops answering', () => {
       seen += 1;
     }); // never answers
     const t = transport({ timeoutMs: 150 });
-    for (let i = 0; i < 3; i++) expect((await get(t, url).catch((e) => e)).kind).toBe('timeout');
+    for (let i = 0; i < 3; i++) expect((await get(t, url).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
     const began = Date.now();
     const err = await get(t, url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.kind).toBe('unreachable');
+    expect(err.code).toBe('SC_TARGET_UNREACHABLE');
     expect(err.notSent).toBe(true);
     expect(err.message).toMatch(/stopped answering/);
     expect(Date.now() - began).toBeLessThan(50);
@@ -198,7 +198,7 @@ describe('a target that stops answering', () => {
     const began = Date.now();
     const err = await get(transport({ timeoutMs: 300, maxResponseBytes: 1_000_000 }), url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.kind).toBe('timeout');
+    expect(err.code).toBe('SC_TARGET_TIMEOUT');
     expect(Date.now() - began).toBeLessThan(1500);
   });
 
@@ -208,7 +208,7 @@ describe('a target that stops answering', () => {
       res.write('x');
     });
     const err = await get(transport({ maxResponseBytes: 4096 }), url).catch((e) => e);
-    expect(err.kind).toBe('too-large');
+    expect(err.code).toBe('SC_TARGET_TOO_LARGE');
     expect(err.message).toMatch(/52428800 bytes \(Content-Length\), over the 4096-byte cap/);
   });
 

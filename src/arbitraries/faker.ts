@@ -9,7 +9,9 @@ import { ar, base, de, el, en, fr, he, ja, ru, vi, zh_CN, Faker } from '@faker-j
 /** English first: hosts and domains must stay ASCII. */
 export const englishFaker = new Faker({ locale: [en, base] });
 
-/** Locales chosen for their scripts: Latin with accents, Greek, Cyrillic, Hebrew, Arabic, CJK, Vietnamese diacritics. */
+/**
+ * Locales chosen for their scripts: Latin with accents, Greek, Cyrillic, Hebrew, Arabic, CJK, Vietnamese diacritics.
+ */
 const FAKERS = [en, de, fr, el, ru, he, ar, ja, zh_CN, vi].map((l) => new Faker({ locale: [l, en, base] }));
 
 /** A value `make` builds from a faker reseeded with a drawn seed. */

@@ -1,4 +1,6 @@
-/** Property-based generators for request bodies: valid ones the interface allows, invalid ones with one named defect. */
+/**
+ * Property-based generators for request bodies: valid ones the interface allows, invalid ones with one named defect.
+ */
 export { unicodeText, type UnicodeTextConstraints } from './unicodeText.ts';
 export { httpUrl, httpUrlOfLength, type HttpUrlConstraints } from './httpUrl.ts';
 export { deleteAfter, type DeleteAfterConstraints } from './deleteAfter.ts';

@@ -30,7 +30,10 @@ const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.constant(null),
 );
 
-/** Free JSON objects for metadata: the root is always a plain object, every value survives JSON.stringify/parse unchanged. */
+/**
+ * Free JSON objects for metadata: the root is always a plain object, every value survives JSON.stringify/parse
+ * unchanged.
+ */
 export function metadata(constraints: MetadataConstraints = {}): fc.Arbitrary<JsonRecord> {
   const fn = 'metadata';
   checkKeys(fn, constraints, ['maxDepth', 'maxKeys']);

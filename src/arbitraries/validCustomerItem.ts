@@ -54,7 +54,8 @@ export function customerItemParts(fn: string, constraints: ValidCustomerItemCons
   const nullRate = checkRate(fn, 'nullRate', constraints.nullRate ?? 0.1);
 
   const freshExternalId = prefixedId(prefix, LIMITS.customerExternalIdMaxLength);
-  const id = ids ? fc.constantFrom(...ids) : fc.integer({ min: 1, max: 0x7fffffff }); // ids as a database hands them out;
+  // ids as a database hands them out;
+  const id = ids ? fc.constantFrom(...ids) : fc.integer({ min: 1, max: 0x7fffffff });
   const identifier: fc.Arbitrary<Pick<CustomerItem, 'id' | 'external_id'>> = fc.oneof(
     ...(by === 'external_id' ? [] : [id.map((n) => ({ id: n }))]),
     ...(by === 'id'

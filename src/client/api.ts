@@ -1,7 +1,9 @@
 /** Typed operations of the interface over one Transport, with a chosen credential. */
 import { TokenSource, TOKEN_PATH } from './auth.ts';
 import { encodeBody, type ContentType } from './encode.ts';
-import { targetUrl, type CredentialKind, type ReceivedResponse, type Transport } from './transport.ts';
+import { HarnessError } from '../errors.ts';
+import type { CredentialKind, OrganisationRole } from '../results/exchange.ts';
+import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
 /**
  * How a request authenticates: the OAuth token (default when client credentials are set), the
@@ -26,16 +28,40 @@ export const PATHS = {
   bulkDeleteChecks: '/api/checks/bulk-delete/',
 } as const;
 
+/** The credentials of one organisation, as the harness is given them (any may be missing). */
+export interface Credentials {
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  transport: Transport;
+  /** Access tokens of the organisation's OAuth client, when it has one. */
+  tokens?: TokenSource | undefined;
+  apiKey?: string | undefined;
+  /** Whose credentials these are: recorded with every request, so a report names the credential used. */
+  organisation?: OrganisationRole | undefined;
+}
+
 export class ApiClient {
-  constructor(
-    readonly baseUrl: string,
-    readonly transport: Transport,
-    private readonly tokens: TokenSource | undefined,
-    private readonly apiKey: string | undefined,
-  ) {}
+  readonly baseUrl: string;
+  readonly transport: Transport;
+  readonly organisation: OrganisationRole | undefined;
+  readonly #tokens: TokenSource | undefined;
+  readonly #apiKey: string | undefined;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl;
+    this.transport = options.transport;
+    this.organisation = options.organisation;
+    this.#tokens = options.tokens;
+    this.#apiKey = options.apiKey;
+  }
 
   get hasApiKey(): boolean {
-    return this.apiKey !== undefined;
+    return this.#apiKey !== undefined;
   }
 
   async #authorization(mode: AuthMode): Promise<[string | undefined, CredentialKind]> {
@@ -45,12 +71,12 @@ export class ApiClient {
         return [undefined, 'none'];
       case 'api-key-bearer':
       case 'api-key-token':
-        if (!this.apiKey) throw new Error('no API key is configured');
-        return [`${mode === 'api-key-bearer' ? 'Bearer' : 'Token'} ${this.apiKey}`, 'api-key'];
+        if (!this.#apiKey) throw new HarnessError('SC_HARNESS', 'a check sent the API key, but none is configured');
+        return [`${mode === 'api-key-bearer' ? 'Bearer' : 'Token'} ${this.#apiKey}`, 'api-key'];
       case 'token':
-        if (this.tokens) return [`Bearer ${await this.tokens.get()}`, 'access-token'];
-        if (this.apiKey) return [`Bearer ${this.apiKey}`, 'api-key'];
-        throw new Error('no credentials are configured');
+        if (this.#tokens) return [`Bearer ${await this.#tokens.get()}`, 'access-token'];
+        if (this.#apiKey) return [`Bearer ${this.#apiKey}`, 'api-key'];
+        throw new HarnessError('SC_HARNESS', 'a check sent a request with credentials, but none are configured');
     }
   }
 
@@ -72,6 +98,7 @@ export class ApiClient {
       headers,
       body,
       credential,
+      ...(this.organisation && credential !== 'none' ? { organisation: this.organisation } : {}),
       ...(options.cleanup ? { cleanup: true } : {}),
     });
   }
@@ -106,16 +133,16 @@ export class ApiClient {
  * The client of one organisation: OAuth tokens when it has a client id and secret, else its API
  * key; undefined when it has neither (cleanup then has no way to act for it).
  */
-export function organisationClient(
-  baseUrl: string,
-  credentials:
-    | { clientId?: string | undefined; clientSecret?: string | undefined; apiKey?: string | undefined }
-    | undefined,
-  transport: Transport,
-): ApiClient | undefined {
+export function organisationClient(options: {
+  baseUrl: string;
+  credentials: Credentials | undefined;
+  transport: Transport;
+  organisation?: OrganisationRole;
+}): ApiClient | undefined {
+  const { baseUrl, credentials, transport, organisation } = options;
   if (!credentials) return undefined;
   const { clientId, clientSecret, apiKey } = credentials;
   const tokens = clientId && clientSecret ? new TokenSource(baseUrl, { clientId, clientSecret }, transport) : undefined;
   if (!tokens && !apiKey) return undefined;
-  return new ApiClient(baseUrl, transport, tokens, apiKey);
+  return new ApiClient({ baseUrl, transport, tokens, apiKey, organisation });
 }

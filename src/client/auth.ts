@@ -1,7 +1,7 @@
 /** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
-import { HarnessError } from '../errors.ts';
+import { HarnessError, TransportError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
-import { type ReceivedResponse, targetUrl, type Transport, TransportError } from './transport.ts';
+import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
 export interface ClientCredentials {
   clientId: string;
@@ -61,13 +61,15 @@ export class TokenSource {
         cleanup: true, // teardown needs a token too
       });
     } catch (err) {
-      if (err instanceof HarnessError) throw err;
-      if (err instanceof TransportError && (err.kind === 'unreachable' || err.kind === 'timeout')) {
-        throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
+      if (err instanceof TransportError) {
+        if (err.noAnswer) {
+          throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
+        }
+        throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${err.message}`, {
+          cause: err,
+        });
       }
-      throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw err;
     }
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       throw new HarnessError(

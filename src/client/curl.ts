@@ -2,8 +2,8 @@
  * A curl command that reproduces a recorded exchange, with secrets replaced by environment
  * variables (the recorded exchange is already redacted; nothing secret reaches this code).
  */
-import { REDACTED } from './redact.ts';
-import type { Exchange } from './transport.ts';
+import { REDACTED } from '../base/redact.ts';
+import type { Exchange } from '../results/exchange.ts';
 
 export const ENV = {
   baseUrl: 'SCREENCONF_BASE_URL',

@@ -7,9 +7,10 @@
  */
 import { appendFileSync } from 'node:fs';
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
-import { HarnessError } from '../errors.ts';
+import { HarnessError, TransportError } from '../errors.ts';
+import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
 import { Limiter, sleep } from './limiter.ts';
-import type { Redactor } from './redact.ts';
+import type { Redactor } from '../base/redact.ts';
 
 export interface TransportOptions {
   /** Time allowed for one whole exchange (connect, headers, body), in ms. */
@@ -47,15 +48,14 @@ export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxRespo
 export const DEFAULT_RETRY_429 = { maxRetries: 3, maxWaitMs: 30_000 } as const;
 const DEFAULT_BREAKER_THRESHOLD = 3;
 
-/** Which credential a request carries, so a reproduction can name the right variable. */
-export type CredentialKind = 'access-token' | 'api-key' | 'none' | 'other';
-
 export interface OutgoingRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
   credential?: CredentialKind;
+  /** Whose credential it carries (absent for requests that carry none). */
+  organisation?: OrganisationRole;
   /** Sent even while the run is stopping: teardown, and the token requests it needs. */
   cleanup?: boolean;
 }
@@ -66,33 +66,8 @@ export interface ReceivedResponse {
   text: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   json: unknown;
-}
-
-/** A request and its response as recorded, with secrets redacted. */
-export interface Exchange {
-  at: string;
-  durationMs: number;
-  request: OutgoingRequest;
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-}
-
-export type TransportErrorKind = 'unreachable' | 'timeout' | 'too-large' | 'protocol';
-
-/** The target gave no usable HTTP answer. */
-export class TransportError extends Error {
-  override readonly name = 'TransportError';
-  constructor(
-    readonly kind: TransportErrorKind,
-    message: string,
-    options?: { cause?: unknown; notSent?: boolean },
-  ) {
-    super(message, options);
-    this.notSent = options?.notSent ?? false;
-  }
-
-  /** True when the request certainly never reached the target (refused connection, unknown host, not sent). */
-  readonly notSent: boolean;
+  /** The exchange as recorded (redacted), for the evidence of an assertion that judges this answer. */
+  exchange?: Exchange;
 }
 
 const STOPPING = Symbol.for('screenconf.transport-stopping');
@@ -140,7 +115,9 @@ function describe(err: unknown, url: string, timeoutMs: number): TransportError 
     name === 'TimeoutError' ||
     name === 'AbortError'
   ) {
-    return new TransportError('timeout', `no complete answer from ${origin} within ${timeoutMs} ms`, { cause: err });
+    return new TransportError('SC_TARGET_TIMEOUT', `no complete answer from ${origin} within ${timeoutMs} ms`, {
+      cause: err,
+    });
   }
   const code = (err as { code?: string })?.code ?? '';
   if (
@@ -157,10 +134,10 @@ function describe(err: unknown, url: string, timeoutMs: number): TransportError 
     ].includes(code)
   ) {
     const notSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
-    return new TransportError('unreachable', `cannot reach ${origin}: ${code}`, { cause: err, notSent });
+    return new TransportError('SC_TARGET_UNREACHABLE', `cannot reach ${origin}: ${code}`, { cause: err, notSent });
   }
   const message = String((err as Error)?.message ?? err).split('\n')[0];
-  return new TransportError('protocol', `HTTP exchange with ${origin} failed: ${message}`, { cause: err });
+  return new TransportError('SC_TARGET_PROTOCOL', `HTTP exchange with ${origin} failed: ${message}`, { cause: err });
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
@@ -170,14 +147,16 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number): P
     size += (chunk as Buffer).length;
     if (size > max) {
       body.destroy();
-      throw new TransportError('too-large', `response body over ${max} bytes`);
+      throw new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`);
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
-/** Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+/**
+ * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable.
+ */
 export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
@@ -225,10 +204,12 @@ export class Transport {
         const why =
           retry >= budget.maxRetries
             ? `after ${retry} retries`
-            : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} s budget`;
+            : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} ` +
+              `s budget`;
         throw new HarnessError(
           'SC_TARGET_THROTTLED',
-          `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; gave up ${why}`,
+          `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; ` +
+            `gave up ${why}`,
         );
       }
       await sleep(wait);
@@ -258,8 +239,9 @@ export class Transport {
     if (stopping && !req.cleanup) throw new HarnessError('SC_INTERRUPTED', `not sent: ${stopping}`);
     if (this.#stopped) {
       throw new TransportError(
-        'unreachable',
-        `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no answer), so no more requests are sent to it`,
+        'SC_TARGET_UNREACHABLE',
+        `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no ` +
+          `answer), so no more requests are sent to it`,
         { notSent: true },
       );
     }
@@ -273,6 +255,7 @@ export class Transport {
         url: this.redactor.redact(req.url),
         headers: this.redactor.redactHeaders(req.headers),
         ...(req.credential ? { credential: req.credential } : {}),
+        ...(req.organisation ? { organisation: req.organisation } : {}),
         ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
       },
     };
@@ -290,7 +273,7 @@ export class Transport {
       if (Number.isFinite(declared) && declared > this.options.maxResponseBytes) {
         res.body.destroy();
         throw new TransportError(
-          'too-large',
+          'SC_TARGET_TOO_LARGE',
           `response body of ${declared} bytes (Content-Length), over the ${this.options.maxResponseBytes}-byte cap`,
         );
       }
@@ -311,12 +294,12 @@ export class Transport {
         body: this.redactor.redact(text.slice(0, RECORDED_BODY_CHARS)),
       };
       this.#failuresInARow = 0;
-      return { status: res.statusCode, headers, text, json };
+      return { status: res.statusCode, headers, text, json, exchange: recorded };
     } catch (err) {
       const e = describe(err, req.url, this.options.timeoutMs);
       e.message = this.redactor.redact(e.message);
       recorded.error = e.message;
-      if (e.kind === 'unreachable' || e.kind === 'timeout') {
+      if (e.noAnswer) {
         this.#failuresInARow += 1;
         const threshold = this.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
         if (threshold > 0 && this.#failuresInARow >= threshold) this.#stopped = e;

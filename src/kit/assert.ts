@@ -4,11 +4,10 @@
  */
 import type { z } from 'zod';
 import type { ReceivedResponse } from '../client/transport.ts';
+import type { Exchange } from '../results/exchange.ts';
+import { ConformanceFailure } from '../results/failure.ts';
 
-/** A broken requirement, as opposed to a harness fault. */
-export class ConformanceFailure extends Error {
-  override readonly name = 'ConformanceFailure';
-}
+export { ConformanceFailure };
 
 const EXCERPT = 600;
 
@@ -17,17 +16,27 @@ export function excerpt(res: ReceivedResponse): string {
   return `HTTP ${res.status}${body ? ` ${body}` : ''}`;
 }
 
-export function fail(what: string, expected: string, received: string): never {
-  throw new ConformanceFailure(`${what}\nExpected: ${expected}\nReceived: ${received}`);
+/** What a failed assertion judged: the answers (their exchanges) whose content broke the requirement. */
+export interface FailOptions {
+  judged?: readonly (ReceivedResponse | Exchange | undefined)[];
+}
+
+function exchangesOf(judged: FailOptions['judged']): (Exchange | undefined)[] {
+  return (judged ?? []).map((x) => (x && 'exchange' in x ? x.exchange : (x as Exchange | undefined)));
+}
+
+/** Throws a ConformanceFailure: what was checked, what a conforming server does, what this one did. */
+export function fail(what: string, expected: string, received: string, options: FailOptions = {}): never {
+  throw new ConformanceFailure({ what, expected, received, judged: exchangesOf(options.judged) });
 }
 
 export function expectStatus(res: ReceivedResponse, expected: number | readonly number[], what: string): void {
   const list = typeof expected === 'number' ? [expected] : expected;
-  if (!list.includes(res.status)) fail(what, `HTTP ${list.join(' or ')}`, excerpt(res));
+  if (!list.includes(res.status)) fail(what, `HTTP ${list.join(' or ')}`, excerpt(res), { judged: [res] });
 }
 
 export function expectSuccess(res: ReceivedResponse, what: string): void {
-  if (res.status < 200 || res.status > 299) fail(what, 'a 2xx status', excerpt(res));
+  if (res.status < 200 || res.status > 299) fail(what, 'a 2xx status', excerpt(res), { judged: [res] });
 }
 
 /**
@@ -37,7 +46,7 @@ export function expectSuccess(res: ReceivedResponse, what: string): void {
 export function expectRejected(res: ReceivedResponse, what: string): void {
   if (res.status >= 400 && res.status <= 499) return;
   const why = res.status >= 500 ? ' (a 5xx never conforms: a rejection is a 4xx)' : '';
-  fail(what, `a 4xx rejection${why}`, excerpt(res));
+  fail(what, `a 4xx rejection${why}`, excerpt(res), { judged: [res] });
 }
 
 /** Parses with a schema; a mismatch lists every issue with its path. */

@@ -5,13 +5,12 @@
  * named read back after), and bounded concurrency for the hundred cases a 100-item batch needs.
  */
 import { randomInt } from 'node:crypto';
-import type { Exchange, ReceivedResponse } from '../client/transport.ts';
+import type { JsonObject } from '../base/json.ts';
+import type { ReceivedResponse } from '../client/transport.ts';
+import type { Exchange } from '../results/exchange.ts';
 import { excerpt, fail } from './assert.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
 import type { Harness } from './context.ts';
-
-/** A JSON object as sent or read. */
-export type Json = Record<string, unknown>;
 
 /** An item of a batch, by its index in the request, with what makes it succeed or fail. */
 export interface ExpectedItem {
@@ -37,7 +36,8 @@ function shownBody(res: ReceivedResponse): string {
 function hint(failuresPath: string | undefined): string {
   return failuresPath
     ? `(failures read only at --bulk-failures-path ${failuresPath})`
-    : 'If this server lists failed items in a shape screenconf does not recognise, name that list with --bulk-failures-path (a JSON path such as $.errors or $.data.failed).';
+    : 'If this server lists failed items in a shape screenconf does not recognise, name that list with ' +
+        '--bulk-failures-path (a JSON path such as $.errors or $.data.failed).';
 }
 
 function list(items: readonly ExpectedItem[]): string {
@@ -78,7 +78,8 @@ export function expectFailuresReported(
       problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
     else if (state === 'contradictory')
       problems.push(
-        `item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ${at(item.index)}`,
+        `item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ` +
+          `${at(item.index)}`,
       );
   }
   for (const item of expected.applied) {
@@ -101,8 +102,11 @@ export function describeReport(res: ReceivedResponse, report: BulkReport, sample
   let entry = '';
   const where = sample ? report.where[sample.index]?.[0] : undefined;
   if (sample && where)
-    entry = `; the entry for item ${sample.index} (${sample.label}) is ${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
-  const unrecognised = `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ${shownBody(res).slice(0, 240)}`;
+    entry =
+      `; the entry for item ${sample.index} (${sample.label}) is ` +
+      `${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
+  const unrecognised =
+    `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ` + `${shownBody(res).slice(0, 240)}`;
   return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;
 }
 
@@ -144,7 +148,10 @@ export interface BulkSent<E extends ExpectedItem> {
   what: string;
 }
 
-/** The planned items in the order a generated list of numbers gives them (ties keep the plan's order), each with its index. */
+/**
+ * The planned items in the order a generated list of numbers gives them (ties keep the plan's order), each with its
+ * index.
+ */
 export function inOrder<T extends object>(planned: readonly T[], order: readonly number[]): (T & { index: number })[] {
   return planned
     .map((_, k) => k)
@@ -169,7 +176,7 @@ export function validReportedFailed<E extends ExpectedItem & { valid: boolean }>
 
 /** An item of a mixed batch, and what it names with the state that was last read of it. */
 export interface MixedEntry<T, S> extends ExpectedItem {
-  item: Json;
+  item: JsonObject;
   /** Whether the item must be applied; failing items must change nothing. */
   valid: boolean;
   /** What the item names and who can read it (none for unknown ids); `key` names it in MixedSetup.known. */
@@ -194,7 +201,7 @@ export interface ReadBack<T, S> {
   /** Reads a target; `after` (`after the bulk update of …`) goes in the failure message. */
   read(target: T, after?: string): Promise<S>;
   /** How the target differs from what a valid item sent; empty when the item was applied. */
-  notApplied(read: S, item: Json): string[];
+  notApplied(read: S, item: JsonObject): string[];
   /** How the target changed between two reads; empty when it did not. */
   changed(before: S, after: S): string[];
 }

@@ -102,7 +102,9 @@ export interface CaseWithChecks {
 
 const CHECK_TYPES_CYCLE: readonly CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'];
 
-/** Creates a case with `n` checks (PEP, SANCTIONS, ADVERSE_MEDIA, PEP…); read back when the answer does not show them. */
+/**
+ * Creates a case with `n` checks (PEP, SANCTIONS, ADVERSE_MEDIA, PEP…); read back when the answer does not show them.
+ */
 export async function caseWithChecks(org: Organisation, n: number): Promise<CaseWithChecks> {
   const created = await org.provision.createCase({
     checks: Array.from({ length: n }, (_, k) => ({ check_type: CHECK_TYPES_CYCLE[k % CHECK_TYPES_CYCLE.length]! })),

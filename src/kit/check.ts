@@ -1,15 +1,18 @@
 /**
  * check(): one conformance test, tied to the requirement ids it verifies. The ids go into task
- * metadata (not the name); observations and, on failure, the redacted transcript with curl
- * reproductions go there too, for the reporter.
+ * metadata (not the name); so do observations and, on failure, the failure's fields and the
+ * redacted exchanges it judged, with curl reproductions, for the runner to collect.
  */
 import { test } from 'vitest';
 import { toCurl } from '../client/curl.ts';
-import { TransportError } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
-import { requirement, type RequirementId } from '../spec/index.ts';
+import type { Evidence, Observation } from '../results/evidence.ts';
+import type { Exchange } from '../results/exchange.ts';
+import { ConformanceFailure } from '../results/failure.ts';
+import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
+import { type RequirementId, requirement } from '../spec/index.ts';
 import { getHarness, type Harness } from './context.ts';
-import type { Evidence, Observation, PropertyEvidence, ScreenconfMeta } from './meta.ts';
+import './meta.ts';
 
 export interface CheckApi extends Harness {
   /** Records what the server did, for an OBSERVE requirement this check names. */
@@ -22,7 +25,33 @@ export interface CheckOptions {
   timeout?: number;
 }
 
-const EVIDENCE_EXCHANGES = 4;
+/** The last exchanges of a check kept beside the ones a failure judged. */
+const EVIDENCE_TAIL = 4;
+
+/** The evidence of a failure: the exchanges it judged (marked) and the last ones before it, oldest first. */
+export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
+  const tail = all.slice(-EVIDENCE_TAIL);
+  const kept = [
+    ...judged.filter((e) => !all.includes(e)),
+    ...all.filter((e) => tail.includes(e) || judged.includes(e)),
+  ];
+  const exchanges = kept.map((e) => (judged.includes(e) ? { ...e, judged: true } : e));
+  return { exchanges, curl: exchanges.map((e) => toCurl(e, baseUrl)) };
+}
+
+/** Any error a check throws, as a failure record (a defect of the check itself keeps only its message). */
+function failureRecord(err: unknown, redact: (s: string) => string): CheckFailure {
+  const message = redact(String((err as Error)?.message ?? err));
+  if (!(err instanceof ConformanceFailure)) return { what: message.split('\n')[0]!, message };
+  const d = err.detail;
+  return {
+    what: redact(d.what),
+    ...(d.expected !== undefined ? { expected: redact(d.expected) } : {}),
+    ...(d.received !== undefined ? { received: redact(d.received) } : {}),
+    ...(d.request ? { request: { ...d.request, path: redact(d.request.path) } } : {}),
+    message,
+  };
+}
 
 export function check(
   title: string,
@@ -30,58 +59,79 @@ export function check(
   fn: (t: CheckApi) => Promise<void>,
   options: CheckOptions = {},
 ) {
-  if (ids.length === 0) throw new Error(`check "${title}" names no requirement`);
+  if (ids.length === 0) throw new HarnessError('SC_HARNESS', `check "${title}" names no requirement`);
   // An unknown id is a defect in the suite: fail at collection. A failing check fails every
   // MUST or SHOULD it names, so it names at most one; OBSERVE ids only record.
   const judged = ids.map(requirement).filter((r) => r.level !== 'OBSERVE');
-  if (judged.length > 1)
-    throw new Error(`check "${title}" judges ${judged.map((r) => r.id).join(' and ')}; a check judges one requirement`);
+  if (judged.length > 1) {
+    const names = judged.map((r) => r.id).join(' and ');
+    throw new HarnessError('SC_HARNESS', `check "${title}" judges ${names}; a check judges one requirement`);
+  }
 
   test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
-    const meta: ScreenconfMeta = { requirements: [...ids] };
-    ctx.task.meta.screenconf = meta;
+    // A failed check is re-run once (vitest's retry): the attempts, and the failure of an earlier
+    // attempt the re-run did not repeat, carry over.
+    const previous = ctx.task.meta.screenconf;
+    const record: CheckRecord = {
+      requirements: [...ids],
+      attempts: previous?.attempts ?? [],
+      ...(previous?.failure ? { failure: previous.failure } : {}),
+      ...(previous?.evidence ? { evidence: previous.evidence } : {}),
+    };
+    ctx.task.meta.screenconf = record;
     // The ids also go to junit.xml, as <property name="requirement" value="ID"> of the testcase
     // (vitest's JUnit reporter writes a test's annotations as properties); once, also on a re-run.
     for (const id of ids) {
-      if (!ctx.task.annotations.some((a) => a.type === 'requirement' && a.message === id))
+      if (!ctx.task.annotations.some((a) => a.type === 'requirement' && a.message === id)) {
         await ctx.annotate(id, 'requirement');
+      }
     }
     const h = getHarness();
     h.exchanges.length = 0;
-    const evidenceOf = (exchanges: typeof h.exchanges): Evidence => ({
-      exchanges,
-      curl: exchanges.map((e) => toCurl(e, h.run.target.baseUrl)),
-    });
+    const baseUrl = h.run.target.baseUrl;
     let skipping = false;
     const api: CheckApi = {
       ...h,
       observe(id, text) {
-        if (!ids.includes(id)) throw new Error(`check "${title}" observes ${id}, which it does not name`);
+        if (!ids.includes(id))
+          throw new HarnessError('SC_HARNESS', `check "${title}" observes ${id}, which it does not name`);
         const observation: Observation = { requirement: id, text: h.redactor.redact(text) };
         // The first observation of an id in a check keeps the exchange it was most likely read from.
         const last = h.exchanges.at(-1);
-        if (last && !meta.observations?.some((o) => o.requirement === id)) observation.evidence = evidenceOf([last]);
-        (meta.observations ??= []).push(observation);
+        if (last && !record.observations?.some((o) => o.requirement === id)) {
+          observation.evidence = evidenceOf([last], [], baseUrl);
+        }
+        (record.observations ??= []).push(observation);
       },
       skip(reason) {
-        meta.skipReason = reason;
+        record.skipReason = reason;
         skipping = true;
         ctx.skip(reason);
-        throw new Error('unreachable');
+        throw new HarnessError('SC_HARNESS', 'unreachable: ctx.skip() returned');
       },
     };
     try {
       await fn(api);
+      record.attempts.push('passed');
     } catch (err) {
-      if (skipping) throw err;
-      meta.evidence = evidenceOf(h.exchanges.slice(-EVIDENCE_EXCHANGES));
-      const property = (err as { property?: PropertyEvidence } | null)?.property;
-      if (property)
-        meta.evidence.property = { ...property, counterexample: h.redactor.redact(property.counterexample) };
-      if (err instanceof HarnessError || (err instanceof TransportError && err.kind === 'unreachable')) {
-        meta.harnessFault = h.redactor.redact(err.message);
+      if (skipping) {
+        record.attempts.push('skipped');
+        throw err;
       }
-      if (err instanceof Error) err.message = h.redactor.redact(err.message);
+      const redact = (s: string) => h.redactor.redact(s);
+      const judgedExchanges = err instanceof ConformanceFailure ? err.judged : [];
+      record.evidence = evidenceOf(h.exchanges, judgedExchanges, baseUrl);
+      const property = err instanceof ConformanceFailure ? err.property : undefined;
+      if (property) record.evidence.property = { ...property, counterexample: redact(property.counterexample) };
+      if (err instanceof HarnessError && err.inCheck === 'not-judged') {
+        record.harnessFault = { code: err.code, message: redact(err.message) };
+        record.attempts.push('not-judged');
+      } else {
+        delete record.harnessFault;
+        record.failure = failureRecord(err, redact);
+        record.attempts.push('failed');
+      }
+      if (err instanceof Error) err.message = redact(err.message);
       throw err;
     }
   });

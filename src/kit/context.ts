@@ -3,24 +3,14 @@
  * from it once per worker.
  */
 import { inject } from 'vitest';
-import { ApiClient, organisationClient } from '../client/api.ts';
-import { Redactor } from '../client/redact.ts';
-import {
-  Transport,
-  type Exchange,
-  type OutgoingRequest,
-  type ReceivedResponse,
-  type TransportOptions,
-} from '../client/transport.ts';
+import { ApiClient, type Credentials, organisationClient } from '../client/api.ts';
+import { Redactor } from '../base/redact.ts';
+import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
-import { ServerHeaders } from '../report/server-headers.ts';
+import type { Exchange, OrganisationRole } from '../results/exchange.ts';
+import { ServerHeaders } from '../results/server-headers.ts';
+import { HarnessError } from '../errors.ts';
 import { InvariantWatcher } from './invariants.ts';
-
-export interface OrganisationCredentials {
-  clientId?: string;
-  clientSecret?: string;
-  apiKey?: string;
-}
 
 export interface RunContext {
   runId: string;
@@ -30,8 +20,8 @@ export interface RunContext {
     baseUrl: string;
     /** "embedded" when the run started its own reference server. */
     kind: 'embedded' | 'url';
-    primary: OrganisationCredentials;
-    peer?: OrganisationCredentials;
+    primary: Credentials;
+    peer?: Credentials;
   };
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
@@ -54,7 +44,7 @@ declare module 'vitest' {
 export interface Organisation {
   api: ApiClient;
   provision: Provisioner;
-  credentials: OrganisationCredentials;
+  credentials: Credentials;
 }
 
 export interface Harness {
@@ -90,16 +80,21 @@ class WatchedTransport extends Transport {
 
 let harness: Harness | undefined;
 
+/** The ledger's label of each organisation: a (ours) and b (the peer). */
+const LEDGER_LABEL: Record<OrganisationRole, string> = { ours: 'a', peer: 'b' };
+
 function organisation(
   run: RunContext,
-  credentials: OrganisationCredentials,
+  credentials: Credentials,
   transport: Transport,
-  label: string,
+  role: OrganisationRole,
 ): Organisation {
+  const label = LEDGER_LABEL[role];
+  const baseUrl = run.target.baseUrl;
   // Without any credential the client still exists: the auth checks send requests with none.
   const api =
-    organisationClient(run.target.baseUrl, credentials, transport) ??
-    new ApiClient(run.target.baseUrl, transport, undefined, undefined);
+    organisationClient({ baseUrl, credentials, transport, organisation: role }) ??
+    new ApiClient({ baseUrl, transport, organisation: role });
   return {
     api,
     credentials,
@@ -117,7 +112,7 @@ function organisation(
 export function getHarness(): Harness {
   if (harness) return harness;
   const run = inject('screenconf');
-  if (!run) throw new Error('screenconf: suites run under `screenconf run`, which provides the target');
+  if (!run) throw new HarnessError('SC_USAGE', 'the suites run under `screenconf run`, which provides the target');
   const redactor = new Redactor([
     run.target.primary.clientSecret,
     run.target.primary.apiKey,
@@ -139,8 +134,8 @@ export function getHarness(): Harness {
     exchanges,
     watcher,
     serverHeaders,
-    primary: organisation(run, run.target.primary, transport, 'a'),
-    ...(run.target.peer ? { peer: organisation(run, run.target.peer, transport, 'b') } : {}),
+    primary: organisation(run, run.target.primary, transport, 'ours'),
+    ...(run.target.peer ? { peer: organisation(run, run.target.peer, transport, 'peer') } : {}),
   };
   return harness;
 }

@@ -1,7 +1,9 @@
 export { check, type CheckApi } from './check.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';
-export type { ScreenconfMeta, Observation, Evidence } from './meta.ts';
+export type { JsonObject } from '../base/json.ts';
+export { isJsonObject } from '../base/json.ts';
+export { looksLikeCase } from './case-shape.ts';
 export {
   CASE_FIELDS,
   CUSTOMER_FIELDS,
@@ -46,7 +48,6 @@ export {
   validReportedFailed,
   type BulkSent,
   type ExpectedItem,
-  type Json,
   type MixedEntry,
   type MixedSetup,
   type ReadBack,

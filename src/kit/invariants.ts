@@ -1,74 +1,26 @@
 /**
  * The invariant watcher: every case body a suite's clients receive, whatever the check that
  * asked, is judged against the invariants of the Case read representation. At the end of a
- * suite file its findings go into the file's task meta (setup.ts), and the reporter turns
+ * suite file its findings go into the file's task meta (setup.ts), and the runner's collector turns
  * them into outcomes of the requirements below, one mechanism for every suite.
  */
 import { z } from 'zod';
+import { isJsonObject, type JsonObject } from '../base/json.ts';
 import { toCurl } from '../client/curl.ts';
-import type { Redactor } from '../client/redact.ts';
-import type { Exchange, OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
-import {
-  Case,
-  Check,
-  CHECK_STATUSES,
-  CHECK_TYPES,
-  Customer,
-  CUSTOMER_TYPES,
-  LIMITS,
-  OUTCOMES,
-  type RequirementId,
-} from '../spec/index.ts';
-import type { Evidence } from './meta.ts';
-
-/** What the watcher judges on every case body, one requirement per invariant. */
-export const WATCHED_REQUIREMENTS = [
-  'READ-CASE-SCHEMA',
-  'READ-ENUMS',
-  'READ-RISK-SCORE-RANGE',
-  'READ-CASE-RISK-MAX',
-  'CASE-EXTERNAL-ID-STRING',
-  'CASE-ORIGIN-URL-ALIAS',
-] as const satisfies readonly RequirementId[];
-export type WatchedRequirement = (typeof WATCHED_REQUIREMENTS)[number];
-
-/** One broken invariant in one case body. */
-export interface InvariantFinding {
-  requirement: WatchedRequirement;
-  what: string;
-  expected: string;
-  received: string;
-}
-
-export interface InvariantViolation extends InvariantFinding {
-  caseId: number | null;
-  /** The request whose answer held the case: `GET /api/cases/12/`. */
-  request: string;
-}
-
-/** What one suite file's watch saw; plain data, so it travels in task meta. */
-export interface InvariantFindings {
-  /** Case bodies judged. */
-  watched: number;
-  /** Violations, the first few distinct ones per requirement. */
-  violations: InvariantViolation[];
-  /** Violations per requirement, all of them. */
-  counts: Partial<Record<WatchedRequirement, number>>;
-  /** The first exchanges that showed a violation, per requirement, with curl reproductions. */
-  evidence: Partial<Record<WatchedRequirement, Evidence>>;
-  /** Defects of the watcher itself (never a verdict on the server). */
-  errors: string[];
-  /**
-   * Case bodies each requirement applied to (see applicableInvariants): a requirement that
-   * applied to none was not judged, however many bodies were watched, so its outcome is a skip,
-   * not a pass. Optional for findings recorded before it existed.
-   */
-  judged?: Partial<Record<WatchedRequirement, number>>;
-}
+import type { Redactor } from '../base/redact.ts';
+import type { OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
+import type { Exchange } from '../results/exchange.ts';
+import type {
+  InvariantFinding,
+  InvariantFindings,
+  InvariantViolation,
+  WatchedRequirement,
+} from '../results/invariants.ts';
+import { Case, Check, CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, Customer, LIMITS, OUTCOMES } from '../spec/index.ts';
+import { looksLikeCase } from './case-shape.ts';
 
 const VIOLATIONS_KEPT = 10;
 const EXCHANGES_KEPT = 3;
-const RECORDED_BODY_CHARS = 16_384;
 const RISK_EPSILON = 1e-9;
 
 // Enum values, risk ranges and external_id's type are judged by their own invariants below:
@@ -91,19 +43,13 @@ const CaseShape = Case.extend({
   checks: z.array(CheckShape),
 });
 
-type Json = Record<string, unknown>;
-
-export function isObject(v: unknown): v is Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function pathText(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(root)';
 }
 
 function at(value: unknown, path: readonly PropertyKey[]): unknown {
   let v = value;
-  for (const p of path) v = isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  for (const p of path) v = isJsonObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[p] : undefined;
   return v;
 }
 
@@ -112,18 +58,18 @@ function show(v: unknown): string {
 }
 
 /** The risk scores of the checks, when the case has checks and every one of them is scored. */
-function everyCheckScore(body: Json): number[] | undefined {
+function everyCheckScore(body: JsonObject): number[] | undefined {
   if (!Array.isArray(body.checks) || body.checks.length === 0) return undefined;
-  const scores = body.checks.map((k: unknown) => (isObject(k) ? k.risk_score : undefined));
+  const scores = body.checks.map((k: unknown) => (isJsonObject(k) ? k.risk_score : undefined));
   return scores.every((s) => typeof s === 'number') ? (scores as number[]) : undefined;
 }
 
-function caseLabel(body: Json): string {
+function caseLabel(body: JsonObject): string {
   return Number.isInteger(body.id) ? `case ${String(body.id)}` : 'a case';
 }
 
 /** Every invariant of the Case read representation that `body` breaks. */
-export function caseInvariants(body: Json): InvariantFinding[] {
+export function caseInvariants(body: JsonObject): InvariantFinding[] {
   const label = caseLabel(body);
   const findings: InvariantFinding[] = [];
   const found = (requirement: WatchedRequirement, field: string, expected: string, value: unknown) =>
@@ -145,13 +91,13 @@ export function caseInvariants(body: Json): InvariantFinding[] {
     });
   }
 
-  const checks = Array.isArray(body.checks) ? body.checks.filter(isObject) : [];
+  const checks = Array.isArray(body.checks) ? body.checks.filter(isJsonObject) : [];
   const enumValue = (field: string, value: unknown, allowed: readonly string[], extra: string) => {
     if (typeof value === 'string' && !allowed.includes(value))
       found('READ-ENUMS', field, `one of ${allowed.join(', ')}${extra}`, value);
   };
   enumValue('outcome', body.outcome, OUTCOMES, ' or null');
-  if (isObject(body.customer)) {
+  if (isJsonObject(body.customer)) {
     const type = body.customer.customer_type;
     if (type !== '') enumValue('customer.customer_type', type, CUSTOMER_TYPES, ', an empty string or null');
   }
@@ -187,7 +133,8 @@ export function caseInvariants(body: Json): InvariantFinding[] {
       found(
         'READ-CASE-RISK-MAX',
         'risk_score',
-        `${max}, the maximum of its checks' risk scores ${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
+        `${max}, the maximum of its checks' risk scores ` +
+          `${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
         r,
       );
     }
@@ -210,9 +157,9 @@ export function caseInvariants(body: Json): InvariantFinding[] {
  * The watched requirements a case body can be judged on: an invariant about values the body
  * does not have (no risk score, no check scored, no origin_url) passes on it without judging.
  */
-export function applicableInvariants(body: Json): WatchedRequirement[] {
-  const checks = Array.isArray(body.checks) ? body.checks.filter(isObject) : [];
-  const customer = isObject(body.customer) ? body.customer : {};
+export function applicableInvariants(body: JsonObject): WatchedRequirement[] {
+  const checks = Array.isArray(body.checks) ? body.checks.filter(isJsonObject) : [];
+  const customer = isJsonObject(body.customer) ? body.customer : {};
   const out: WatchedRequirement[] = ['READ-CASE-SCHEMA'];
   const enums = [body.outcome, customer.customer_type, ...checks.flatMap((k) => [k.status, k.outcome, k.check_type])];
   if (enums.some((v) => typeof v === 'string' && v !== '')) out.push('READ-ENUMS');
@@ -224,38 +171,17 @@ export function applicableInvariants(body: Json): WatchedRequirement[] {
   return out;
 }
 
-const CASE_KEYS = [
-  'checks',
-  'created_at',
-  'customer',
-  'external_id',
-  'failed',
-  'is_complete',
-  'is_started',
-  'note',
-  'origin_url',
-  'outcome',
-  'rfi',
-  'risk_score',
-  'updated_at',
-];
 const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
 
-/** An object that can only be a case: an integer id and a checks array, or most of a case's fields. */
-function looksLikeCase(v: unknown): v is Json {
-  if (!isObject(v) || !Number.isInteger(v.id)) return false;
-  return Array.isArray(v.checks) || CASE_KEYS.filter((k) => k in v).length >= 4;
-}
-
-function collectCases(v: unknown, depth: number, out: Json[]): void {
+function collectCases(v: unknown, depth: number, out: JsonObject[]): void {
   if (looksLikeCase(v)) {
     out.push(v);
     return;
   }
   if (depth === 0) return;
   if (Array.isArray(v)) for (const x of v) collectCases(x, depth - 1, out);
-  else if (isObject(v)) for (const x of Object.values(v)) collectCases(x, depth - 1, out);
+  else if (isJsonObject(v)) for (const x of Object.values(v)) collectCases(x, depth - 1, out);
 }
 
 /**
@@ -263,10 +189,10 @@ function collectCases(v: unknown, depth: number, out: Json[]): void {
  * answer with the case itself (interface § PATCH: "200 with the Case read representation");
  * other answers (creation, start, bulk update) are searched for objects that look like a case.
  */
-export function caseBodies(method: string, pathname: string, json: unknown): Json[] {
+export function caseBodies(method: string, pathname: string, json: unknown): JsonObject[] {
   if (!CASES_PATH.test(pathname)) return [];
-  if ((method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname)) return isObject(json) ? [json] : [];
-  const out: Json[] = [];
+  if ((method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname)) return isJsonObject(json) ? [json] : [];
+  const out: JsonObject[] = [];
   collectCases(json, 4, out);
   return out;
 }
@@ -297,7 +223,7 @@ export class InvariantWatcher {
       let exchange: Exchange | undefined;
       for (const body of bodies) {
         f.watched += 1;
-        const judged = (f.judged ??= {});
+        const judged = f.judged;
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
         for (const finding of caseInvariants(body)) {
           request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
@@ -317,16 +243,17 @@ export class InvariantWatcher {
             f.violations.push(violation);
           }
           const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
-          exchange ??= this.#exchange(req, res);
-          if (evidence.exchanges.length < EXCHANGES_KEPT && !evidence.exchanges.includes(exchange)) {
+          exchange ??= res.exchange;
+          if (exchange && evidence.exchanges.length < EXCHANGES_KEPT && !evidence.exchanges.includes(exchange)) {
             evidence.exchanges.push(exchange);
             evidence.curl.push(toCurl(exchange, this.baseUrl));
           }
         }
       }
     } catch (err) {
-      if (this.#findings.errors.length < 5)
+      if (this.#findings.errors.length < 5) {
         this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
+      }
     }
   }
 
@@ -335,26 +262,5 @@ export class InvariantWatcher {
     const f = this.#findings;
     this.#findings = InvariantWatcher.#empty();
     return f;
-  }
-
-  /** The exchange as the transport records it: redacted, bodies capped. */
-  #exchange(req: OutgoingRequest, res: ReceivedResponse): Exchange {
-    const r = this.redactor;
-    return {
-      at: new Date().toISOString(),
-      durationMs: 0,
-      request: {
-        method: req.method,
-        url: r.redact(req.url),
-        headers: r.redactHeaders(req.headers),
-        ...(req.credential ? { credential: req.credential } : {}),
-        ...(req.body !== undefined ? { body: r.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
-      },
-      response: {
-        status: res.status,
-        headers: r.redactHeaders(res.headers),
-        body: r.redact(res.text.slice(0, RECORDED_BODY_CHARS)),
-      },
-    };
   }
 }

@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { ConformanceFailure } from './assert.ts';
+import { HarnessError } from '../errors.ts';
+import type { PropertyEvidence } from '../results/evidence.ts';
+import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckApi } from './check.ts';
-import type { PropertyEvidence } from './meta.ts';
 
 const COUNTEREXAMPLE_CHARS = 4000;
 
@@ -43,29 +44,31 @@ export async function property<T>(
     { seed, numRuns, endOnFailure: false },
   );
   if (!details.failed || details.counterexample === null) {
-    if (details.interrupted) throw new Error(`property "${name}" was interrupted after ${details.numRuns} runs`);
+    if (details.interrupted) {
+      throw new HarnessError('SC_HARNESS', `property "${name}" was interrupted after ${details.numRuns} runs`);
+    }
     return;
   }
   const [counterexample] = details.counterexample;
   // Replay the shrunk counterexample alone: its transcript becomes the evidence.
   t.exchanges.length = 0;
-  let message: string;
+  let replayed: unknown;
   try {
     await predicate(counterexample);
-    message = `the counterexample passed when replayed alone (state-dependent or flaky): ${String((details.errorInstance as Error)?.message ?? details.errorInstance)}`;
   } catch (err) {
-    message = (err as Error)?.message ?? String(err);
+    replayed = err;
+  }
+  // A run that could not judge (target gone, the run stopping) is no counterexample.
+  for (const err of [replayed, details.errorInstance]) {
+    if (err instanceof HarnessError && err.inCheck === 'not-judged') throw err;
   }
   const shown = fc.stringify(counterexample);
-  const failure = new ConformanceFailure(
-    [
-      message,
-      `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${shown}`,
-      `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
-    ].join('\n'),
-  );
+  const more = [
+    `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${shown}`,
+    `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
+  ].join('\n');
   // The same, structured, for the report's evidence (check() redacts it).
-  const evidence: PropertyEvidence = {
+  const property: PropertyEvidence = {
     name,
     counterexample: shown.slice(0, COUNTEREXAMPLE_CHARS),
     seed: details.seed,
@@ -74,5 +77,14 @@ export async function property<T>(
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
   };
-  throw Object.assign(failure, { property: evidence });
+  if (replayed instanceof ConformanceFailure) {
+    throw new ConformanceFailure({ ...replayed.detail, judged: replayed.judged, more, property });
+  }
+  const first = replayed ?? details.errorInstance;
+  const message = String((first as Error)?.message ?? first);
+  const what =
+    replayed === undefined
+      ? `the counterexample passed when replayed alone (state-dependent or flaky): ${message}`
+      : message;
+  throw new ConformanceFailure({ what, more, property });
 }

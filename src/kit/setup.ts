@@ -5,6 +5,7 @@
  */
 import { afterAll } from 'vitest';
 import { getHarness } from './context.ts';
+import './meta.ts';
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixture pattern
 afterAll(async ({}, suite) => {

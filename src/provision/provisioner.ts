@@ -1,12 +1,12 @@
 /**
  * How a run gets the cases, customers and checks it acts on. Creation and starting are not in
- * the interface; the default provisioner uses the REST conventions of DESIGN.md
+ * the interface; the default provisioner uses the REST conventions of docs/architecture.md
  * ("Provisioning conventions"). Every case is written to the run ledger before the create
  * request is sent, and teardown deletes it and confirms it is gone.
  */
 import type { ApiClient } from '../client/api.ts';
-import { TransportError, type ReceivedResponse } from '../client/transport.ts';
-import { HarnessError } from '../errors.ts';
+import type { ReceivedResponse } from '../client/transport.ts';
+import { HarnessError, TransportError } from '../errors.ts';
 import type { CheckType } from '../spec/index.ts';
 import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
 import { Ledger } from './ledger.ts';
@@ -22,7 +22,7 @@ export interface NewCase {
   checks?: { check_type?: CheckType | '' | null; input_details?: Record<string, unknown> | null }[];
 }
 
-/** The conventions of DESIGN.md; a --provisioner module may replace each. */
+/** The conventions of docs/architecture.md ("Provisioning conventions"); a --provisioner module may replace each. */
 export const PROVISION_PATHS = {
   createCase: '/api/cases/',
   readCase: '/api/cases/{id}/',
@@ -109,10 +109,11 @@ export class Provisioner {
     try {
       return await call(this.#context());
     } catch (err) {
-      if (err instanceof HarnessError || err instanceof TransportError) throw err;
+      if (err instanceof HarnessError) throw err;
       throw new HarnessError(
         'SC_PROVISIONER',
-        `provisioner ${this.options.adapterFile}: ${what} failed: ${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`,
+        `provisioner ${this.options.adapterFile}: ${what} failed: ` +
+          `${this.api.transport.redactor.redact(String((err as Error)?.message ?? err))}`,
       );
     }
   }

@@ -6,6 +6,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
+import { EXIT, exitForVerify } from '../exit.ts';
 import { latestRunFolder, renderViews, REPORT_FILES } from './folder.ts';
 import { loadReport } from './load.ts';
 import { MANIFEST, manifestText, readManifest, sha256File, verifyFolder, type Problem } from './manifest.ts';
@@ -39,20 +40,23 @@ export function reportCommand(dirArg: string, io: CommandIO): number {
   writeFileSync(join(dir, REPORT_FILES.html), html);
   writeFileSync(join(dir, REPORT_FILES.markdown), markdown);
   io.out(
-    `rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ${report.run.id})`,
+    `rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ` +
+      `${report.run.id})`,
   );
-  if (!hasManifest) return 0;
+  if (!hasManifest) return EXIT.ok;
   if (before.length) {
     io.out(
-      `${MANIFEST} left as it was: the folder does not match it (${describe(before[0]!)}${before.length > 1 ? `, and ${before.length - 1} more` : ''}); "screenconf verify ${dir}" lists every difference`,
+      `${MANIFEST} left as it was: the folder does not match it ` +
+        `(${describe(before[0]!)}${before.length > 1 ? `, and ${before.length - 1} more` : ''}); "screenconf ` +
+        `verify ${dir}" lists every difference`,
     );
-    return 0;
+    return EXIT.ok;
   }
   const { entries } = readManifest(dir);
   for (const v of views) entries.set(v, sha256File(join(dir, v)));
   writeFileSync(join(dir, MANIFEST), manifestText(entries));
   io.out(`${MANIFEST} updated for the re-rendered ${REPORT_FILES.html} and ${REPORT_FILES.markdown}`);
-  return 0;
+  return EXIT.ok;
 }
 
 function describe(p: Problem): string {
@@ -65,7 +69,7 @@ export function verifyCommand(dirArg: string, io: CommandIO): number {
   const { problems, checked } = verifyFolder(dir);
   if (!problems.length) {
     io.out(`intact: ${checked} file${checked === 1 ? '' : 's'} match ${MANIFEST} in ${dir}`);
-    return 0;
+    return exitForVerify(0);
   }
   for (const p of problems)
     io.out(
@@ -74,5 +78,5 @@ export function verifyCommand(dirArg: string, io: CommandIO): number {
         : `${p.kind.toUpperCase().padEnd(8)} ${p.file}`,
     );
   io.out(`NOT INTACT: ${problems.length} difference${problems.length === 1 ? '' : 's'} from ${MANIFEST} in ${dir}`);
-  return 1;
+  return exitForVerify(problems.length);
 }

@@ -21,13 +21,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Redactor } from '../client/redact.ts';
+import type { Redactor } from '../base/redact.ts';
 import { renderHtml } from './html.ts';
-import { renderJson, type ConformanceReport } from './json.ts';
+import { renderJson } from './json.ts';
 import { writeManifest } from './manifest.ts';
 import { renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
-import type { ConformanceReport as ParsedReport } from './schema.ts';
+import type { ConformanceReport } from '../results/report.ts';
 
 export const REPORT_FILES = {
   json: 'conformance.json',
@@ -82,7 +82,9 @@ export function latestRunFolder(reportDir: string): string | undefined {
   }
 }
 
-/** Every string inside a value, redacted (before rendering: escaping would hide a secret from a pass over the output). */
+/**
+ * Every string inside a value, redacted (before rendering: escaping would hide a secret from a pass over the output).
+ */
 export function redactDeep<T>(value: T, redactor: Redactor): T {
   if (typeof value === 'string') return redactor.redact(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor)) as T;
@@ -93,7 +95,7 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
 }
 
 /** report.html and report.md of a report (pure: the same report gives the same bytes). */
-export function renderViews(report: ParsedReport): { html: string; markdown: string } {
+export function renderViews(report: ConformanceReport): { html: string; markdown: string } {
   return { html: renderHtml(report), markdown: renderMarkdown(report) };
 }
 

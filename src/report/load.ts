@@ -1,7 +1,7 @@
 /** Reading a conformance.json back: JSON, then the zod schema; a bad file is SC_REPORT_INVALID. */
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
-import { ConformanceReportSchema, type ConformanceReport } from './schema.ts';
+import { ConformanceReportSchema, type ConformanceReport } from '../results/report.ts';
 
 /** The path of an issue as a JSON path (`results[3].verdict`). */
 function issuePath(path: readonly PropertyKey[]): string {

@@ -12,7 +12,10 @@ export const MANIFEST = 'SHA256SUMS';
 
 const LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 
-/** Files of a folder, recursively, as relative paths with '/', sorted; the manifest itself left out. Symbolic links and other non-files are listed in `others`. */
+/**
+ * Files of a folder, recursively, as relative paths with '/', sorted; the manifest itself left out. Symbolic links and
+ * other non-files are listed in `others`.
+ */
 export function folderFiles(dir: string): { files: string[]; others: string[] } {
   const files: string[] = [];
   const others: string[] = [];

@@ -9,10 +9,10 @@
  * characters, observations are listed without their exchanges, and the requirement table
  * leaves out the catalogue's decisions: report.html and conformance.json have everything.
  */
-import { overallVerdict, verdictLine } from './build.ts';
+import { overallVerdict, verdictLine } from '../results/build.ts';
+import type { Evidence } from '../results/evidence.ts';
+import { areaTitle, byArea } from '../results/judge.ts';
 import {
-  areaTitle,
-  countsByArea,
   describeTarget,
   exchangeText,
   isFailing,
@@ -20,7 +20,7 @@ import {
   serverHeadersText,
   VERDICTS,
 } from './render-common.ts';
-import type { ConformanceReport, ObservationEvidence, ReportEvidence } from './schema.ts';
+import type { ConformanceReport, ObservationEvidence } from '../results/report.ts';
 
 const BODY_CHARS = 2000;
 
@@ -65,13 +65,14 @@ function row(cells: string[]): string {
 }
 
 /** The evidence: counterexample, reproduction, and the exchanges, folded. */
-function evidenceMd(evidence: ReportEvidence | undefined, out: string[]): void {
+function evidenceMd(evidence: Evidence | undefined, out: string[]): void {
   if (!evidence) return;
   const p = evidence.property;
   if (p) {
     out.push(
       '',
-      `Property ${mdText(p.name)}: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} steps (fast-check seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ${mdCode(`--seed ${p.runSeed}`)}):`,
+      `Property ${mdText(p.name)}: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} steps (fast-check ` +
+        `seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ${mdCode(`--seed ${p.runSeed}`)}):`,
       '',
       mdBlock(p.counterexample),
     );
@@ -81,7 +82,8 @@ function evidenceMd(evidence: ReportEvidence | undefined, out: string[]): void {
   if (evidence.exchanges.length) {
     out.push(
       '',
-      `<details><summary>Transcript (${evidence.exchanges.length} exchange${evidence.exchanges.length === 1 ? '' : 's'})</summary>`,
+      `<details><summary>Transcript (${evidence.exchanges.length} ` +
+        `exchange${evidence.exchanges.length === 1 ? '' : 's'})</summary>`,
       '',
     );
     evidence.exchanges.forEach((e, i) => {
@@ -104,11 +106,11 @@ export function renderMarkdown(report: ConformanceReport): string {
     `**Verdict: ${verdict}** — ${mdText(verdictLine(report))}`,
   );
   const gate = report.summary.gate;
-  if (gate)
-    out.push(
-      '',
-      `**Gate: ${gate.passed ? 'passed' : 'FAILED'}**${gate.strict ? ' (--strict)' : ''}${gate.expectations ? ` with expectations ${mdCode(gate.expectations)}` : ''}`,
-    );
+  if (gate) {
+    const strict = gate.strict ? ' (--strict)' : '';
+    const file = gate.expectations ? ` with expectations ${mdCode(gate.expectations)}` : '';
+    out.push('', `**Gate: ${gate.passed ? 'passed' : 'FAILED'}**${strict}${file}`);
+  }
 
   out.push('', row(['', '']), row(['---', '---']));
   if (!multi) {
@@ -120,16 +122,19 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push(
     row([
       'Run',
-      `${mdCode(report.run.id)}, ${mdText(report.run.startedAt)} to ${mdText(report.run.finishedAt)}${report.run.interrupted ? `, interrupted (${mdText(report.run.interrupted)})` : ''}`,
+      `${mdCode(report.run.id)}, ${mdText(report.run.startedAt)} to ${mdText(report.run.finishedAt)}` +
+        (report.run.interrupted ? `, interrupted (${mdText(report.run.interrupted)})` : ''),
     ]),
     row([
       'Seed',
-      `${report.run.seed} (replay with ${mdCode(`--seed ${report.run.seed}`)}), ${report.run.runs} generated cases per property`,
+      `${report.run.seed} (replay with ${mdCode(`--seed ${report.run.seed}`)}), ${report.run.runs} generated cases ` +
+        `per property`,
     ]),
     row(['Suites', mdText(report.run.suites.join(', '))]),
     row([
       'screenconf',
-      `${mdText(report.tool.version)}, requirement catalogue ${mdText(report.catalogueVersion)}, report schema ${report.schemaVersion}`,
+      `${mdText(report.tool.version)}, requirement catalogue ${mdText(report.catalogueVersion)}, report schema ` +
+        `${report.schemaVersion}`,
     ]),
   );
   if (report.run.options) out.push(row(['Options', mdCode(JSON.stringify(report.run.options))]));
@@ -157,8 +162,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
 
   out.push('', '## Results by area', '', row(['Area', ...VERDICTS]), row(['---', ...VERDICTS.map(() => '---:')]));
-  for (const a of countsByArea(report.results))
-    out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
+  for (const a of byArea(report.results)) out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
   out.push(row(['**All requirements**', ...VERDICTS.map((v) => `**${report.summary.counts[v]}**`)]));
 
   const problems = report.summary.harnessFaults
@@ -183,7 +187,8 @@ export function renderMarkdown(report: ConformanceReport): string {
     if (r.expected)
       out.push(
         '',
-        `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ${mdText(r.expected.reason)}`,
+        `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ` +
+          `${mdText(r.expected.reason)}`,
       );
     if (multi && r.byTarget)
       out.push(
@@ -247,14 +252,16 @@ export function renderMarkdown(report: ConformanceReport): string {
   for (const r of report.results) {
     const verdictCell = `${BADGE[r.verdict] ?? r.verdict}${r.differs ? ' **(differs)**' : ''}`;
     const perTarget = multi ? labels.map((l) => BADGE[r.byTarget?.[l]?.verdict ?? ''] ?? '—') : [];
-    const statement = `${mdText(r.statement)}${r.verdict === 'skip' && r.reason ? `<br>*skipped: ${mdText(r.reason)}*` : ''}`;
+    const skipped = r.verdict === 'skip' && r.reason ? `<br>*skipped: ${mdText(r.reason)}*` : '';
+    const statement = `${mdText(r.statement)}${skipped}`;
     out.push(
       row([mdCode(r.id), r.level, verdictCell, ...perTarget, mdText(areaTitle(r.area)), statement, mdText(r.source)]),
     );
   }
   out.push(
     '',
-    `<sub>screenconf ${mdText(report.tool.version)} · rendered from conformance.json · check the folder with ${mdCode('screenconf verify DIR')}</sub>`,
+    `<sub>screenconf ${mdText(report.tool.version)} · rendered from conformance.json · check the folder with ` +
+      `${mdCode('screenconf verify DIR')}</sub>`,
     '',
   );
   return out.join('\n');

@@ -1,26 +1,8 @@
 /** What the HTML and Markdown renderings share: verdict order, areas, evidence text. */
-import { AREAS, type Area } from '../spec/requirement.ts';
-import type { ConformanceReport, ReportEvidence, RequirementResult, Verdict } from './schema.ts';
+import type { Exchange } from '../results/exchange.ts';
+import type { ConformanceReport, RequirementResult, Verdict } from '../results/report.ts';
 
 export const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'observed', 'skip'];
-
-export function areaTitle(area: string): string {
-  return AREAS[area as Area] ?? area;
-}
-
-/** Verdict counts per area, in catalogue order (areas with no requirement left out). */
-export function countsByArea(
-  results: RequirementResult[],
-): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
-  const order = [...Object.keys(AREAS), ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
-  return [...new Set(order)]
-    .map((area) => {
-      const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
-      for (const r of results) if (r.area === area) counts[r.verdict] += 1;
-      return { area, title: areaTitle(area), counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
-    })
-    .filter((row) => row.total > 0);
-}
 
 /** A failure or warning on any target. */
 export function isFailing(r: RequirementResult): boolean {
@@ -34,7 +16,7 @@ export function isMultiTarget(report: Pick<ConformanceReport, 'targets'>): boole
 }
 
 /** One exchange as HTTP text: request line, headers, body; then the response (or why none came). */
-export function exchangeText(e: ReportEvidence['exchanges'][number], maxBody = Infinity): string {
+export function exchangeText(e: Exchange, maxBody = Infinity): string {
   const cap = (body: string) =>
     body.length > maxBody
       ? `${body.slice(0, maxBody)}\n… (${body.length - maxBody} more characters in conformance.json)`

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../version.ts';
-import { reportJsonSchema } from './schema.ts';
+import { reportJsonSchema } from '../results/report.ts';
 
 export const SCHEMA_FILE = resolve(PACKAGE_ROOT, 'docs/conformance.schema.json');
 

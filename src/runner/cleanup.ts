@@ -5,12 +5,14 @@
  */
 import { organisationClient } from '../client/api.ts';
 import { TokenSource } from '../client/auth.ts';
-import { Redactor } from '../client/redact.ts';
+import { Redactor } from '../base/redact.ts';
 import { DEFAULT_TRANSPORT, Transport } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
+import { exitForCleanup } from '../exit.ts';
 import { Ledger, readLedger } from '../provision/ledger.ts';
 import { removeAll } from '../provision/removal.ts';
-import { configSecrets, loadLimits, type Config } from './config.ts';
+import { type Config, configSecrets } from './config.ts';
+import { loadLimits } from './settings.ts';
 
 export interface CleanupIO {
   out: (...lines: string[]) => void;
@@ -32,7 +34,8 @@ export async function cleanupLedger(
   const pending = state.pending.filter((c) => !embedded.has(c.run));
   const unconfirmed = state.unconfirmed.filter((u) => !embedded.has(u.run));
   io.out(
-    `ledger ${path}: ${state.runs.length} run(s), ${state.removed} case(s) already removed, ${pending.length} to remove`,
+    `ledger ${path}: ${state.runs.length} run(s), ${state.removed} case(s) already removed, ${pending.length} to ` +
+      `remove`,
   );
   if (embedded.size)
     io.out(`run(s) ${[...embedded].join(', ')} used the embedded reference server: what they created went with it`);
@@ -48,7 +51,8 @@ export async function cleanupLedger(
       if (targets.length > 1 && err instanceof HarnessError && err.code === 'SC_CONFIG') {
         throw new HarnessError(
           'SC_USAGE',
-          `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one to clean up`,
+          `the ledger lists cases on ${targets.length} targets (${targets.join(', ')}); give --base-url for the one ` +
+            `to clean up`,
         );
       }
       // The base URL came from the ledger, so "required with --base-url" would puzzle: say what is missing.
@@ -59,7 +63,9 @@ export async function cleanupLedger(
       ) {
         throw new HarnessError(
           'SC_CONFIG',
-          `cleanup of ${pending.length} case(s) on ${targets.length === 1 ? targets[0] : 'the target'} needs the credentials the run used: give --client-id and --client-secret (or --api-key), as flags, SCREENCONF_* variables or in the config file`,
+          `cleanup of ${pending.length} case(s) on ${targets.length === 1 ? targets[0] : 'the target'} needs the ` +
+            `credentials the run used: give --client-id and --client-secret (or --api-key), as flags, ` +
+            `SCREENCONF_* variables or in the config file`,
         );
       }
       throw err;
@@ -77,17 +83,20 @@ export async function cleanupLedger(
       },
       redactor,
     );
+    const { baseUrl } = config;
     const clients = {
-      a: organisationClient(
-        config.baseUrl,
-        { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
+      a: organisationClient({
+        baseUrl,
+        credentials: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
         transport,
-      ),
-      b: organisationClient(
-        config.baseUrl,
-        { clientId: config.peerClientId, clientSecret: config.peerClientSecret },
+        organisation: 'ours',
+      }),
+      b: organisationClient({
+        baseUrl,
+        credentials: { clientId: config.peerClientId, clientSecret: config.peerClientSecret },
         transport,
-      ),
+        organisation: 'peer',
+      }),
     };
     // Fail once, clearly, when the target is unreachable or refuses the credentials.
     if (config.clientId && config.clientSecret)
@@ -106,25 +115,27 @@ export async function cleanupLedger(
     for (const r of removed) io.out(`removed case ${r.id} (organisation ${r.org}): ${r.detail}`);
     for (const r of left) io.out(redactor.redact(`could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
     io.out(
-      `cleanup: removed ${removed.length}, could not remove ${left.length}${left.length ? ` (${left.map((r) => r.id).join(', ')})` : ''}`,
+      `cleanup: removed ${removed.length}, could not remove ` +
+        `${left.length}${left.length ? ` (${left.map((r) => r.id).join(', ')})` : ''}`,
     );
     if (left.length)
       io.err(
         `screenconf: cleanup could not remove ${left.length} case(s): ${left.map((r) => r.id).join(', ')}; see above`,
       );
     if (unconfirmed.length) reportUnconfirmed(unconfirmed, io);
-    return left.length || unconfirmed.length ? 1 : 0;
+    return exitForCleanup(left.length + unconfirmed.length);
   }
   if (unconfirmed.length) {
     reportUnconfirmed(unconfirmed, io);
-    return 1;
+    return exitForCleanup(unconfirmed.length);
   }
   io.out('cleanup: nothing of this ledger is left on the target');
-  return 0;
+  return exitForCleanup(0);
 }
 
 function reportUnconfirmed(unconfirmed: { externalId: string }[], io: CleanupIO): void {
   io.out(
-    `${unconfirmed.length} create request(s) got no answer before the run ended: the target may hold cases with these external ids, with no id known to remove them by: ${unconfirmed.map((u) => u.externalId).join(', ')}`,
+    `${unconfirmed.length} create request(s) got no answer before the run ended: the target may hold cases with ` +
+      `these external ids, with no id known to remove them by: ${unconfirmed.map((u) => u.externalId).join(', ')}`,
   );
 }

@@ -18,7 +18,7 @@ import {
   type WaitStrategy,
 } from 'testcontainers';
 import { HarnessError } from '../errors.ts';
-import { isLoopbackHost } from './config.ts';
+import { isLoopbackHost } from '../base/net.ts';
 
 /** Labels on every container screenconf starts: `docker ps -a --filter label=screenconf.target` lists them. */
 export const CONTAINER_LABEL = 'screenconf.target';
@@ -51,7 +51,8 @@ export interface ContainerTarget {
 }
 
 const HOW_TO_ENGINE =
-  'start Docker, or podman\'s API service ("podman system service --time=0 unix:///run/podman/podman.sock") and set DOCKER_HOST=unix:///run/podman/podman.sock; see the README, "Running against a container image"';
+  'start Docker, or podman\'s API service ("podman system service --time=0 unix:///run/podman/podman.sock") and set ' +
+  'DOCKER_HOST=unix:///run/podman/podman.sock; see the README, "Running against a container image"';
 
 function firstLine(err: unknown): string {
   const text = ((err as Error)?.message ?? String(err)).trim();
@@ -160,7 +161,9 @@ export async function startContainerTarget(options: ContainerTargetOptions): Pro
   if (options.loopbackOnly && !isLoopbackHost(host)) {
     throw new HarnessError(
       'SC_INSECURE_TRANSPORT',
-      `the container engine publishes ports on ${host}, which is not this machine: the credentials would cross the network over plain http://. Set TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 when the ports are reachable there, or pass --allow-insecure-http to accept that`,
+      `the container engine publishes ports on ${host}, which is not this machine: the credentials would cross the ` +
+        `network over plain http://. Set TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 when the ports are reachable ` +
+        `there, or pass --allow-insecure-http to accept that`,
     );
   }
 
@@ -176,7 +179,10 @@ export async function startContainerTarget(options: ContainerTargetOptions): Pro
       for (const c of found) await dockerode.getContainer(c.Id).remove({ force: true, v: true });
       return undefined;
     } catch (err) {
-      return `could not remove the target container: ${firstLine(err)}; remove it with: docker rm -f $(docker ps -aq --filter label=${RUN_LABEL}=${token})`;
+      return (
+        `could not remove the target container: ${firstLine(err)}; remove it with: docker rm -f $(docker ps ` +
+        `-aq --filter label=${RUN_LABEL}=${token})`
+      );
     }
   };
   const starting = new GenericContainer(image)
@@ -208,11 +214,15 @@ export async function startContainerTarget(options: ContainerTargetOptions): Pro
     const left = await removeLabelled();
     const why =
       err instanceof NotReady && err.why === 'exited'
-        ? `the container of ${image} exited (status ${err.exitCode ?? 'unknown'}) before it answered HTTP on port ${port}; run the image by hand to see its output (docker run --rm -p ${port}:${port} ${image})`
+        ? `the container of ${image} exited (status ${err.exitCode ?? 'unknown'}) before it answered HTTP on port ` +
+          `${port}; run the image by hand to see its output (docker run --rm -p ${port}:${port} ${image})`
         : err instanceof NotReady
-          ? `the container of ${image} did not answer HTTP on port ${port} within ${readyTimeoutMs} ms (--target-ready-timeout-ms); is ${port} the port it listens on (--target-port), on all addresses (0.0.0.0)?`
+          ? `the container of ${image} did not answer HTTP on port ${port} within ${readyTimeoutMs} ms ` +
+            `(--target-ready-timeout-ms); is ${port} the port it listens on (--target-port), on all addresses ` +
+            `(0.0.0.0)?`
           : /ports to be bound/i.test(firstLine(err))
-            ? `the container engine did not publish port ${port} of the container of ${image}; is ${port} the port it serves HTTP on (--target-port)?`
+            ? `the container engine did not publish port ${port} of the container of ${image}; is ${port} the port ` +
+              `it serves HTTP on (--target-port)?`
             : `could not start a container of ${image}: ${firstLine(err)}`;
     throw containerError(left ? `${why}; ${left}` : why);
   }
@@ -250,7 +260,8 @@ async function ensureImage(
   }
   const missing = (why: string) =>
     containerError(
-      `image ${image} is not on the container engine (${engineName(process.env)}) ${why} (scripts/build-reference-image.sh builds localhost/screenconf-reference)`,
+      `image ${image} is not on the container engine (${engineName(process.env)}) ${why} ` +
+        `(scripts/build-reference-image.sh builds localhost/screenconf-reference)`,
     );
   try {
     if (await client.image.exists(name)) return;

@@ -1,13 +1,13 @@
 /** Where a run sends its requests: the embedded reference server, a given base URL, or a container it starts. */
-import type { OrganisationCredentials } from '../kit/context.ts';
+import type { Credentials } from '../client/api.ts';
 import { createReferenceServer } from '../reference/server.ts';
 import type { Config } from './config.ts';
 
 export interface Target {
   kind: 'embedded' | 'url';
   baseUrl: string;
-  primary: OrganisationCredentials;
-  peer?: OrganisationCredentials;
+  primary: Credentials;
+  peer?: Credentials;
   /** The image the target was started from (--target-image); the run removes its container on close. */
   image?: string;
   close(): Promise<void>;

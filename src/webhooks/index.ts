@@ -1,13 +1,12 @@
 // The webhook receiver: a local listener that records deliveries and lets a test wait for one.
 export { createWebhookReceiver } from './receiver.ts';
-export {
-  WebhookReceiverClosedError,
-  WebhookTimeoutError,
-  type PendingDelivery,
-  type WaitOptions,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhookReceiver,
-  type WebhookReceiverOptions,
-  type WebhookResponder,
+export { WebhookReceiverClosedError, WebhookTimeoutError } from '../errors.ts';
+export type {
+  PendingDelivery,
+  WaitOptions,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+  WebhookResponder,
 } from './types.ts';

@@ -6,17 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HarnessError } from '../errors.ts';
-import {
-  WebhookReceiverClosedError,
-  WebhookTimeoutError,
-  type PendingDelivery,
-  type WaitOptions,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhookReceiver,
-  type WebhookReceiverOptions,
-  type WebhookResponder,
+import { HarnessError, WebhookReceiverClosedError, WebhookTimeoutError } from '../errors.ts';
+import type {
+  PendingDelivery,
+  WaitOptions,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+  WebhookResponder,
 } from './types.ts';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Public types and errors of the webhook receiver. A delivery is one HTTP request the receiver
+ * Public types of the webhook receiver (its errors are in src/errors.ts). A delivery is one HTTP request the receiver
  * answered; it is attributed to the endpoint whose path it hit, or recorded as a stray.
  */
 
@@ -80,48 +80,4 @@ export interface WebhookReceiver {
   strays(): WebhookDelivery[];
   /** Stops listening, drops open connections, rejects pending waits. Idempotent. */
   close(): Promise<void>;
-}
-
-interface TimeoutDetails {
-  url: string;
-  label: string | undefined;
-  timeoutMs: number;
-  expected: number;
-  arrived: number;
-}
-
-function describe(url: string, label: string | undefined): string {
-  return label === undefined ? url : `${url} (${label})`;
-}
-
-/** The awaited deliveries did not arrive in time: evidence against the target, not a harness fault. */
-export class WebhookTimeoutError extends Error {
-  override readonly name = 'WebhookTimeoutError';
-  readonly code = 'SC_WEBHOOK_TIMEOUT';
-  readonly url: string;
-  readonly label: string | undefined;
-  readonly timeoutMs: number;
-  readonly expected: number;
-  readonly arrived: number;
-
-  constructor(details: TimeoutDetails) {
-    const { url, label, timeoutMs, expected, arrived } = details;
-    const what = expected === 1 ? 'no webhook delivery' : `fewer than ${expected} webhook deliveries`;
-    super(`${what} to ${describe(url, label)} within ${timeoutMs} ms (${arrived} of ${expected} arrived)`);
-    this.url = url;
-    this.label = label;
-    this.timeoutMs = timeoutMs;
-    this.expected = expected;
-    this.arrived = arrived;
-  }
-}
-
-/** The receiver was closed while a wait on one of its endpoints was pending. */
-export class WebhookReceiverClosedError extends Error {
-  override readonly name = 'WebhookReceiverClosedError';
-  readonly code = 'SC_WEBHOOK_CLOSED';
-
-  constructor(url: string, label: string | undefined) {
-    super(`webhook receiver closed while waiting for a delivery to ${describe(url, label)}`);
-  }
 }

@@ -5,7 +5,10 @@ export const hangMidRun: Hostile = {
   behaviour: 'answers normally for 30 requests, then never answers again',
   exit: 3,
   code: 'SC_INCOMPLETE',
-  why: 'after three requests in a row time out, the transport stops sending and the remaining checks report that they could not judge',
+  why:
+    'after three requests in a row time out, the transport stops sending and the remaining checks report that ' +
+    'they could not judge',
+  timeoutMs: 4000,
   suites: 'case-patch',
   start: () =>
     proxy(async (req, forward, res) => {

@@ -12,7 +12,8 @@ export const htmlErrors: Hostile = {
       if (!isCasePatch(req) || up.status < 400 || up.status >= 500) return relay(res, up);
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end(
-        '<!DOCTYPE html><html><head><title>Server Error (500)</title></head><body><h1>Server Error (500)</h1><pre>Traceback (most recent call last):\n  File "views.py", line 42</pre></body></html>',
+        '<!DOCTYPE html><html><head><title>Server Error (500)</title></head><body><h1>Server Error ' +
+          '(500)</h1><pre>Traceback (most recent call last):\n  File "views.py", line 42</pre></body></html>',
       );
     }),
 };

@@ -8,7 +8,9 @@ export const redirect: Hostile = {
   behaviour: 'answers 307 to another origin for every request',
   exit: 3,
   code: 'SC_TARGET_BROKEN',
-  why: 'redirects are never followed (so credentials never travel to the other origin): the token request gets a 307, not a token',
+  why:
+    'redirects are never followed (so credentials never travel to the other origin): the token request gets a ' +
+    '307, not a token',
   suites: 'token',
   async start() {
     reached = 0;

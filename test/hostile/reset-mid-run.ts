@@ -5,7 +5,9 @@ export const resetMidRun: Hostile = {
   behaviour: 'answers normally for 30 requests, then resets every connection',
   exit: 3,
   code: 'SC_INCOMPLETE',
-  why: 'the checks after the crash get no answer: they cannot judge, which is a harness verdict, not a conformance failure',
+  why:
+    'the checks after the crash get no answer: they cannot judge, which is a harness verdict, not a conformance ' +
+    'failure',
   suites: 'case-patch',
   start: () =>
     proxy(async (req, forward, res) => {

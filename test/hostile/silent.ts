@@ -6,6 +6,7 @@ export const silent: Hostile = {
   exit: 3,
   code: 'SC_TARGET_UNREACHABLE',
   why: 'the token request times out: no HTTP answer, nothing can be judged',
+  timeoutMs: 1000,
   suites: 'token',
   start: () => tcp(() => {}),
 };

@@ -33,6 +33,12 @@ export interface Hostile {
   why: string;
   suites: string;
   args?: string[];
+  /**
+   * --timeout-ms, only for a server whose misbehaviour is silence (the timeout is what is under
+   * test); every other verdict comes from what the server answers, with the default timeout, so a
+   * busy machine cannot turn a slow answer into a different verdict.
+   */
+  timeoutMs?: number;
   start(): Promise<Started>;
   /** Further checks on the report folder's conformance.json, when the exit alone does not say enough. */
   verify?(report: Report, server: Started): void | Promise<void>;

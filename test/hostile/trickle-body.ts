@@ -6,6 +6,7 @@ export const trickleBody: Hostile = {
   exit: 3,
   code: 'SC_TARGET_UNREACHABLE',
   why: 'the per-request timeout covers the whole exchange, so the token request times out',
+  timeoutMs: 1000,
   suites: 'token',
   start: () =>
     plain((_req, res) => {

@@ -4,7 +4,9 @@ import { proxy, relay, type Hostile } from './support.ts';
 export const wrongContentType: Hostile = {
   behaviour: 'token endpoint answers valid JSON labelled Content-Type: text/html',
   exit: 1,
-  why: 'the interface says the token answer is application/json: TOKEN-ISSUE fails (the harness itself is lenient and still authenticates)',
+  why:
+    'the interface says the token answer is application/json: TOKEN-ISSUE fails (the harness itself is lenient ' +
+    'and still authenticates)',
   suites: 'token',
   start: () =>
     proxy(async (req, forward, res) => {

@@ -77,7 +77,10 @@ export function readReport(dir: string): {
   return JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
 }
 
-/** Every file under a folder (run folders, ledger, …) with its text, paths relative to it; the `latest` link is not followed (its folder is listed anyway). */
+/**
+ * Every file under a folder (run folders, ledger, …) with its text, paths relative to it; the `latest` link is not
+ * followed (its folder is listed anyway).
+ */
 export function reportFiles(dir: string): [string, string][] {
   const out: [string, string][] = [];
   const walk = (rel: string) => {

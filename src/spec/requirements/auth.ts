@@ -6,7 +6,8 @@ export const AUTH_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'auth',
     statement:
-      'An access token from the token endpoint, sent as Authorization: Bearer <token>, is accepted by the protected endpoints.',
+      'An access token from the token endpoint, sent as Authorization: Bearer <token>, is accepted by the protected ' +
+      'endpoints.',
     source: 'interface § Authentication 2(a)',
   },
   {
@@ -16,7 +17,8 @@ export const AUTH_REQUIREMENTS = requirements([
     statement: "The organisation's API key sent as Authorization: Bearer <key> is accepted by the protected endpoints.",
     source: 'interface § Authentication 2(b)',
     decision:
-      '2(b) says the key is "sent as a bearer token"; that is the normative form. Skipped when no API key is configured.',
+      '2(b) says the key is "sent as a bearer token"; that is the normative form. Skipped when no API key is ' +
+      'configured.',
   },
   {
     id: 'AUTH-API-KEY-TOKEN-SCHEME',
@@ -39,7 +41,8 @@ export const AUTH_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'auth',
     statement:
-      'A malformed Authorization header (no credential, unknown scheme, Basic) is rejected with a 4xx and changes nothing.',
+      'A malformed Authorization header (no credential, unknown scheme, Basic) is rejected with a 4xx and changes ' +
+      'nothing.',
     source: 'interface § Authentication 1-2',
   },
   {

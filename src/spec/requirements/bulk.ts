@@ -1,11 +1,15 @@
 import { requirements } from '../requirement.ts';
 
 const REPORT_DECISION =
-  'The shape is not shown: screenconf recognises results lists with a per-item status, separate lists of successes and failures, and maps keyed by index, id or external_id (src/kit/bulk-report.ts); --bulk-failures-path names the failure list of any other shape.';
+  'The shape is not shown: screenconf recognises results lists with a per-item status, separate lists of successes ' +
+  'and failures, and maps keyed by index, id or external_id (src/kit/bulk-report.ts); --bulk-failures-path ' +
+  'names the failure list of any other shape.';
 const PARTIAL_DECISION =
-  'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails).';
+  'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface ' +
+  'shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails).';
 const LIMIT_DECISION =
-  'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied in part nor reported per item.';
+  'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied ' +
+  'in part nor reported per item.';
 
 export const BULK_REQUIREMENTS = requirements([
   // POST /api/cases/bulk-update/
@@ -16,9 +20,12 @@ export const BULK_REQUIREMENTS = requirements([
     statement:
       'A bulk case update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back).',
     source:
-      'interface § Endpoints › POST /api/cases/bulk-update/ (maximum length 100; up to 100 cases per request; Success: 200 with JSON body); § Limits',
+      'interface § Endpoints › POST /api/cases/bulk-update/ (maximum length 100; up to 100 cases per request; ' +
+      'Success: 200 with JSON body); § Limits',
     decision:
-      'Item fields are not shown; screenconf sends what "each item identifies a case by id" and the Update Case table suggest: id plus the PATCH fields (webhook_url, delete_after, metadata, sync_platforms, external_id).',
+      'Item fields are not shown; screenconf sends what "each item identifies a case by id" and the Update Case ' +
+      'table suggest: id plus the PATCH fields (webhook_url, delete_after, metadata, sync_platforms, ' +
+      'external_id).',
   },
   {
     id: 'BULK-CASES-REJECT-101',
@@ -26,7 +33,8 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-cases',
     statement: 'A bulk case update of 101 items is rejected as a whole with a 4xx and changes no case.',
     source:
-      'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
+      'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max ' +
+      '100)',
     decision: LIMIT_DECISION,
   },
   {
@@ -34,9 +42,11 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-cases',
     statement:
-      "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases) answers 200 with a JSON body, applies every valid item, and changes no case a failing item names.",
+      "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases) " +
+      'answers 200 with a JSON body, applies every valid item, and changes no case a failing item names.',
     source:
-      'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST /api/cases/bulk-update/',
+      'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST ' +
+      '/api/cases/bulk-update/',
     decision: PARTIAL_DECISION,
   },
   {
@@ -44,7 +54,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-cases',
     statement:
-      'The answer to a bulk case update reports each failing item as failed (by its id or its index), and no applied item as failed.',
+      'The answer to a bulk case update reports each failing item as failed (by its id or its index), and no ' +
+      'applied item as failed.',
     source: 'interface § Endpoints › POST /api/cases/bulk-update/ ("failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -53,16 +64,19 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'bulk-cases',
     statement:
-      'The status and shape of the answer to a bulk case update with failing items, and what an entry for a failed item looks like.',
+      'The status and shape of the answer to a bulk case update with failing items, and what an entry for a failed ' +
+      'item looks like.',
     source:
-      'interface § Endpoints › POST /api/cases/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+      'interface § Endpoints › POST /api/cases/bulk-update/ (response body: not shown); § Errors (shape of per-item ' +
+      'failure entries: not shown)',
   },
   {
     id: 'BULK-CASES-DUPLICATE-IDS',
     level: 'OBSERVE',
     area: 'bulk-cases',
     statement:
-      'What a bulk case update naming the same case in two items does: the status, which item wins, how each is reported.',
+      'What a bulk case update naming the same case in two items does: the status, which item wins, how each is ' +
+      'reported.',
     source: 'interface § Endpoints › POST /api/cases/bulk-update/ (not shown)',
   },
   // POST /api/customers/bulk-update/
@@ -71,11 +85,14 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-customers',
     statement:
-      'A bulk customer update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back through the cases).',
+      'A bulk customer update of exactly 100 valid items answers 200 with a JSON body and applies every item (read ' +
+      'back through the cases).',
     source:
-      'interface § Endpoints › POST /api/customers/bulk-update/ (maximum length 100; Success: 200 with JSON body); § Limits',
+      'interface § Endpoints › POST /api/customers/bulk-update/ (maximum length 100; Success: 200 with JSON body); ' +
+      '§ Limits',
     decision:
-      'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) beside id or external_id, never both: with both, which one identifies the customer is not shown.',
+      'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) ' +
+      'beside id or external_id, never both: with both, which one identifies the customer is not shown.',
   },
   {
     id: 'BULK-CUSTOMERS-REJECT-101',
@@ -83,7 +100,8 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-customers',
     statement: 'A bulk customer update of 101 items is rejected as a whole with a 4xx and changes no customer.',
     source:
-      'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length max 100)',
+      'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length ' +
+      'max 100)',
     decision: LIMIT_DECISION,
   },
   {
@@ -92,16 +110,20 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-customers',
     statement: 'An item naming a customer by external_id (and no id) updates that customer.',
     source:
-      'interface § Endpoints › POST /api/customers/bulk-update/ ("Each item identifies a customer by id or external_id"); § Resources › Customer (external_id: for lookups)',
+      'interface § Endpoints › POST /api/customers/bulk-update/ ("Each item identifies a customer by id or ' +
+      'external_id"); § Resources › Customer (external_id: for lookups)',
   },
   {
     id: 'BULK-CUSTOMERS-PARTIAL',
     level: 'MUST',
     area: 'bulk-customers',
     statement:
-      "A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, another organisation's customers) answers 200 with a JSON body, applies every valid item, and changes no customer a failing item names.",
+      'A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, ' +
+      "another organisation's customers) answers 200 with a JSON body, applies every valid item, and changes no " +
+      'customer a failing item names.',
     source:
-      'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and external_id max 255)',
+      'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and ' +
+      'external_id max 255)',
     decision: PARTIAL_DECISION,
   },
   {
@@ -109,7 +131,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-customers',
     statement:
-      'The answer to a bulk customer update reports each failing item as failed (by its id, external_id or index), and no applied item as failed.',
+      'The answer to a bulk customer update reports each failing item as failed (by its id, external_id or index), ' +
+      'and no applied item as failed.',
     source: 'interface § Endpoints › POST /api/customers/bulk-update/ ("Failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -118,16 +141,19 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'bulk-customers',
     statement:
-      'The status and shape of the answer to a bulk customer update with failing items, and what an entry for a failed item looks like.',
+      'The status and shape of the answer to a bulk customer update with failing items, and what an entry for a ' +
+      'failed item looks like.',
     source:
-      'interface § Endpoints › POST /api/customers/bulk-update/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+      'interface § Endpoints › POST /api/customers/bulk-update/ (response body: not shown); § Errors (shape of ' +
+      'per-item failure entries: not shown)',
   },
   {
     id: 'BULK-CUSTOMERS-DUPLICATE-IDS',
     level: 'OBSERVE',
     area: 'bulk-customers',
     statement:
-      'What a bulk customer update naming the same customer in two items does: the status, which item wins, how each is reported.',
+      'What a bulk customer update naming the same customer in two items does: the status, which item wins, how ' +
+      'each is reported.',
     source: 'interface § Endpoints › POST /api/customers/bulk-update/ (not shown)',
   },
   // POST /api/checks/bulk-delete/
@@ -136,11 +162,14 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-checks',
     statement:
-      'A bulk delete of exactly 100 check ids answers 200 with a JSON body and removes those checks, and only those, from their cases.',
+      'A bulk delete of exactly 100 check ids answers 200 with a JSON body and removes those checks, and only ' +
+      'those, from their cases.',
     source:
-      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; Success: 200 with JSON body); § Limits',
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; ' +
+      'Success: 200 with JSON body); § Limits',
     decision:
-      'Every case keeps one check ("a case holds one or more checks"), so a server refusing to empty a case is not tested.',
+      'Every case keeps one check ("a case holds one or more checks"), so a server refusing to empty a case is not ' +
+      'tested.',
   },
   {
     id: 'BULK-CHECKS-REJECT-101',
@@ -148,7 +177,8 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-checks',
     statement: 'A bulk delete of 101 check ids is rejected as a whole with a 4xx and deletes no check.',
     source:
-      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max 100)',
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max ' +
+      '100)',
     decision: LIMIT_DECISION,
   },
   {
@@ -156,7 +186,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-checks',
     statement:
-      "A bulk delete mixing existing check ids with unknown ones and another organisation's answers 200 with a JSON body, removes the existing checks, and deletes nothing else.",
+      "A bulk delete mixing existing check ids with unknown ones and another organisation's answers 200 with a JSON " +
+      'body, removes the existing checks, and deletes nothing else.',
     source: 'interface § Errors 1; § Endpoints › POST /api/checks/bulk-delete/',
     decision: PARTIAL_DECISION,
   },
@@ -165,7 +196,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-checks',
     statement:
-      'The answer to a bulk check delete reports each id it could not delete as failed (by the id or its index), and no deleted check as failed.',
+      'The answer to a bulk check delete reports each id it could not delete as failed (by the id or its index), ' +
+      'and no deleted check as failed.',
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ ("failures are reported per item"); § Errors 1',
     decision: REPORT_DECISION,
   },
@@ -174,9 +206,11 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'bulk-checks',
     statement:
-      'The status and shape of the answer to a bulk check delete with failing ids, and what an entry for a failed id looks like.',
+      'The status and shape of the answer to a bulk check delete with failing ids, and what an entry for a failed ' +
+      'id looks like.',
     source:
-      'interface § Endpoints › POST /api/checks/bulk-delete/ (response body: not shown); § Errors (shape of per-item failure entries: not shown)',
+      'interface § Endpoints › POST /api/checks/bulk-delete/ (response body: not shown); § Errors (shape of ' +
+      'per-item failure entries: not shown)',
   },
   {
     id: 'BULK-CHECKS-DUPLICATE-IDS',
@@ -190,9 +224,11 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'bulk-checks',
     statement:
-      'What a bulk check delete whose ids hold a non-integer entry beside valid ids does: reject the request, or report that entry and delete the others.',
+      'What a bulk check delete whose ids hold a non-integer entry beside valid ids does: reject the request, or ' +
+      'report that entry and delete the others.',
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: array of integers; failures per item)',
     decision:
-      "A malformed entry breaks the body's type (reject whole) and is also one failing item (report it); the interface does not say which, so it is recorded.",
+      "A malformed entry breaks the body's type (reject whole) and is also one failing item (report it); the " +
+      'interface does not say which, so it is recorded.',
   },
 ]);

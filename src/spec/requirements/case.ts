@@ -6,10 +6,12 @@ export const CASE_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'case-patch',
     statement:
-      'A PATCH setting an updatable field (webhook_url, delete_after, metadata, sync_platforms, external_id) answers 200 and the returned case shows the new value.',
+      'A PATCH setting an updatable field (webhook_url, delete_after, metadata, sync_platforms, external_id) ' +
+      'answers 200 and the returned case shows the new value.',
     source: 'interface § Endpoints › PATCH /api/cases/{id}/',
     decision:
-      'webhook_url, delete_after, metadata and sync_platforms are optional in the read representation: when the response leaves one out it is recorded, not failed.',
+      'webhook_url, delete_after, metadata and sync_platforms are optional in the read representation: when the ' +
+      'response leaves one out it is recorded, not failed.',
   },
   {
     id: 'CASE-PATCH-PARTIAL',
@@ -23,16 +25,19 @@ export const CASE_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'case-patch',
     statement:
-      'A successful PATCH answers 200 with a body that is the Case read representation (always-present fields, types, enums, nested customer and checks).',
+      'A successful PATCH answers 200 with a body that is the Case read representation (always-present fields, ' +
+      'types, enums, nested customer and checks).',
     source:
-      'interface § Endpoints › PATCH /api/cases/{id}/ (Success: 200 with the Case read representation); § Resources › Case',
+      'interface § Endpoints › PATCH /api/cases/{id}/ (Success: 200 with the Case read representation); § Resources ' +
+      '› Case',
   },
   {
     id: 'CASE-PATCH-NULLABLE',
     level: 'MUST',
     area: 'case-patch',
     statement:
-      'webhook_url, metadata and sync_platforms accept null, and the case then shows null (or leaves the optional field out).',
+      'webhook_url, metadata and sync_platforms accept null, and the case then shows null (or leaves the optional ' +
+      'field out).',
     source: 'interface § Endpoints › PATCH /api/cases/{id}/ (string or null, object or null)',
   },
   {
@@ -41,9 +46,11 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'case-patch',
     statement: 'What external_id becomes after a PATCH sets it to null (the read representation still shows a string).',
     source:
-      'interface § Endpoints › PATCH (external_id: string or null); § Resources › Case (external_id: string, auto-generated UUID if not provided at creation)',
+      'interface § Endpoints › PATCH (external_id: string or null); § Resources › Case (external_id: string, ' +
+      'auto-generated UUID if not provided at creation)',
     decision:
-      'The PATCH table allows null but the read type is string; what the server substitutes is not shown, so it is recorded; CASE-EXTERNAL-ID-STRING still applies.',
+      'The PATCH table allows null but the read type is string; what the server substitutes is not shown, so it is ' +
+      'recorded; CASE-EXTERNAL-ID-STRING still applies.',
   },
   {
     id: 'CASE-PATCH-UNKNOWN-ID',
@@ -65,10 +72,16 @@ export const CASE_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'case-patch',
     statement:
-      "A PATCH with a value outside its field's type or limit (string over its maximum length, delete_after outside int32, fractional, null or not a number, metadata an array or a scalar, a boolean/object/array for a string) is rejected with a 4xx; no generated value is ever answered with a 5xx.",
+      "A PATCH with a value outside its field's type or limit (string over its maximum length, delete_after outside " +
+      'int32, fractional, null or not a number, metadata an array or a scalar, a boolean/object/array for a ' +
+      'string) is rejected with a 4xx; no generated value is ever answered with a 5xx.',
     source: 'interface § Endpoints › PATCH /api/cases/{id}/ (body field types and constraints); § Limits',
     decision:
-      'Values a lenient server may coerce or accept are recorded under CASE-PATCH-COERCION, not judged: a numeric string or a boolean for delete_after (form bodies, which the interface allows, carry integers as text; DRF and pydantic coerce them), a number for a string field (DRF coerces it), a string of JSON object text for metadata, and any scalar for sync_platforms (the interface types it both as an object and as a list, too loosely to require a rejection).',
+      'Values a lenient server may coerce or accept are recorded under CASE-PATCH-COERCION, not judged: a numeric ' +
+      'string or a boolean for delete_after (form bodies, which the interface allows, carry integers as text; ' +
+      'DRF and pydantic coerce them), a number for a string field (DRF coerces it), a string of JSON object ' +
+      'text for metadata, and any scalar for sync_platforms (the interface types it both as an object and as a ' +
+      'list, too loosely to require a rejection).',
   },
   {
     id: 'CASE-PATCH-INVALID-ATOMIC',
@@ -78,17 +91,21 @@ export const CASE_REQUIREMENTS = requirements([
     source:
       'interface § Endpoints › PATCH /api/cases/{id}/ (partial update: only the fields provided are changed); § Errors',
     decision:
-      'A rejection applies to the request, so its state effect is none; updated_at is not compared (a read-only timestamp).',
+      'A rejection applies to the request, so its state effect is none; updated_at is not compared (a read-only ' +
+      'timestamp).',
   },
   {
     id: 'CASE-PATCH-COERCION',
     level: 'OBSERVE',
     area: 'case-patch',
     statement:
-      'What the server does with values of the wrong JSON type that a lenient server may coerce or accept: "5" or true for delete_after, a number for webhook_url or external_id, a JSON-text string for metadata, a scalar for sync_platforms.',
+      'What the server does with values of the wrong JSON type that a lenient server may coerce or accept: "5" or ' +
+      'true for delete_after, a number for webhook_url or external_id, a JSON-text string for metadata, a ' +
+      'scalar for sync_platforms.',
     source: 'interface § Endpoints (request bodies as JSON, form-urlencoded or multipart); § Errors (not shown)',
     decision:
-      'The interface types the fields but also allows form bodies, where every value is text; coercion or rejection both conform, a 5xx does not (judged by CASE-PATCH-INVALID-REJECTED).',
+      'The interface types the fields but also allows form bodies, where every value is text; coercion or rejection ' +
+      'both conform, a 5xx does not (judged by CASE-PATCH-INVALID-REJECTED).',
   },
   {
     id: 'CASE-DELETE-REMOVES',
@@ -111,7 +128,8 @@ export const CASE_REQUIREMENTS = requirements([
     statement: 'What a second DELETE of the same case answers (any 4xx, or a 2xx as an idempotent no-op; never a 5xx).',
     source: 'interface § Endpoints › DELETE; RFC 9110 §9.2.2 (idempotent methods)',
     decision:
-      'RFC 9110 lets a repeated DELETE answer either way, and the interface is silent; a 5xx still fails CASE-DELETE-REMOVES.',
+      'RFC 9110 lets a repeated DELETE answer either way, and the interface is silent; a 5xx still fails ' +
+      'CASE-DELETE-REMOVES.',
   },
   {
     id: 'CASE-DELETE-UNKNOWN-ID',
@@ -121,7 +139,8 @@ export const CASE_REQUIREMENTS = requirements([
       'DELETE of a case id that never existed is answered with a 4xx, or a 2xx that deletes nothing; never a 5xx.',
     source: 'interface § Endpoints › DELETE /api/cases/{id}/ (the specified case)',
     decision:
-      'The interface does not show the answer for an id that specifies no case; as for a repeated DELETE (CASE-DELETE-REPEAT), RFC 9110 allows a 2xx no-op, so only a 5xx fails.',
+      'The interface does not show the answer for an id that specifies no case; as for a repeated DELETE ' +
+      '(CASE-DELETE-REPEAT), RFC 9110 allows a 2xx no-op, so only a 5xx fails.',
   },
   {
     id: 'CASE-EXTERNAL-ID-STRING',

@@ -10,18 +10,22 @@ export const READ_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'read',
     statement:
-      'Every case the server returns carries the always-present fields of the case, its customer and each check, with the types the interface gives them.',
+      'Every case the server returns carries the always-present fields of the case, its customer and each check, ' +
+      'with the types the interface gives them.',
     source:
-      'interface § Resources › Case, Customer, Check ("Always present in a case response", "Always present in a check")',
+      'interface § Resources › Case, Customer, Check ("Always present in a case response", "Always present in a ' +
+      'check")',
     decision:
-      'Enum values, risk score ranges and the type of external_id are judged by their own requirements, so one defect fails one requirement.',
+      'Enum values, risk score ranges and the type of external_id are judged by their own requirements, so one ' +
+      'defect fails one requirement.',
   },
   {
     id: 'READ-ENUMS',
     level: 'MUST',
     area: 'read',
     statement:
-      'Case outcome, check outcome, check status, check_type and customer_type hold only the values the interface lists (or null / empty string where it allows them).',
+      'Case outcome, check outcome, check status, check_type and customer_type hold only the values the interface ' +
+      'lists (or null / empty string where it allows them).',
     source: 'interface § Resources › Case, Customer, Check; § States and transitions',
   },
   {
@@ -37,16 +41,20 @@ export const READ_REQUIREMENTS = requirements([
     area: 'read',
     statement: "When every check of a case has a risk score, the case's risk_score equals the maximum of them.",
     source:
-      'interface § States and transitions ("The case risk_score equals the maximum of its checks\' risk scores"); § Resources › Case',
+      'interface § States and transitions ("The case risk_score equals the maximum of its checks\' risk scores"); § ' +
+      'Resources › Case',
     decision:
-      'Judged on every case read, over the checks the case shows at that moment; defined only when each check has a score (otherwise READ-CASE-RISK-UNSCORED records it); null is tolerated while is_complete is false, as a server may aggregate at completion.',
+      'Judged on every case read, over the checks the case shows at that moment; defined only when each check has a ' +
+      'score (otherwise READ-CASE-RISK-UNSCORED records it); null is tolerated while is_complete is false, as a ' +
+      'server may aggregate at completion.',
   },
   {
     id: 'READ-CASE-RISK-UNSCORED',
     level: 'OBSERVE',
     area: 'read',
     statement:
-      "What a case's risk_score shows while some or none of its checks have a score (before processing, during it, with no checks).",
+      "What a case's risk_score shows while some or none of its checks have a score (before processing, during it, " +
+      'with no checks).',
     source:
       "interface § States and transitions (maximum of its checks' risk scores; the maximum of no score is not defined)",
   },

@@ -2,11 +2,16 @@ import { requirements } from '../requirement.ts';
 
 /** Where isolation comes from: the interface never states it in words. */
 const SOURCE =
-  "interface § Authentication 1-2 (every request carries an organisation's credential); § Errors 2 (cases belong to an organisation)";
+  "interface § Authentication 1-2 (every request carries an organisation's credential); § Errors 2 (cases belong to " +
+  'an organisation)';
 const DECISION =
-  "The interface implies isolation rather than stating it: resources belong to an organisation, and every request carries one organisation's credential. To another organisation our resource does not exist, so it is refused as an unknown id would be: any 4xx (404 or 403) conforms; a 2xx, even one that changes nothing, does not; a 5xx never.";
+  'The interface implies isolation rather than stating it: resources belong to an organisation, and every request ' +
+  "carries one organisation's credential. To another organisation our resource does not exist, so it is refused " +
+  'as an unknown id would be: any 4xx (404 or 403) conforms; a 2xx, even one that changes nothing, does not; a ' +
+  '5xx never.';
 const BULK_DECISION =
-  "The other organisation's batch also holds a valid item of its own, so the answer is a partial success (200 or 207 with JSON); items naming our resources are read as BULK-*-REPORTED reads them (src/kit/bulk-report.ts).";
+  "The other organisation's batch also holds a valid item of its own, so the answer is a partial success (200 or " +
+  '207 with JSON); items naming our resources are read as BULK-*-REPORTED reads them (src/kit/bulk-report.ts).';
 
 export const TENANT_REQUIREMENTS = requirements([
   {
@@ -14,7 +19,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A PATCH of one of our cases sent with another organisation's credentials is rejected with a 4xx, and the case is unchanged (read back with ours).",
+      "A PATCH of one of our cases sent with another organisation's credentials is rejected with a 4xx, and the " +
+      'case is unchanged (read back with ours).',
     source: `${SOURCE}; § Endpoints › PATCH /api/cases/{id}/`,
     decision: DECISION,
   },
@@ -23,7 +29,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A DELETE of one of our cases sent with another organisation's credentials is rejected with a 4xx, and the case is still there, unchanged.",
+      "A DELETE of one of our cases sent with another organisation's credentials is rejected with a 4xx, and the " +
+      'case is still there, unchanged.',
     source: `${SOURCE}; § Endpoints › DELETE /api/cases/{id}/`,
     decision: DECISION,
   },
@@ -32,7 +39,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'tenant',
     statement:
-      "The status with which another organisation's PATCH or DELETE of our case is refused (404 or 403), beside the answer for an id that exists nowhere.",
+      "The status with which another organisation's PATCH or DELETE of our case is refused (404 or 403), beside the " +
+      'answer for an id that exists nowhere.',
     source: 'interface § Errors (error status codes: not shown)',
   },
   {
@@ -40,7 +48,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A bulk case update sent with another organisation's credentials, naming our cases by id, changes none of them (and is not answered with a 5xx).",
+      "A bulk case update sent with another organisation's credentials, naming our cases by id, changes none of " +
+      'them (and is not answered with a 5xx).',
     source: `${SOURCE}; § Endpoints › POST /api/cases/bulk-update/`,
   },
   {
@@ -48,7 +57,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "The answer to another organisation's bulk case update reports each item naming one of our cases as failed, never as a success.",
+      "The answer to another organisation's bulk case update reports each item naming one of our cases as failed, " +
+      'never as a success.',
     source: `${SOURCE}; § Endpoints › POST /api/cases/bulk-update/ ("failures are reported per item"); § Errors 1`,
     decision: BULK_DECISION,
   },
@@ -57,15 +67,19 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A bulk customer update sent with another organisation's credentials, naming our customers by id and by external_id, changes none of them (and is not answered with a 5xx).",
-    source: `${SOURCE}; § Endpoints › POST /api/customers/bulk-update/ (each item identifies a customer by id or external_id)`,
+      "A bulk customer update sent with another organisation's credentials, naming our customers by id and by " +
+      'external_id, changes none of them (and is not answered with a 5xx).',
+    source:
+      `${SOURCE}; § Endpoints › POST /api/customers/bulk-update/ (each item identifies a customer by id or ` +
+      `external_id)`,
   },
   {
     id: 'TENANT-BULK-CUSTOMERS-REPORTED',
     level: 'MUST',
     area: 'tenant',
     statement:
-      "The answer to another organisation's bulk customer update reports each item naming one of our customers (by id or by external_id) as failed, never as a success.",
+      "The answer to another organisation's bulk customer update reports each item naming one of our customers (by " +
+      'id or by external_id) as failed, never as a success.',
     source: `${SOURCE}; § Endpoints › POST /api/customers/bulk-update/ ("Failures are reported per item"); § Errors 1`,
     decision: BULK_DECISION,
   },
@@ -74,7 +88,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A bulk check delete sent with another organisation's credentials, naming our checks, deletes none of them (and is not answered with a 5xx).",
+      "A bulk check delete sent with another organisation's credentials, naming our checks, deletes none of them " +
+      '(and is not answered with a 5xx).',
     source: `${SOURCE}; § Endpoints › POST /api/checks/bulk-delete/`,
   },
   {
@@ -82,7 +97,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "The answer to another organisation's bulk check delete reports each id of one of our checks as failed, never as deleted.",
+      "The answer to another organisation's bulk check delete reports each id of one of our checks as failed, never " +
+      'as deleted.',
     source: `${SOURCE}; § Endpoints › POST /api/checks/bulk-delete/ ("failures are reported per item"); § Errors 1`,
     decision: BULK_DECISION,
   },

@@ -6,10 +6,12 @@ export const TOKEN_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'token',
     statement:
-      'Valid client credentials (JSON body, grant_type client_credentials) get 200 application/json with access_token (string), token_type (string) and expires_in (integer).',
+      'Valid client credentials (JSON body, grant_type client_credentials) get 200 application/json with ' +
+      'access_token (string), token_type (string) and expires_in (integer).',
     source: 'interface § Endpoints › POST /api/oauth/token/; § Authentication 4',
     decision:
-      'The request carries no Authorization header: the client credentials in the body are the credential (RFC 6749 §2.3.1); "documented with a bearer header" is recorded by TOKEN-ENDPOINT-BEARER-HEADER.',
+      'The request carries no Authorization header: the client credentials in the body are the credential (RFC 6749 ' +
+      '§2.3.1); "documented with a bearer header" is recorded by TOKEN-ENDPOINT-BEARER-HEADER.',
   },
   {
     id: 'TOKEN-REJECT-WRONG-SECRET',
@@ -77,6 +79,7 @@ export const TOKEN_REQUIREMENTS = requirements([
       'What the token endpoint does with a request that also carries an Authorization: Bearer header (the API key).',
     source: 'interface § Authentication 3',
     decision:
-      'A bearer header to obtain a bearer token is circular for OAuth clients; the interface gives no rule, so the behaviour is recorded.',
+      'A bearer header to obtain a bearer token is circular for OAuth clients; the interface gives no rule, so the ' +
+      'behaviour is recorded.',
   },
 ]);

@@ -1,7 +1,8 @@
 import { requirements } from '../requirement.ts';
 
 const SOURCE =
-  'interface § Endpoints › PATCH /api/cases/{id}/ (external_id: "must be unique per organisation among non-archived cases"); § Errors 2';
+  'interface § Endpoints › PATCH /api/cases/{id}/ (external_id: "must be unique per organisation among non-archived ' +
+  'cases"); § Errors 2';
 
 export const UNIQUENESS_REQUIREMENTS = requirements([
   {
@@ -9,7 +10,8 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      'A PATCH giving a case the external_id another case of the organisation holds is rejected with a 4xx, and neither case changes.',
+      'A PATCH giving a case the external_id another case of the organisation holds is rejected with a 4xx, and ' +
+      'neither case changes.',
     source: SOURCE,
   },
   {
@@ -18,7 +20,8 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     area: 'uniqueness',
     statement: 'The status and body with which the server refuses an external_id another case holds.',
     source:
-      'interface § Errors ("Error status codes and error body shape, including the response to a violated uniqueness rule: not shown")',
+      'interface § Errors ("Error status codes and error body shape, including the response to a violated ' +
+      'uniqueness rule: not shown")',
   },
   {
     id: 'UNIQUE-OWN-VALUE',
@@ -33,7 +36,8 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      'Once a case has been given a new external_id, its former value is free: a PATCH giving it to another case is accepted and that case shows it.',
+      'Once a case has been given a new external_id, its former value is free: a PATCH giving it to another case is ' +
+      'accepted and that case shows it.',
     source: SOURCE,
     decision: 'Uniqueness is a rule on the values cases hold now; a value no case holds any more is not taken.',
   },
@@ -43,46 +47,55 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     area: 'uniqueness',
     statement: 'Whether the external_id of a deleted case can be given to another case afterwards.',
     source:
-      'interface § Endpoints › DELETE /api/cases/{id}/; PATCH (external_id unique "among non-archived cases"; how deletion relates to archiving: not shown)',
+      'interface § Endpoints › DELETE /api/cases/{id}/; PATCH (external_id unique "among non-archived cases"; how ' +
+      'deletion relates to archiving: not shown)',
   },
   {
     id: 'UNIQUE-PER-ORGANISATION',
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      'Another organisation may give one of its cases an external_id a case of ours holds: its PATCH is accepted and our case is unchanged.',
+      'Another organisation may give one of its cases an external_id a case of ours holds: its PATCH is accepted ' +
+      'and our case is unchanged.',
     source: SOURCE,
     decision:
-      "The rule is scoped to the organisation, so a value held only in another organisation is free; refusing it refuses a valid PATCH (and discloses the other organisation's data). Needs peer credentials.",
+      'The rule is scoped to the organisation, so a value held only in another organisation is free; refusing it ' +
+      "refuses a valid PATCH (and discloses the other organisation's data). Needs peer credentials.",
   },
   {
     id: 'UNIQUE-BULK',
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      "A bulk case update never leaves two cases with one external_id: an item giving a case another case's value, or the value an earlier item of the batch gave, is not applied, and the cases it names keep their values.",
+      "A bulk case update never leaves two cases with one external_id: an item giving a case another case's value, " +
+      'or the value an earlier item of the batch gave, is not applied, and the cases it names keep their values.',
     source: `${SOURCE}; § Endpoints › POST /api/cases/bulk-update/ (failures are reported per item)`,
     decision:
-      'Two items of one batch giving the same new value to two cases: at most one may hold it afterwards; which one is not judged.',
+      'Two items of one batch giving the same new value to two cases: at most one may hold it afterwards; which one ' +
+      'is not judged.',
   },
   {
     id: 'UNIQUE-BULK-REPORTED',
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      "The answer to a bulk case update reports an item giving a case another case's external_id as failed, and a valid item beside it not as failed.",
+      "The answer to a bulk case update reports an item giving a case another case's external_id as failed, and a " +
+      'valid item beside it not as failed.',
     source: `${SOURCE}; § Endpoints › POST /api/cases/bulk-update/ ("failures are reported per item"); § Errors 1`,
     decision:
-      "The report's shape is not shown: it is read as for BULK-CASES-REPORTED (src/kit/bulk-report.ts, --bulk-failures-path).",
+      "The report's shape is not shown: it is read as for BULK-CASES-REPORTED (src/kit/bulk-report.ts, " +
+      '--bulk-failures-path).',
   },
   {
     id: 'UNIQUE-RACE',
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      'Of several PATCHes sent at once giving one new external_id to different cases, exactly one succeeds, the others are rejected with a 4xx, and only the case whose PATCH succeeded holds the value.',
+      'Of several PATCHes sent at once giving one new external_id to different cases, exactly one succeeds, the ' +
+      'others are rejected with a 4xx, and only the case whose PATCH succeeded holds the value.',
     source: SOURCE,
     decision:
-      'The rule holds whatever the timing, so concurrent requests are no exception. A run whose --concurrency lets fewer requests be in flight races fewer of them.',
+      'The rule holds whatever the timing, so concurrent requests are no exception. A run whose --concurrency lets ' +
+      'fewer requests be in flight races fewer of them.',
   },
 ]);

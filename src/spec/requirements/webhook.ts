@@ -1,7 +1,8 @@
 import { requirements } from '../requirement.ts';
 
 const EVENTS_1 =
-  'interface § Events 1 ("When case processing completes, a webhook is sent to the case\'s webhook_url (settable at update, max 511 characters, nullable)")';
+  'interface § Events 1 ("When case processing completes, a webhook is sent to the case\'s webhook_url (settable at ' +
+  'update, max 511 characters, nullable)")';
 const NOT_SHOWN = 'interface § Events ("Webhook request shape, signing and retries: not shown")';
 
 /**
@@ -15,28 +16,36 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'webhook',
     statement:
-      'A case whose webhook_url was set by PATCH, once processing is started and completes, gets a request at that URL within the webhook deadline.',
+      'A case whose webhook_url was set by PATCH, once processing is started and completes, gets a request at that ' +
+      'URL within the webhook deadline.',
     source: `${EVENTS_1}; § Resources › Case (webhook_url: "called on case completion")`,
     decision:
-      'Processing time is not shown: the deadline is --webhook-timeout-ms (default 15 s). The method is not shown either, so any request at the URL is the delivery; its method and content type are recorded.',
+      'Processing time is not shown: the deadline is --webhook-timeout-ms (default 15 s). The method is not shown ' +
+      'either, so any request at the URL is the delivery; its method and content type are recorded.',
   },
   {
     id: 'WEBHOOK-BODY-CASE',
     level: 'MUST',
     area: 'webhook',
     statement:
-      "The delivery's body is JSON carrying the case as in its read representation: that case's id, the always-present fields of the case, its customer and its checks with their types and listed enum values, risk scores within 0.0 to 1.0, and the case's risk_score the maximum of its checks'.",
+      "The delivery's body is JSON carrying the case as in its read representation: that case's id, the " +
+      'always-present fields of the case, its customer and its checks with their types and listed enum values, ' +
+      "risk scores within 0.0 to 1.0, and the case's risk_score the maximum of its checks'.",
     source:
-      'interface § Events 2 ("case data are exposed in webhooks as in the case read representation"); § Resources › Case; § Limits (risk score range)',
+      'interface § Events 2 ("case data are exposed in webhooks as in the case read representation"); § Resources › ' +
+      'Case; § Limits (risk score range)',
     decision:
-      'The request shape is not shown: the case may be the whole body or an object inside it (an envelope), found by its id; the body is JSON as the read representation is (a form field holding JSON is accepted). Where the case sits is recorded (WEBHOOK-ENVELOPE).',
+      'The request shape is not shown: the case may be the whole body or an object inside it (an envelope), found ' +
+      'by its id; the body is JSON as the read representation is (a form field holding JSON is accepted). Where ' +
+      'the case sits is recorded (WEBHOOK-ENVELOPE).',
   },
   {
     id: 'WEBHOOK-BODY-COMPLETE',
     level: 'MUST',
     area: 'webhook',
     statement:
-      'The delivered case shows is_complete true: the webhook reports the completed case, not one still being processed.',
+      'The delivered case shows is_complete true: the webhook reports the completed case, not one still being ' +
+      'processed.',
     source: `${EVENTS_1}; § Resources › Case (is_complete; webhook_url "called on case completion")`,
     decision:
       "Judged when the body carries is_complete as a boolean; a missing or mistyped field is WEBHOOK-BODY-CASE's.",
@@ -46,20 +55,26 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'webhook',
     statement:
-      'A delivered case showing is_complete true carries the results a read of the case after completion shows: the same checks by id, each with the same outcome and risk_score, and the same case outcome and risk_score.',
+      'A delivered case showing is_complete true carries the results a read of the case after completion shows: the ' +
+      'same checks by id, each with the same outcome and risk_score, and the same case outcome and risk_score.',
     source:
-      'interface § What the service does 4 ("Results are delivered to the case\'s webhook URL when processing completes"); § Events 2',
+      'interface § What the service does 4 ("Results are delivered to the case\'s webhook URL when processing ' +
+      'completes"); § Events 2',
     decision:
-      'Check status is not compared: transitions are not shown and a check may move on after the webhook. Judged only on a body that passes WEBHOOK-BODY-CASE and shows is_complete true, so one defect fails one requirement.',
+      'Check status is not compared: transitions are not shown and a check may move on after the webhook. Judged ' +
+      'only on a body that passes WEBHOOK-BODY-CASE and shows is_complete true, so one defect fails one ' +
+      'requirement.',
   },
   {
     id: 'WEBHOOK-INPUT-DETAILS',
     level: 'MUST',
     area: 'webhook',
     statement:
-      'Each check of the delivered case carries the input_details the case read shows for it (the JSON it was created with).',
+      'Each check of the delivered case carries the input_details the case read shows for it (the JSON it was ' +
+      'created with).',
     source:
-      'interface § Resources › Check (input_details: "Exposed through the case read API and webhooks"); § Events 2 ("Check input_details and case data are exposed in webhooks as in the case read representation")',
+      'interface § Resources › Check (input_details: "Exposed through the case read API and webhooks"); § Events 2 ' +
+      '("Check input_details and case data are exposed in webhooks as in the case read representation")',
     decision: "Judged on the checks the body carries; a body without a checks array is WEBHOOK-BODY-CASE's.",
   },
   {
@@ -67,40 +82,54 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'SHOULD',
     area: 'webhook',
     statement:
-      'A completion is notified once: after the receiver acknowledged a delivery with 2xx, no second delivery for the same completion arrives.',
+      'A completion is notified once: after the receiver acknowledged a delivery with 2xx, no second delivery for ' +
+      'the same completion arrives.',
     source: `${EVENTS_1}; RFC 9110 §9.2.2 (non-idempotent requests are not repeated without cause)`,
     decision:
-      'SHOULD, not MUST: the interface says "a webhook is sent" but leaves delivery semantics unshown, and at-least-once senders are common; a receiver that is not idempotent is harmed by a second delivery it already acknowledged, so a duplicate is a warning (in the spirit of RFC 9110 §9.2.2, which discourages repeating a non-idempotent request without cause). Retries are not shown: sending again after a failed (non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the receiver acknowledged is a second webhook for one completion. Watched for a quiet period (twice the observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not seen.',
+      'SHOULD, not MUST: the interface says "a webhook is sent" but leaves delivery semantics unshown, and ' +
+      'at-least-once senders are common; a receiver that is not idempotent is harmed by a second delivery it ' +
+      'already acknowledged, so a duplicate is a warning (in the spirit of RFC 9110 §9.2.2, which discourages ' +
+      'repeating a non-idempotent request without cause). Retries are not shown: sending again after a failed ' +
+      '(non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the ' +
+      'receiver acknowledged is a second webhook for one completion. Watched for a quiet period (twice the ' +
+      'observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not seen.',
   },
   {
     id: 'WEBHOOK-NEW-URL-ONLY',
     level: 'MUST',
     area: 'webhook',
     statement:
-      'A case whose webhook_url is changed by PATCH before its processing completes notifies the new URL and never the one it replaced.',
+      'A case whose webhook_url is changed by PATCH before its processing completes notifies the new URL and never ' +
+      'the one it replaced.',
     source: `${EVENTS_1}; § Endpoints › PATCH (webhook_url: "webhook sent on case completion")`,
     decision:
-      'Judged for a change before processing starts and for one while it runs (the PATCH answer showing is_complete false proves the change came first); the old URL is watched for the quiet period after the new one is notified.',
+      'Judged for a change before processing starts and for one while it runs (the PATCH answer showing is_complete ' +
+      'false proves the change came first); the old URL is watched for the quiet period after the new one is ' +
+      'notified.',
   },
   {
     id: 'WEBHOOK-NULL-NO-DELIVERY',
     level: 'MUST',
     area: 'webhook',
     statement:
-      'A case whose webhook_url was set to null by PATCH before its processing completes gets no delivery at the URL it had before.',
+      'A case whose webhook_url was set to null by PATCH before its processing completes gets no delivery at the ' +
+      'URL it had before.',
     source: `${EVENTS_1}; § Resources › Case (webhook_url: string or null)`,
     decision:
-      'Silence is observable only where a URL was set before: that URL is watched for the quiet period after the case reads complete. Judged only when the server delivers at all (WEBHOOK-DELIVERED).',
+      'Silence is observable only where a URL was set before: that URL is watched for the quiet period after the ' +
+      'case reads complete. Judged only when the server delivers at all (WEBHOOK-DELIVERED).',
   },
   {
     id: 'WEBHOOK-NO-CROSSTALK',
     level: 'MUST',
     area: 'webhook',
     statement:
-      'Several cases processed at the same time each get a delivery at their own webhook_url carrying their own case, and none carrying another case.',
+      'Several cases processed at the same time each get a delivery at their own webhook_url carrying their own ' +
+      'case, and none carrying another case.',
     source: `${EVENTS_1}; § Events 2`,
     decision:
-      'The case is recognised by its id (as for WEBHOOK-BODY-CASE); the rest of each body is judged by the other requirements.',
+      'The case is recognised by its id (as for WEBHOOK-BODY-CASE); the rest of each body is judged by the other ' +
+      'requirements.',
   },
   {
     id: 'WEBHOOK-METHOD',
@@ -122,7 +151,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'webhook',
     statement:
-      "Where the case sits in the webhook's body: the whole body, or inside an envelope, and the envelope's other fields.",
+      "Where the case sits in the webhook's body: the whole body, or inside an envelope, and the envelope's other " +
+      'fields.',
     source: NOT_SHOWN,
   },
   {
@@ -144,7 +174,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'webhook',
     statement:
-      "Time from the start-processing answer to the delivery, and from the delivered case's updated_at (server clock) to its arrival.",
+      "Time from the start-processing answer to the delivery, and from the delivered case's updated_at (server " +
+      'clock) to its arrival.',
     source: 'interface § Events 1 (sent "when case processing completes"; the delay is not shown)',
   },
   {
@@ -152,7 +183,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'OBSERVE',
     area: 'webhook',
     statement:
-      'What the server does when the receiver answers a delivery once with 500: whether it sends it again, after how long, and with the same body.',
+      'What the server does when the receiver answers a delivery once with 500: whether it sends it again, after ' +
+      'how long, and with the same body.',
     source: NOT_SHOWN,
   },
   {

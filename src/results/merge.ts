@@ -3,39 +3,17 @@
  * requirement once, with its verdict on every target (`byTarget`), whether they differ, and the
  * worst of them as its verdict. The run conforms when every target does.
  */
-import type { ConformanceReport, RunSummary, TargetEntry } from './json.ts';
-import { combineGates, type ExpectedMark, type GatedResult, type GateSummary } from './gate.ts';
-import type { RequirementResult, Verdict } from './verdicts.ts';
-
-/** What one target did for one requirement. */
-export interface TargetVerdict {
-  verdict: Verdict;
-  reason?: string;
-  observations?: string[];
-  tests: RequirementResult['tests'];
-  failures?: NonNullable<RequirementResult['failures']>;
-  expected?: ExpectedMark;
-}
-
-export type MergedResult = Omit<RequirementResult, 'tests' | 'failures' | 'observations'> & {
-  /** The checks behind the verdict, on every target. */
-  tests: (RequirementResult['tests'][number] & { target: string })[];
-  failures?: (NonNullable<RequirementResult['failures']>[number] & { target: string })[];
-  byTarget: Record<string, TargetVerdict>;
-  /** The targets' verdicts are not all the same. */
-  differs: boolean;
-};
-
-export type TargetSummary = RunSummary & { gate?: GateSummary };
-
-/** A target of the merged report: its entry in its own report, and where that report is. */
-export type TargetInfo = TargetEntry & { summary: TargetSummary; report: string };
-
-export type MultiTargetReport = Omit<ConformanceReport, 'targets' | 'results' | 'summary'> & {
-  targets: TargetInfo[];
-  summary: TargetSummary & { gate: GateSummary };
-  results: MergedResult[];
-};
+import { combineGates } from './gate.ts';
+import { countVerdicts } from './judge.ts';
+import type {
+  ConformanceReport,
+  Failure,
+  GateSummary,
+  RequirementResult,
+  TargetResult,
+  TestRef,
+  Verdict,
+} from './report.ts';
 
 /** Worst first: a failure anywhere decides, then a warning, then "not judged everywhere". */
 const RANK: Record<Verdict, number> = { fail: 4, warn: 3, skip: 2, pass: 1, observed: 1 };
@@ -44,15 +22,10 @@ export function worstVerdict(verdicts: Verdict[]): Verdict {
   return verdicts.reduce((worst, v) => (RANK[v] > RANK[worst] ? v : worst), verdicts[0] ?? 'skip');
 }
 
-/** A single-target report after the gate: results carry `expected`, the summary its gate. */
-export type GatedReport = Omit<ConformanceReport, 'summary' | 'results'> & {
-  summary: TargetSummary;
-  results: GatedResult[];
-};
-
+/** One target's own report (after its gate), to merge. */
 export interface TargetReport {
   label: string;
-  report: GatedReport;
+  report: ConformanceReport;
   /** Path of its conformance.json relative to the merged report's folder. */
   path: string;
 }
@@ -60,13 +33,13 @@ export interface TargetReport {
 export function mergeReports(
   perTarget: TargetReport[],
   options: { strict: boolean; expectationsFile?: string },
-): MultiTargetReport {
+): ConformanceReport {
   if (perTarget.length === 0) throw new Error('mergeReports needs at least one target');
   const first = perTarget[0]!.report;
-  const results = first.results.map((base): MergedResult => {
-    const byTarget: Record<string, TargetVerdict> = {};
-    const tests: MergedResult['tests'] = [];
-    const failures: NonNullable<MergedResult['failures']> = [];
+  const results = first.results.map((base): RequirementResult => {
+    const byTarget: Record<string, TargetResult> = {};
+    const tests: TestRef[] = [];
+    const failures: Failure[] = [];
     for (const { label, report } of perTarget) {
       const r = report.results.find((x) => x.id === base.id);
       if (!r) {
@@ -102,8 +75,7 @@ export function mergeReports(
     };
   });
 
-  const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
-  for (const r of results) counts[r.verdict] += 1;
+  const counts = countVerdicts(results);
   const summaries = perTarget.map((t) => t.report.summary);
   const tagged = (label: string, xs: string[]) => xs.map((x) => `[${label}] ${x}`);
   const gate = combineGates(
@@ -111,7 +83,7 @@ export function mergeReports(
     options.strict,
     options.expectationsFile,
   );
-  const summary: MultiTargetReport['summary'] = {
+  const summary: ConformanceReport['summary'] = {
     conforming: summaries.every((s) => s.conforming),
     counts,
     mustFailures: results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length,

@@ -1,19 +1,18 @@
 /**
  * Building conformance.json from what a run produced, and what every rendering of it shares:
- * the overall verdict, and the run's settings with secrets taken out.
+ * the overall verdict in one word and one line.
  */
-import { REDACTED } from '../client/redact.ts';
 import { CATALOGUE_VERSION } from '../spec/index.ts';
 import { VERSION } from '../version.ts';
 import {
-  REPORT_SCHEMA_VERSION,
   type ConformanceReport,
   type Interruption,
-  type RunSummary,
-  type TargetEntry,
-} from './json.ts';
-import type { ConformanceReport as ParsedReport } from './schema.ts';
-import type { RequirementResult } from './verdicts.ts';
+  REPORT_SCHEMA_VERSION,
+  type RequirementResult,
+  type Summary,
+  type TargetKind,
+  type TargetSummary,
+} from './report.ts';
 
 /** The label of the target of a run against one target. */
 export const DEFAULT_TARGET_LABEL = 'default';
@@ -33,10 +32,10 @@ export interface RunInfo {
 export interface JudgedTarget {
   label?: string;
   baseUrl: string;
-  kind: 'embedded' | 'url';
+  kind: TargetKind;
   referenceFaults?: string[];
   serverHeaders: Record<string, string[]>;
-  summary: RunSummary;
+  summary: Summary;
   results: RequirementResult[];
 }
 
@@ -44,7 +43,7 @@ export interface JudgedTarget {
 export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceReport {
   const label = target.label ?? DEFAULT_TARGET_LABEL;
   const faults = target.referenceFaults?.length ? { referenceFaults: target.referenceFaults } : {};
-  const entry: TargetEntry = {
+  const entry: TargetSummary = {
     label,
     baseUrl: target.baseUrl,
     kind: target.kind,
@@ -73,32 +72,12 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
   };
 }
 
-/**
- * The settings of a run as the report shows them: every set value, except that a secret is
- * "[REDACTED]" (that it was given is worth knowing; its value never leaves the harness), at
- * any depth (a target entry carries its own credentials).
- */
-export function publicOptions(config: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
-  const clean = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(clean);
-    if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v === undefined) continue;
-      out[key] = secretKeys.includes(key) ? REDACTED : clean(v);
-    }
-    return out;
-  };
-  return clean(config) as Record<string, unknown>;
-}
-
 export type OverallVerdict = 'CONFORMING' | 'NOT CONFORMING' | 'INCOMPLETE' | 'INTERRUPTED';
 
 /** The one-word verdict of a report, as the console, the HTML and the Markdown show it. */
 export function overallVerdict(report: {
   run: { interrupted?: unknown };
-  summary: Pick<ParsedReport['summary'], 'harnessFaults' | 'suiteErrors' | 'conforming'>;
+  summary: Pick<Summary, 'harnessFaults' | 'suiteErrors' | 'conforming'>;
 }): OverallVerdict {
   if (report.run.interrupted) return 'INTERRUPTED';
   if (report.summary.harnessFaults.length || report.summary.suiteErrors.length) return 'INCOMPLETE';
@@ -106,9 +85,11 @@ export function overallVerdict(report: {
 }
 
 /** One sentence under the verdict: counts, and why when the verdict is not a plain judgement. */
-export function verdictLine(report: Pick<ParsedReport, 'run' | 'summary'>): string {
+export function verdictLine(report: Pick<ConformanceReport, 'run' | 'summary'>): string {
   const s = report.summary;
-  const counts = `${s.mustFailures} MUST failed, ${s.shouldWarnings} SHOULD warned, ${s.counts.observed} observed, ${s.counts.skip} skipped, ${s.counts.pass} passed`;
+  const counts =
+    `${s.mustFailures} MUST failed, ${s.shouldWarnings} SHOULD warned, ${s.counts.observed} observed, ` +
+    `${s.counts.skip} skipped, ${s.counts.pass} passed`;
   const verdict = overallVerdict(report);
   if (verdict === 'INTERRUPTED')
     return `${counts}; the run was stopped (${report.run.interrupted}): what ran is reported`;

@@ -1,8 +1,17 @@
 /**
- * JSON text from files the user writes (the config file, the expectations file): parse it and,
- * when it is not JSON, say where, in one line. Node 20's JSON.parse does not always give a
- * position (and its messages can run over several lines), so the offset is found by search then.
+ * JSON values as the harness handles them: the one type of a JSON object, and text from files the
+ * user writes (the config file, the expectations file) parsed so that, when it is not JSON, the
+ * message says where, in one line. Node 20's JSON.parse does not always give a position (and its
+ * messages can run over several lines), so the offset is found by search then.
  */
+
+/** A JSON object as sent or read: keys to values of any JSON type. */
+export type JsonObject = Record<string, unknown>;
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isJsonObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 
 /** The 1-based line of `offset` in `text`. */
 export function lineAt(text: string, offset: number): number {

@@ -1,95 +1,53 @@
 /**
- * conformance.json, as a zod schema: the contract of the machine-readable report. The JSON
- * Schema in docs/conformance.schema.json is generated from it (`npm run schema`) and a test
- * keeps the two equal. Field names are a contract: later versions add fields (and raise
- * schemaVersion), never rename or remove one; the JSON Schema lets objects carry fields it
- * does not name, so a reader of version N reads version N+1.
+ * conformance.json, as zod schemas: the contract of the machine-readable report, and the one
+ * declaration of the report's types (inferred below). The JSON Schema in
+ * docs/conformance.schema.json is generated from it (`npm run schema`) and a test keeps the two
+ * equal. Field names are a contract: later versions add fields (and raise schemaVersion), never
+ * rename or remove one; the JSON Schema lets objects carry fields it does not name, so a reader of
+ * version N reads version N+1.
  */
 import { z } from 'zod';
-import type { Exchange } from '../client/transport.ts';
-import type { Evidence, Observation, PropertyEvidence } from '../kit/meta.ts';
-import type { ConformanceReport as WrittenReport } from './json.ts';
 import { AREAS } from '../spec/requirement.ts';
+import { EvidenceSchema } from './evidence.ts';
+import { FailureDetailSchema } from './failure.ts';
+import { obj, text } from './schema-helpers.ts';
 
-/** Raised when a field is added; fields are never renamed or removed. */
-export const REPORT_SCHEMA_VERSION = 2;
+/** Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields. */
+export const REPORT_SCHEMA_VERSION = 3;
 
-/**
- * An object. Parsing drops fields it does not know (a newer report renders with what this
- * version knows); the JSON Schema allows them (generated for input: no additionalProperties).
- */
-const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
-
-const text = (description: string) => z.string().describe(description);
+export const InterruptionSchema = z
+  .enum(['SIGINT', 'SIGTERM', 'deadline'])
+  .describe('why the run stopped before its end: a signal, or the run deadline (--deadline-ms)');
+export const TargetKindSchema = z
+  .enum(['embedded', 'url'])
+  .describe('embedded: the run started its own reference ' + 'server');
 
 export const VerdictSchema = z
   .enum(['pass', 'fail', 'warn', 'skip', 'observed'])
   .describe(
-    'pass; fail (a MUST broken); warn (a SHOULD broken, or an observation that could not be made); skip (no check judged it: see reason); observed (OBSERVE: what the server did is recorded)',
+    'pass; fail (a MUST broken); warn (a SHOULD broken, or an observation that could not be made); skip (no check ' +
+      'judged it: see reason); observed (OBSERVE: what the server did is recorded)',
   );
 export const LevelSchema = z
   .enum(['MUST', 'SHOULD', 'OBSERVE'])
-  .describe('MUST fails the run; SHOULD warns; OBSERVE records');
+  .describe('MUST fails the run; SHOULD warns; ' + 'OBSERVE records');
 export const AreaSchema = z
   .enum(Object.keys(AREAS) as [keyof typeof AREAS, ...(keyof typeof AREAS)[]])
   .describe('area of the interface (screenconf list names them)');
 
-export const ExchangeSchema = obj({
-  at: text('when the request was sent (ISO 8601)'),
-  durationMs: z.number().describe('request to last byte of the response, in ms'),
-  request: obj({
-    method: z.string(),
-    url: text('absolute URL, secrets redacted'),
-    headers: z.record(z.string(), z.string()).describe('as sent; Authorization and Cookie values redacted'),
-    body: text('as sent (first 16384 characters), secrets redacted').optional(),
-    credential: z
-      .enum(['access-token', 'api-key', 'none', 'other'])
-      .describe('which credential the request carried')
+export const FailureSchema = FailureDetailSchema.partial({ what: true })
+  .extend({
+    test: text('the check (its full name)'),
+    requirement: text('the requirement the check judged').optional(),
+    message: text('what was checked, what was expected and what was received, for people'),
+    flaky: z
+      .boolean()
+      .describe('re-run after failing: true when the re-run passed, false when it failed again')
       .optional(),
-    cleanup: z.boolean().optional(),
-  }),
-  response: obj({
-    status: z.int(),
-    headers: z.record(z.string(), z.string()).describe('as received; Set-Cookie redacted'),
-    body: text('as received (first 16384 characters), secrets redacted'),
+    evidence: EvidenceSchema.optional(),
+    target: text('multi-target reports: the target it failed on').optional(),
   })
-    .describe('absent when no HTTP answer came (see error)')
-    .optional(),
-  error: text('why no answer came (refused, timeout, too large, …)').optional(),
-})
-  .describe('one request and its response, as recorded, with secrets redacted ([REDACTED])')
-  .meta({ id: 'Exchange' });
-
-export const PropertyEvidenceSchema = obj({
-  name: text('the property'),
-  counterexample: text('the shrunk input that breaks it (fast-check notation, at most 4000 characters)'),
-  seed: z.int().describe("fast-check's seed of this property"),
-  path: text("fast-check's replay path"),
-  runSeed: z.int().describe('the run seed (--seed) that reproduces it'),
-  numRuns: z.int(),
-  numShrinks: z.int(),
-})
-  .describe('a property-based check: the counterexample and how to replay it')
-  .meta({ id: 'PropertyEvidence' });
-
-export const EvidenceSchema = obj({
-  exchanges: z.array(ExchangeSchema).describe('the last exchanges of the check (at most 4), oldest first'),
-  curl: z.array(z.string()).describe('one curl command per exchange; secrets are $SCREENCONF_* variables'),
-  property: PropertyEvidenceSchema.optional(),
-})
-  .describe('what the server was sent and answered')
-  .meta({ id: 'Evidence' });
-
-export const FailureSchema = obj({
-  test: text('the check (its full name)'),
-  message: text('what was expected and what was received'),
-  flaky: z
-    .boolean()
-    .describe('re-run after failing: true when the re-run passed, false when it failed again')
-    .optional(),
-  evidence: EvidenceSchema.optional(),
-  target: text('multi-target reports: the target it failed on').optional(),
-}).meta({ id: 'Failure' });
+  .meta({ id: 'Failure' });
 
 export const ObservationEvidenceSchema = obj({
   test: text('the check that recorded it'),
@@ -114,7 +72,7 @@ export const ExpectedMarkSchema = obj({
   .describe('--expect: what an expectation made of this result')
   .meta({ id: 'ExpectedMark' });
 
-const GateRefSchema = obj({ id: z.string(), target: z.string().optional() });
+export const GateRefSchema = obj({ id: z.string(), target: z.string().optional() });
 
 export const GateSummarySchema = obj({
   passed: z.boolean().describe('the release gate: no unexpected failure, no unexpected pass, no expired expectation'),
@@ -187,13 +145,14 @@ export const SummarySchema = obj({
 export const ServerHeadersSchema = z
   .record(z.string(), z.array(z.string()))
   .describe(
-    'server identification headers seen in responses (Server, X-Powered-By, Via, …): each distinct value, at most 10, 200 characters each',
+    'server identification headers seen in responses (Server, X-Powered-By, Via, …): each distinct value, at most ' +
+      '10, 200 characters each',
   );
 
 export const TargetSummarySchema = obj({
   label: text('"default" for a single target; the --target label otherwise'),
   baseUrl: z.string(),
-  kind: z.enum(['embedded', 'url']),
+  kind: TargetKindSchema,
   referenceFaults: z.array(z.string()).optional(),
   serverHeaders: ServerHeadersSchema,
   summary: SummarySchema,
@@ -214,12 +173,12 @@ export const ConformanceReportSchema = obj({
     seed: z.int().describe('replay the generated inputs with --seed'),
     runs: z.int().describe('generated cases per property'),
     suites: z.array(z.string()),
-    interrupted: z.enum(['SIGINT', 'SIGTERM', 'deadline']).optional(),
+    interrupted: InterruptionSchema.optional(),
     options: z.record(z.string(), z.unknown()).describe('the run settings; secrets are "[REDACTED]"').optional(),
   }),
   target: obj({
     baseUrl: z.string(),
-    kind: z.enum(['embedded', 'url']),
+    kind: TargetKindSchema,
     referenceFaults: z.array(z.string()).optional(),
     label: z.string().optional(),
     serverHeaders: ServerHeadersSchema.optional(),
@@ -237,7 +196,14 @@ export type RequirementResult = z.infer<typeof RequirementResultSchema>;
 export type TargetResult = z.infer<typeof TargetResultSchema>;
 export type TargetSummary = z.infer<typeof TargetSummarySchema>;
 export type Summary = z.infer<typeof SummarySchema>;
-export type ReportEvidence = z.infer<typeof EvidenceSchema>;
+export type Counts = z.infer<typeof CountsSchema>;
+export type CleanupSummary = z.infer<typeof CleanupSchema>;
+export type GateRef = z.infer<typeof GateRefSchema>;
+export type GateSummary = z.infer<typeof GateSummarySchema>;
+export type Interruption = z.infer<typeof InterruptionSchema>;
+export type TargetKind = z.infer<typeof TargetKindSchema>;
+export type Failure = z.infer<typeof FailureSchema>;
+export type TestRef = z.infer<typeof TestRefSchema>;
 export type Verdict = z.infer<typeof VerdictSchema>;
 export type ExpectedMark = z.infer<typeof ExpectedMarkSchema>;
 export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;
@@ -249,14 +215,3 @@ export function reportJsonSchema(): Record<string, unknown> {
     title: `screenconf conformance.json, schemaVersion ${REPORT_SCHEMA_VERSION}`,
   };
 }
-
-// What the harness records must fit the schema: these fail to compile when the two drift apart.
-type Assignable<T, U extends T> = U;
-export type _ExchangeFits = Assignable<z.infer<typeof ExchangeSchema>, Exchange>;
-export type _EvidenceFits = Assignable<z.infer<typeof EvidenceSchema>, Evidence>;
-export type _PropertyFits = Assignable<z.infer<typeof PropertyEvidenceSchema>, PropertyEvidence>;
-export type _ObservationFits = Assignable<
-  { requirement: string; text: string; evidence?: ReportEvidence },
-  Observation
->;
-export type _ReportFits = Assignable<ConformanceReport, WrittenReport>;

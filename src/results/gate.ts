@@ -8,40 +8,23 @@
  * The verdicts themselves stay what they are: `verdict` says what the server did, `expected`
  * says what the team knew.
  */
-import type { Expectation } from './expect.ts';
-import type { RequirementResult } from './verdicts.ts';
+import type { ExpectedMark, GateRef, GateSummary, RequirementResult } from './report.ts';
 
-export type ExpectedOutcome = 'expected-fail' | 'unexpected-pass' | 'expired' | 'not-judged';
-
-/** What an expectation made of a result (added to results[] of conformance.json as `expected`). */
-export interface ExpectedMark {
-  reason: string;
-  expires: string;
-  outcome: ExpectedOutcome;
-}
-
-export type GatedResult = RequirementResult & { expected?: ExpectedMark };
-
-/** A requirement on a target (no target in a run against one unlabelled target). */
-export interface GateRef {
+/** One entry of the expectations file (--expect): a known failure, why, and until when. */
+export interface Expectation {
+  /** A requirement id of the catalogue. */
   id: string;
+  reason: string;
+  /** The last day the expectation holds, YYYY-MM-DD; from the day after, it fails the gate. */
+  expires: string;
+  /** Only for this target (a run with `--target LABEL=URL`); absent: every target. */
   target?: string;
+  /** Position in the file, 1-based, and the line its object starts on. */
+  entry: number;
+  line?: number;
 }
 
-export interface GateSummary {
-  passed: boolean;
-  strict: boolean;
-  /** The expectations file, when one was given. */
-  expectations?: string;
-  /** Failures an expectation covers: they do not fail the gate. */
-  expectedFailures: GateRef[];
-  /** Expected to fail, but passed: fail the gate (remove them from the file). */
-  unexpectedPasses: GateRef[];
-  /** Entries of the file past their expiry date (target: the entry's own, if it names one): fail the gate. */
-  expired: (GateRef & { expires: string; entry: number })[];
-  /** Results that fail the gate: MUST failures (SHOULD warnings under --strict) no expectation covers. */
-  gating: GateRef[];
-}
+type ExpectedOutcome = ExpectedMark['outcome'];
 
 export interface GateOptions {
   strict: boolean;
@@ -64,7 +47,7 @@ export function applyGate(
   results: RequirementResult[],
   expectations: readonly Expectation[],
   options: GateOptions,
-): { results: GatedResult[]; gate: GateSummary } {
+): { results: RequirementResult[]; gate: GateSummary } {
   const { strict, today, label } = options;
   const mine = expectations.filter((e) => e.target === undefined || e.target === label);
   const gate: GateSummary = {
@@ -76,7 +59,7 @@ export function applyGate(
     expired: [],
     gating: [],
   };
-  const gated = results.map((r): GatedResult => {
+  const gated = results.map((r): RequirementResult => {
     const e = mine.find((x) => x.id === r.id);
     const failing = r.verdict === 'fail' || r.verdict === 'warn';
     let outcome: ExpectedOutcome | undefined;

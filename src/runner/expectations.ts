@@ -12,21 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
-import { lineAt, parseJsonText } from '../runner/json-text.ts';
+import { lineAt, parseJsonText } from '../base/json.ts';
+import type { Expectation } from '../results/gate.ts';
 import { findRequirement } from '../spec/index.ts';
-
-export interface Expectation {
-  /** A requirement id of the catalogue. */
-  id: string;
-  reason: string;
-  /** The last day the expectation holds, YYYY-MM-DD; from the day after, it fails the gate. */
-  expires: string;
-  /** Only for this target (a run with `--target LABEL=URL`); absent: every target. */
-  target?: string;
-  /** Position in the file, 1-based, and the line its object starts on. */
-  entry: number;
-  line?: number;
-}
 
 const KEYS = new Set(['id', 'reason', 'expires', 'target']);
 
@@ -90,7 +78,8 @@ export function loadExpectations(file: string, labels: readonly string[] | undef
   for (const [i, raw] of list.entries()) {
     const line = lines[i];
     const id = (raw as { id?: unknown } | null)?.id;
-    const where = `${line ? ` line ${line}` : ''}, entry ${i + 1}${typeof id === 'string' ? ` (${JSON.stringify(id)})` : ''}`;
+    const where =
+      `${line ? ` line ${line}` : ''}, entry ` + `${i + 1}${typeof id === 'string' ? ` (${JSON.stringify(id)})` : ''}`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       fail(where, 'must be an object with "id", "reason" and "expires"');
     }

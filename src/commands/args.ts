@@ -1,0 +1,107 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { HarnessError } from '../errors.ts';
+import { type Config, type ConfigInput, loadConfigFile, readEnv, resolveConfig } from '../runner/config.ts';
+import { SETTINGS, type SettingKey } from '../runner/settings.ts';
+
+export interface CliIO {
+  out: (...lines: string[]) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /**
+   * Resolves with the signal's name when the process is asked to stop (serve waits on it; run cancels and cleans up).
+   */
+  stopSignal?: Promise<NodeJS.Signals | undefined>;
+  /** Whether standard output is a terminal (colour is used only then, unless FORCE_COLOR). */
+  isTTY?: boolean;
+}
+export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
+export function parse(
+  args: string[],
+  options: ParseArgsConfig['options'],
+  command: string,
+  allowPositionals = false,
+): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values; positionals: string[] };
+  } catch (err) {
+    throw new HarnessError(
+      'SC_USAGE',
+      `${usageMessage(err as Error & { code?: string }, args)} (see "screenconf ${command} --help")`,
+    );
+  }
+}
+/**
+ * parseArgs' complaint, reworded where it misleads. A stray argument is not echoed: it is often
+ * a secret whose flag was left out (`--client-id ID SECRET`). A value starting with "-" needs
+ * `--flag=-value` (parseArgs calls it "ambiguous").
+ */
+function usageMessage(err: Error & { code?: string }, args: string[]): string {
+  const first = err.message.split('\n')[0]!;
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const stray = /^Unexpected argument '(.*)'\./s.exec(err.message)?.[1];
+    const at = stray === undefined ? -1 : args.indexOf(stray);
+    const [prev, prev2] = [args[at - 1], args[at - 2]];
+    const flag = (a: string) => a.split('=')[0];
+    const where =
+      at < 0
+        ? ''
+        : prev?.startsWith('-')
+          ? ` after ${flag(prev)}`
+          : prev2?.startsWith('-') && !prev2.includes('=')
+            ? ` after ${flag(prev2)} <value>`
+            : ` ${at + 1}`;
+    return (
+      `unexpected argument${where}, not shown as it may be a secret: this command takes only --options, and a ` +
+      `switch takes no value`
+    );
+  }
+  const ambiguous = /^Option '(-{1,2}[^' ]+)' argument is ambiguous/.exec(first);
+  if (ambiguous)
+    return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
+  return first;
+}
+/** The options of the settings (SETTINGS), booleans as switches. */
+export function settingOptions(
+  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
+): ParseArgsConfig['options'] {
+  const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
+  for (const key of keys) {
+    const s = SETTINGS[key];
+    options[s.flag] = {
+      type: 'boolean' in s && s.boolean ? 'boolean' : 'string',
+      ...('multiple' in s && s.multiple ? { multiple: true } : {}),
+    };
+  }
+  return options;
+}
+export function configFrom(
+  values: Values,
+  io: CliIO,
+  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
+  fallbackBaseUrl?: string,
+): Config {
+  const flags: ConfigInput = {};
+  for (const key of keys) {
+    const v = values[SETTINGS[key].flag];
+    if (typeof v === 'string' || typeof v === 'boolean' || Array.isArray(v)) flags[key] = v;
+  }
+  const file = loadConfigFile(values.config as string | undefined, io.cwd);
+  const env = readEnv(io.env);
+  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined)
+    flags.baseUrl = fallbackBaseUrl;
+  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
+}
+/** Items joined with ", " into lines of at most `width` characters, each indented. */
+export function wrapList(items: string[], indent: string, width = 96): string {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + item.length + 2 <= width) lines[last] += `, ${item}`;
+    else {
+      if (last >= 0) lines[last] += ',';
+      lines.push(`${indent}${item}`);
+    }
+  }
+  return lines.join('\n');
+}

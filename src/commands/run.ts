@@ -1,0 +1,67 @@
+import { EXIT } from '../exit.ts';
+import { SETTINGS } from '../runner/settings.ts';
+import { type CliIO, parse, settingOptions, configFrom } from './args.ts';
+
+const RUN_HELP = `Usage: screenconf run [options]
+
+Runs the conformance suites against a target and writes reports.
+Without --base-url, starts the embedded reference server and runs against it; with
+--target-image, starts that container image, runs against it and removes it at the end.
+
+Options (each also read from its environment variable, then from the config file):
+${Object.values(SETTINGS)
+  .map((s) => `  --${s.flag.padEnd(24)} ${s.help} [${s.env}]`)
+  .join('\n')}
+  --config FILE              JSON config file (default ./screenconf.config.json when present)
+  -h, --help                 this help
+
+Reports go to a folder of their own, <report-dir>/<UTC time>-<run id>/: conformance.json,
+report.html, report.md, junit.xml and SHA256SUMS ("screenconf verify" checks it);
+<report-dir>/latest points at the newest.
+
+Every case the run creates is recorded in <report-dir>/ledger.jsonl before it is created and
+deleted when its suite file ends; "screenconf cleanup <ledger>" removes what a killed run left.
+Ctrl-C (SIGINT) or SIGTERM stops the run: checks in flight finish, cleanup runs, the report of
+what ran is written; a second Ctrl-C exits at once without cleanup.
+
+With --target LABEL=URL (repeatable) the suites run against each target in turn, and one report
+compares them. --expect FILE lists known failures ({"expectations": [{"id", "reason", "expires":
+"YYYY-MM-DD", "target"?}]}): an expected failure does not fail the run; an unexpected pass or an
+expired entry does.
+
+Exit status: 0 conforming (every target; failures the expectations file lists do not count),
+1 not conforming (a MUST failed, a SHOULD warned with --strict, an expectation passed unexpectedly
+or expired), 2 usage or config error, 3 target unreachable, harness fault or run deadline passed,
+130 stopped by SIGINT, 143 stopped by SIGTERM.`;
+export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse(args, settingOptions(), 'run');
+  if (values.help) {
+    io.out(RUN_HELP);
+    return EXIT.ok;
+  }
+  const config = configFrom(values, io);
+  const { runConformance } = await import('../runner/run.ts');
+  const stop = io.stopSignal?.then((signal) => signal ?? 'SIGINT');
+  return runConformance(config, {
+    out: io.out,
+    err: io.err,
+    cwd: io.cwd,
+    ...(stop ? { stop } : {}),
+    console: consoleStyle(io),
+    ...(io.env.SCREENCONF_TODAY ? { today: io.env.SCREENCONF_TODAY } : {}),
+  });
+}
+/**
+ * Colour only on a terminal: FORCE_COLOR (any value but 0/false) switches it on, NO_COLOR off,
+ * as Node reads them; GitHub Actions annotations when GITHUB_ACTIONS is true.
+ */
+export function consoleStyle(io: Pick<CliIO, 'env' | 'isTTY'>): { colour: boolean; githubActions: boolean } {
+  const force = io.env.FORCE_COLOR;
+  const colour =
+    force !== undefined
+      ? !['0', 'false'].includes(force.trim().toLowerCase())
+      : io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== ''
+        ? false
+        : io.isTTY === true && io.env.TERM !== 'dumb';
+  return { colour, githubActions: io.env.GITHUB_ACTIONS === 'true' };
+}

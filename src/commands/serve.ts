@@ -1,0 +1,110 @@
+/** `screenconf serve`: the reference server on its own, for a run from another shell or a container. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HarnessError } from '../errors.ts';
+import { EXIT } from '../exit.ts';
+import { FAULTS, isFaultName } from '../reference/faults.ts';
+import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from '../reference/credentials.ts';
+import { createReferenceServer, type Organisation } from '../reference/server.ts';
+import { type CliIO, parse } from './args.ts';
+
+const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE]
+                        [--fault NAME ...]
+
+Starts the reference server standalone and prints its base URL and credentials.
+  --port N               port to listen on (default: a free port)
+  --host H               address to bind (default 127.0.0.1)
+  --credentials-in FILE  use these organisations instead of generated ones: the JSON --credentials-out
+                         writes (apiKey optional); ${SERVE_CREDENTIALS_ENV} may hold the JSON itself.
+                         Given credentials are not printed.
+  --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON
+  --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
+${Object.entries(FAULTS)
+  .map(([k, v]) => `                           ${k}: ${v}`)
+  .join('\n')}`;
+/** The organisations given to serve: --credentials-in FILE, else SCREENCONF_SERVE_CREDENTIALS; none when neither. */
+function serveCredentials(file: string | undefined, io: CliIO): Organisation[] | undefined {
+  if (file !== undefined) {
+    const path = resolve(io.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new HarnessError(
+        'SC_USAGE',
+        `--credentials-in ${path} cannot be read: ${(err as { code?: string }).code ?? (err as Error).message}`,
+      );
+    }
+    return parseServeCredentials(text, `--credentials-in ${path}`);
+  }
+  const text = io.env[SERVE_CREDENTIALS_ENV];
+  return text ? parseServeCredentials(text, SERVE_CREDENTIALS_ENV) : undefined;
+}
+export async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse(
+    args,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'credentials-in': { type: 'string' },
+      'credentials-out': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'serve',
+  );
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return EXIT.ok;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new HarnessError('SC_USAGE', `--port must be an integer from 0 to 65535, got "${values.port}"`);
+  const faults = (values.fault as string[] | undefined) ?? [];
+  for (const f of faults)
+    if (!isFaultName(f))
+      throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
+  const given = serveCredentials(values['credentials-in'] as string | undefined, io);
+  let server: Awaited<ReturnType<typeof createReferenceServer>>;
+  try {
+    server = await createReferenceServer({
+      port,
+      host: (values.host as string | undefined) ?? '127.0.0.1',
+      faults: faults.filter(isFaultName),
+      ...(given ? { organisations: given } : {}),
+    });
+  } catch (err) {
+    throw new HarnessError(
+      'SC_USAGE',
+      `cannot listen on ${(values.host as string | undefined) ?? '127.0.0.1'}:${port}: ` +
+        `${(err as { code?: string }).code ?? (err as Error).message}`,
+    );
+  }
+  const organisations = server.organisations.map(({ clientId, clientSecret, apiKey }) => ({
+    clientId,
+    clientSecret,
+    apiKey,
+  }));
+  io.out(
+    `screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`,
+  );
+  for (const [i, o] of organisations.entries()) {
+    io.out(
+      given
+        ? `organisation ${i + 1}: client_id=${o.clientId} (secret and API key as given)`
+        : `organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`,
+    );
+  }
+  io.out(
+    `run against it: screenconf run --base-url ${server.url} --client-id ${organisations[0]!.clientId} ` +
+      `--client-secret <client_secret>`,
+  );
+  if (values['credentials-out']) {
+    const file = resolve(io.cwd, values['credentials-out'] as string);
+    writeFileSync(file, `${JSON.stringify({ baseUrl: server.url, organisations }, null, 2)}\n`, { mode: 0o600 });
+    io.out(`credentials written to ${file}`);
+  }
+  await (io.stopSignal ?? new Promise<void>(() => {}));
+  await server.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,49 @@
+/**
+ * What the invariant watcher saw in one suite file's case bodies: plain data, so it travels in
+ * task metadata from the suite's worker to the runner (src/kit/invariants.ts does the watching).
+ */
+import type { Evidence } from './evidence.ts';
+
+/** What the watcher judges on every case body, one requirement per invariant. */
+export const WATCHED_REQUIREMENTS = [
+  'READ-CASE-SCHEMA',
+  'READ-ENUMS',
+  'READ-RISK-SCORE-RANGE',
+  'READ-CASE-RISK-MAX',
+  'CASE-EXTERNAL-ID-STRING',
+  'CASE-ORIGIN-URL-ALIAS',
+] as const;
+export type WatchedRequirement = (typeof WATCHED_REQUIREMENTS)[number];
+
+/** One broken invariant in one case body. */
+export interface InvariantFinding {
+  requirement: WatchedRequirement;
+  what: string;
+  expected: string;
+  received: string;
+}
+
+export interface InvariantViolation extends InvariantFinding {
+  caseId: number | null;
+  /** The request whose answer held the case: `GET /api/cases/12/`. */
+  request: string;
+}
+
+/** What one suite file's watch saw. */
+export interface InvariantFindings {
+  /** Case bodies judged. */
+  watched: number;
+  /** Violations, the first few distinct ones per requirement. */
+  violations: InvariantViolation[];
+  /** Violations per requirement, all of them. */
+  counts: Partial<Record<WatchedRequirement, number>>;
+  /** The first exchanges that showed a violation, per requirement, with curl reproductions. */
+  evidence: Partial<Record<WatchedRequirement, Evidence>>;
+  /** Defects of the watcher itself (never a verdict on the server). */
+  errors: string[];
+  /**
+   * Case bodies each requirement applied to: a requirement that applied to none was not judged,
+   * however many bodies were watched, so its outcome is a skip, not a pass.
+   */
+  judged: Partial<Record<WatchedRequirement, number>>;
+}

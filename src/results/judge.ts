@@ -1,0 +1,121 @@
+/**
+ * From check outcomes to one verdict per requirement of the catalogue.
+ *   MUST:    any failed check → fail; all passed → pass
+ *   SHOULD:  any failed check → warn; all passed → pass
+ *   OBSERVE: something recorded → observed (with what was seen); nothing recorded and a check
+ *            failed → warn (could not observe)
+ *   every level: no check ran (skipped or filtered out) → skip, with the reason
+ */
+import { AREAS, type Area, CATALOGUE, type Requirement } from '../spec/index.ts';
+import type { CheckOutcome } from './outcome.ts';
+import type { Counts, Failure, RequirementResult, Summary, Verdict } from './report.ts';
+
+/** The summary fields judging decides; the runner adds what the run itself produced (cleanup, errors). */
+export type JudgedSummary = Pick<
+  Summary,
+  'conforming' | 'counts' | 'mustFailures' | 'shouldWarnings' | 'harnessFaults'
+>;
+
+export function emptyCounts(): Counts {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
+}
+
+function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
+  const ran = checks.filter((t) => t.state !== 'skipped');
+  if (checks.length === 0) return { verdict: 'skip', reason: 'no check ran for it in this run (suite not selected)' };
+  if (ran.length === 0) return { verdict: 'skip', reason: checks.map((t) => t.skipReason).find(Boolean) ?? 'skipped' };
+  const failed = ran.filter((t) => t.state === 'failed');
+  const observed = checks.some((t) => t.observations.some((o) => o.requirement === r.id));
+  if (r.level === 'OBSERVE' && observed) return { verdict: 'observed' };
+  if (failed.length > 0) {
+    const reason = failed[0]!.failure?.message.split('\n')[0];
+    return { verdict: r.level === 'MUST' ? 'fail' : 'warn', ...(reason ? { reason } : {}) };
+  }
+  return { verdict: r.level === 'OBSERVE' ? 'observed' : 'pass' };
+}
+
+/** A failed check's failure as the report carries it: its fields, the message, the evidence. */
+function failureOf(r: Requirement, t: CheckOutcome): Failure {
+  const f = t.failure;
+  return {
+    test: t.name,
+    ...(r.level !== 'OBSERVE' ? { requirement: r.id } : {}),
+    message: f?.message ?? 'failed (no message)',
+    ...(f?.what !== undefined ? { what: f.what } : {}),
+    ...(f?.expected !== undefined ? { expected: f.expected } : {}),
+    ...(f?.received !== undefined ? { received: f.received } : {}),
+    ...(f?.request ? { request: f.request } : {}),
+    ...(t.flaky !== undefined ? { flaky: t.flaky } : {}),
+    ...(t.evidence ? { evidence: t.evidence } : {}),
+  };
+}
+
+function resultFor(r: Requirement, outcomes: CheckOutcome[]): RequirementResult {
+  const checks = outcomes.filter((t) => t.requirements.includes(r.id));
+  const observed = checks.flatMap((t) =>
+    t.observations
+      .filter((o) => o.requirement === r.id)
+      .map((o) => ({ test: t.name, text: o.text, ...(o.evidence ? { evidence: o.evidence } : {}) })),
+  );
+  const failures = checks.filter((t) => t.state === 'failed').map((t) => failureOf(r, t));
+  return {
+    id: r.id,
+    level: r.level,
+    area: r.area,
+    statement: r.statement,
+    source: r.source,
+    ...(r.decision ? { decision: r.decision } : {}),
+    ...verdictFor(r, checks),
+    tests: checks.map((t) => ({ suite: t.suite, name: t.name, state: t.state, ...(t.flaky ? { flaky: true } : {}) })),
+    ...(observed.length ? { observations: observed.map((o) => o.text), observationEvidence: observed } : {}),
+    ...(failures.length ? { failures } : {}),
+  };
+}
+
+/** The verdict of every requirement of the catalogue, and what they add up to. */
+export function judge(
+  outcomes: CheckOutcome[],
+  catalogue: readonly Requirement[] = CATALOGUE,
+): { results: RequirementResult[]; summary: JudgedSummary } {
+  const results = catalogue.map((r) => resultFor(r, outcomes));
+  const counts = countVerdicts(results);
+  const harnessFaults = [
+    ...new Set(outcomes.map((t) => t.harnessFault?.message).filter((f): f is string => f !== undefined)),
+  ];
+  const mustFailures = results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length;
+  return {
+    results,
+    summary: {
+      conforming: mustFailures === 0 && harnessFaults.length === 0,
+      counts,
+      mustFailures,
+      shouldWarnings: results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn').length,
+      harnessFaults,
+    },
+  };
+}
+
+/** Requirements per verdict. */
+export function countVerdicts(results: readonly Pick<RequirementResult, 'verdict'>[]): Counts {
+  const counts = emptyCounts();
+  for (const r of results) counts[r.verdict] += 1;
+  return counts;
+}
+
+/** The title of an area; an area this version does not know (a newer report) shows as it is. */
+export function areaTitle(area: string): string {
+  return AREAS[area as Area] ?? area;
+}
+
+/** Verdict counts per area, in catalogue order, then areas this version does not know; empty areas left out. */
+export function byArea(
+  results: readonly Pick<RequirementResult, 'area' | 'verdict'>[],
+): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
+  const order = [...Object.keys(AREAS), ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
+  return [...new Set(order)]
+    .map((area) => {
+      const counts = countVerdicts(results.filter((r) => r.area === area));
+      return { area, title: areaTitle(area), counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+    })
+    .filter((row) => row.total > 0);
+}

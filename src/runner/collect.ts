@@ -1,0 +1,147 @@
+/**
+ * The vitest reporter of a conformance run: collects the outcome of every check (from its task
+ * metadata) and each suite file's invariant watch, teardown and server headers, and prints a
+ * progress line per suite file as it ends.
+ */
+import { basename } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import '../kit/meta.ts';
+import { requestRef } from '../results/exchange.ts';
+import { type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
+import type { CheckOutcome } from '../results/outcome.ts';
+import { ServerHeaders } from '../results/server-headers.ts';
+import { rerunOutcome } from './rerun.ts';
+
+/** What the suites of one target produced, besides verdicts. */
+export class OutcomeCollector implements Reporter {
+  readonly outcomes: CheckOutcome[] = [];
+  readonly leftovers: number[] = [];
+  readonly errors: string[] = [];
+  readonly serverHeaders = new ServerHeaders();
+
+  constructor(private readonly out: (line: string) => void) {}
+
+  static suiteName(moduleId: string): string {
+    return basename(moduleId).replace(/\.test\.ts$/, '');
+  }
+
+  onTestModuleEnd(module: TestModule) {
+    const suite = OutcomeCollector.suiteName(module.moduleId);
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const test of module.children.allTests()) {
+      const outcome = checkOutcome(suite, test);
+      this.outcomes.push(outcome);
+      counts[outcome.state] += 1;
+    }
+    const meta = module.meta();
+    this.leftovers.push(...(meta.screenconfLeftovers ?? []));
+    this.serverHeaders.merge(meta.screenconfServerHeaders);
+    for (const e of module.errors()) this.errors.push(`${suite}: ${e.message}`);
+    const findings = meta.screenconfInvariants;
+    const watch = findings ? watchOutcomes(suite, findings) : [];
+    this.outcomes.push(...watch);
+    for (const e of findings?.errors ?? []) this.errors.push(`${suite}: ${e}`);
+    this.out(progressLine(suite, counts, module, findings, watch.filter((o) => o.state === 'failed').length));
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>) {
+    for (const e of unhandledErrors) this.errors.push(e.message ?? String(e));
+  }
+}
+
+function progressLine(
+  suite: string,
+  counts: { passed: number; failed: number; skipped: number },
+  module: TestModule,
+  findings: InvariantFindings | undefined,
+  broken: number,
+): string {
+  const errors = module.errors().length;
+  const mark = counts.failed > 0 || broken > 0 || errors > 0 ? '✗' : '✓';
+  const seconds = (module.diagnostic().duration / 1000).toFixed(1);
+  const extra = errors ? `, ${errors} suite error(s)` : '';
+  const bodies = findings?.watched === 1 ? 'body' : 'bodies';
+  const invariants = broken ? `, ${broken} invariant(s) broken` : '';
+  const watched = findings?.watched ? `; ${findings.watched} case ${bodies} watched${invariants}` : '';
+  const tally = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+  return `  ${mark} ${suite.padEnd(16)} ${tally}${extra}${watched} (${seconds} s)`;
+}
+
+/** One check's outcome, from vitest's result and the record check() left in the task metadata. */
+function checkOutcome(suite: string, test: TestCase): CheckOutcome {
+  const result = test.result();
+  const record = test.meta().screenconf;
+  const { state, flaky } = rerunOutcome(record?.attempts ?? [], result.state);
+  const note = result.state === 'skipped' ? result.note : undefined;
+  const skipReason = record?.skipReason ?? note;
+  // Skipped with no record of its own: vitest never started it (a cancelled run).
+  const notRun = state === 'skipped' && !record?.skipReason && (record?.attempts.length ?? 0) === 0;
+  // A check that failed before recording anything (a hook) keeps vitest's message.
+  const failure =
+    record?.failure ??
+    (state === 'failed' && !record?.harnessFault
+      ? { what: 'the check failed', message: result.errors?.map((e) => e.message).join('\n') ?? 'failed' }
+      : undefined);
+  return {
+    suite,
+    name: test.fullName,
+    state,
+    requirements: record?.requirements ?? [],
+    ...(state === 'failed' && failure ? { failure } : {}),
+    observations: record?.observations ?? [],
+    ...(record?.evidence && state === 'failed' ? { evidence: record.evidence } : {}),
+    ...(skipReason ? { skipReason } : {}),
+    ...(notRun ? { notRun } : {}),
+    ...(record?.harnessFault && state === 'failed' ? { harnessFault: record.harnessFault } : {}),
+    ...(flaky !== undefined ? { flaky } : {}),
+    durationMs: test.diagnostic()?.duration ?? 0,
+  };
+}
+
+/**
+ * The invariant watch of one suite file as outcomes, one per watched requirement (a check
+ * judges one requirement): failed with the violations, passed when case bodies were seen and
+ * none broke it, skipped when the file received no case body the requirement applies to.
+ */
+export function watchOutcomes(suite: string, findings: InvariantFindings): CheckOutcome[] {
+  const name = `invariant watch: ${suite}`;
+  return WATCHED_REQUIREMENTS.map((id): CheckOutcome => {
+    const base = { suite, name, requirements: [id], observations: [], durationMs: 0 };
+    if (findings.watched === 0) return { ...base, state: 'skipped', skipReason: 'no case body seen' };
+    const count = findings.counts[id] ?? 0;
+    // Bodies were seen, but none the requirement applies to (no check ever had a score): not judged.
+    if (!(findings.judged[id] ?? 0) && count === 0) {
+      return { ...base, state: 'skipped', skipReason: `no case body it applies to (${findings.watched} watched)` };
+    }
+    if (count === 0) return { ...base, state: 'passed' };
+    const [first, ...rest] = findings.violations.filter((v) => v.requirement === id);
+    const what = first ? `${first.what}, in the answer to ${first.request}` : `the case bodies of ${suite}`;
+    const lines = first ? [what, `Expected: ${first.expected}`, `Received: ${first.received}`] : [what];
+    if (count > 1) {
+      const shown = rest.length < count - 1 ? ` (the first ${rest.length + 1} distinct ones shown)` : '';
+      lines.push(
+        `${count} violations in all, in the ${findings.watched} case bodies this suite file received${shown}:`,
+      );
+      for (const v of rest) {
+        lines.push(
+          `- ${v.what} (${v.request}): ` +
+            `${v.received}${v.expected === first?.expected ? '' : `; expected ${v.expected}`}`,
+        );
+      }
+    }
+    // Summaries reproduce a failure with the last exchange of its evidence: make that the first violation's.
+    const kept = findings.evidence[id];
+    const evidence = kept && {
+      exchanges: [...kept.exchanges].reverse().map((e) => ({ ...e, judged: true })),
+      curl: [...kept.curl].reverse(),
+    };
+    const judged = kept?.exchanges[0];
+    const failure = {
+      what,
+      ...(first ? { expected: first.expected, received: first.received } : {}),
+      ...(judged ? { request: requestRef(judged) } : {}),
+      message: lines.join('\n'),
+    };
+    return { ...base, state: 'failed', failure, ...(evidence ? { evidence } : {}) };
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * From what the suites reported to what is judged: a check that could not judge is not a failure
+ * of its requirement but a skip with the reason (the harness fault itself makes the run
+ * INCOMPLETE); a check cut short by a stop, or never started because of it, did not run.
+ */
+import { oneLine } from '../base/text.ts';
+import type { CheckOutcome } from '../results/outcome.ts';
+import type { RequirementResult } from '../results/report.ts';
+
+export function settleOutcomes(outcomes: readonly CheckOutcome[], why: string | undefined): CheckOutcome[] {
+  return outcomes.map((o): CheckOutcome => {
+    if (why && o.state === 'skipped' && o.notRun) return { ...o, skipReason: `not run: ${why}` };
+    if (!o.harnessFault || o.state !== 'failed') return o;
+    const { failure: _failure, evidence: _evidence, ...rest } = o;
+    if (o.harnessFault.code === 'SC_INTERRUPTED') {
+      const { harnessFault: _cut, ...kept } = rest;
+      return { ...kept, state: 'skipped', skipReason: 'cut short: the run was stopping' };
+    }
+    return { ...rest, state: 'skipped', skipReason: `could not judge: ${oneLine(o.harnessFault.message, 200)}` };
+  });
+}
+
+/** Requirements of a stopped run that no check reached say so, rather than "suite not selected". */
+export function markNotRun(results: RequirementResult[], why: string | undefined): RequirementResult[] {
+  if (!why) return results;
+  return results.map((r) => (r.verdict === 'skip' && r.tests.length === 0 ? { ...r, reason: `not run: ${why}` } : r));
+}

@@ -1,0 +1,112 @@
+/**
+ * The suites stage of a run: vitest started on suites/, with the run context provided to the
+ * workers, the collector as reporter, cancellation on a stop, and vitest's own noise kept out
+ * of the console.
+ */
+import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { createVitest, type Vitest } from 'vitest/node';
+import { sleep } from '../client/limiter.ts';
+import type { Redactor } from '../base/redact.ts';
+import type { RunContext } from '../kit/context.ts';
+import { PACKAGE_ROOT } from '../version.ts';
+import type { OutcomeCollector } from './collect.ts';
+import type { Stopper } from './stopper.ts';
+
+/** After a stop, how long the checks in flight get to finish before cleanup goes ahead. */
+const STOP_GRACE_MS = 10_000;
+
+export interface SuitesStage {
+  suites: readonly string[];
+  context: RunContext;
+  collector: OutcomeCollector;
+  /** Worker processes (each runs one suite file at a time). */
+  workers: number;
+  /** Where vitest's JUnit reporter writes junit.xml. */
+  junitFile: string;
+  stopper: Stopper;
+  redactor: Redactor;
+  out: (line: string) => void;
+}
+
+/** Runs the suites; returns the errors of the run itself (not of a check), redacted, one line each. */
+export async function runSuites(stage: SuitesStage): Promise<string[]> {
+  const { stopper, redactor } = stage;
+  const runErrors: string[] = [];
+  const vitest: Vitest = await withoutVitestSignalHandlers(() =>
+    createVitest(
+      'test',
+      {
+        root: PACKAGE_ROOT,
+        config: false,
+        include: ['suites/**/*.test.ts'],
+        setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
+        reporters: [stage.collector, ['junit', {}]],
+        outputFile: { junit: stage.junitFile },
+        provide: { screenconf: stage.context },
+        watch: false,
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
+        maxWorkers: stage.workers,
+        retry: 1,
+        passWithNoTests: false,
+      },
+      { logLevel: 'error' },
+      // vitest's own console lines ("JUNIT report written to …") are noise beside the summary.
+      { stdout: vitestStdout((line) => stage.out(redactor.redact(line))) },
+    ),
+  );
+  stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
+  const running = vitest.start(stage.suites.map((s) => `suites/${s}.test.ts`)).catch((e: unknown) => {
+    runErrors.push(redactor.redact(((e as Error)?.message ?? String(e)).split('\n')[0]!));
+  });
+  await Promise.race([running, stopper.whenStopped.then(() => sleep(STOP_GRACE_MS))]);
+  await Promise.race([vitest.close(), sleep(5_000)]);
+  stopper.cancel = () => {};
+  process.exitCode = 0; // vitest sets it from test failures; the verdict decides
+  return runErrors;
+}
+
+/**
+ * vitest stops the process on SIGINT/SIGTERM by itself; the runner handles those to clean up first.
+ * Its handlers are removed as they are added (before a signal can reach them: a signal arrives
+ * from the event loop, the removal is a microtask), so a signal during createVitest is ours too.
+ */
+function withoutVitestSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const before = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
+  const drop = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (event === 'SIGINT' || event === 'SIGTERM') queueMicrotask(() => process.off(event, listener));
+  };
+  process.on('newListener', drop);
+  return create().finally(() => {
+    process.off('newListener', drop);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const l of process.listeners(signal)) if (!before[signal].has(l)) process.off(signal, l);
+    }
+  });
+}
+
+/**
+ * What vitest's logger writes to standard output, line by line: its JUnit reporter's "JUNIT
+ * report written to …" is dropped (the report folder is printed at the start and the end);
+ * anything else goes to the run's output. Not a terminal, so vitest does not hide the cursor.
+ */
+export function vitestStdout(out: (line: string) => void): Writable {
+  let pending = '';
+  const emit = (line: string) => {
+    if (line.trim() !== '' && !/^JUNIT report written to /.test(line)) out(line);
+  };
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) emit(line);
+      done();
+    },
+    final(done) {
+      emit(pending);
+      pending = '';
+      done();
+    },
+  });
+}

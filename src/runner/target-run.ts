@@ -1,0 +1,241 @@
+/**
+ * One target's run, in named stages: open the target, prepare the session (limits, transport,
+ * ledger), announce it, preflight, run the suites, sweep what is left, settle and judge the
+ * outcomes into a report. A signal or the deadline stops it between stages or cancels the suites.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Redactor } from '../base/redact.ts';
+import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from '../client/transport.ts';
+import { HarnessError } from '../errors.ts';
+import type { RunContext } from '../kit/context.ts';
+import { LEDGER_FILE, Ledger } from '../provision/ledger.ts';
+import type { Removal } from '../provision/removal.ts';
+import { buildReport } from '../results/build.ts';
+import { judge } from '../results/judge.ts';
+import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
+import { ServerHeaders } from '../results/server-headers.ts';
+import { OutcomeCollector } from './collect.ts';
+import type { Config } from './config.ts';
+import { preflight } from './preflight.ts';
+import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
+import { markNotRun, settleOutcomes } from './settle.ts';
+import type { Stopper } from './stopper.ts';
+import { runSuites } from './suites.ts';
+import { sweep } from './sweep.ts';
+import { openTarget, type Target } from './target.ts';
+
+export const THROTTLE_LOG = 'throttled.jsonl';
+
+/** Where one target's run writes and what it shares with the other targets of the run. */
+export interface TargetRunOptions {
+  config: Config;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  reportDir: string;
+  runId: string;
+  seed: number;
+  suites: string[];
+  redactor: Redactor;
+  stopper: Stopper;
+  /** The target's label, in a run with several. */
+  label?: string | undefined;
+  /** Where the ledger goes (outside the run folder: cleanup appends to it later); default reportDir. */
+  ledgerDir?: string | undefined;
+  /** The --provisioner module, an absolute path, already loaded and checked once. */
+  provisioner?: string | undefined;
+}
+
+/** What one target's run produced, before the gate is applied. */
+export interface TargetOutcome {
+  report: ConformanceReport;
+  /** Why the run stopped early, in words, when it did. */
+  why?: string | undefined;
+}
+
+/** What a target's run sends through and records to: its load bounds, transport and ledger. */
+interface Session {
+  limits: ReturnType<typeof loadLimits>;
+  base: TransportOptions;
+  transport: Transport;
+  serverHeaders: ServerHeaders;
+  ledger: Ledger;
+  throttleLog: string;
+}
+
+function prepare(o: TargetRunOptions, target: Target): Session {
+  for (const c of [target.primary, target.peer]) o.redactor.add(c?.clientSecret).add(c?.apiKey);
+  const limits = loadLimits(o.config, target.kind);
+  const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
+  rmSync(throttleLog, { force: true });
+  const { timeoutMs, maxResponseBytes } = o.config;
+  const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog };
+  const serverHeaders = new ServerHeaders();
+  const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
+  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) =>
+    serverHeaders.observe(e.response?.headers),
+  );
+  if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
+  const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
+  ledger.begin(target.kind, o.config.keep);
+  return { limits, base, transport, serverHeaders, ledger, throttleLog };
+}
+
+function describeLimits(limits: Session['limits']): string {
+  const c =
+    limits.concurrency > 0 ? `at most ${limits.concurrency} requests in flight` : 'no bound on requests in flight';
+  const r = limits.maxRps > 0 ? `at most ${limits.maxRps} requests per second` : 'no bound on the request rate';
+  return `load: ${c}, ${r} (shared by ${limits.workers} worker process${limits.workers === 1 ? '' : 'es'})`;
+}
+
+/** The header of a target's run: what it is, the seed, the load bounds, the ledger. */
+function announce(o: TargetRunOptions, target: Target, s: Session): void {
+  const { config } = o;
+  const embedded = target.kind === 'embedded' ? ' (embedded reference server)' : '';
+  const image = target.image ? ` (container of ${target.image}, removed at the end)` : '';
+  const faults = config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : '';
+  o.out(`target${o.label ? ` ${o.label}:` : ''} ${target.baseUrl}${embedded}${image}${faults}`);
+  o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property`);
+  const deadline = config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : '';
+  o.out(`${describeLimits(s.limits)}; ${config.timeoutMs} ms per request${deadline}`);
+  o.out(`ledger ${s.ledger.path}${config.keep ? ' (--keep: what the run creates stays on the target)' : ''}`);
+}
+
+/** What the workers are handed (vitest provide/inject). */
+function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext {
+  const { config } = o;
+  return {
+    runId: o.runId,
+    seed: o.seed,
+    runs: config.runs,
+    target: {
+      baseUrl: target.baseUrl,
+      kind: target.kind,
+      primary: target.primary,
+      ...(target.peer ? { peer: target.peer } : {}),
+    },
+    transport: { ...s.base, ...s.limits.perWorker },
+    ledgerPath: s.ledger.path,
+    keep: config.keep,
+    ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
+    ...(o.provisioner ? { provisioner: o.provisioner } : {}),
+    webhooks: {
+      host: config.webhookHost,
+      port: config.webhookPort,
+      timeoutMs: config.webhookTimeoutMs,
+      ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
+    },
+  };
+}
+
+function countLines(path: string): number {
+  if (!existsSync(path)) return 0;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '').length;
+}
+
+/** Settles and judges the outcomes, and builds the target's report. */
+function judgeRun(
+  o: TargetRunOptions,
+  target: Target,
+  s: Session,
+  run: { startedAt: Date; collector: OutcomeCollector; runErrors: string[]; cleanup: CleanupSummary; left: Removal[] },
+): TargetOutcome {
+  const { stopper, redactor, config } = o;
+  const why = stopper.why(config.deadlineMs);
+  const judged = judge(settleOutcomes(run.collector.outcomes, why));
+  const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
+  const summary = {
+    ...judged.summary,
+    leftovers: run.left.map((r) => r.id),
+    suiteErrors,
+    throttled: countLines(s.throttleLog),
+    cleanup: run.cleanup,
+  };
+  if (suiteErrors.length || stopper.interruption) summary.conforming = false;
+  const serverHeaders = s.serverHeaders.merge(run.collector.serverHeaders.toJSON()).toJSON();
+  const report = buildReport(
+    {
+      id: o.runId,
+      startedAt: run.startedAt,
+      finishedAt: new Date(),
+      seed: o.seed,
+      runs: config.runs,
+      suites: o.suites,
+      ...(stopper.interruption ? { interrupted: stopper.interruption } : {}),
+      options: publicOptions(config, SECRET_SETTINGS),
+    },
+    {
+      ...(o.label ? { label: o.label } : {}),
+      baseUrl: target.baseUrl,
+      kind: target.kind,
+      referenceFaults: config.referenceFaults,
+      serverHeaders,
+      summary,
+      results: markNotRun(judged.results, why),
+    },
+  );
+  return { report, why };
+}
+
+/** What the sweep did, in lines, and how to remove what stays. */
+function reportCleanup(o: TargetRunOptions, target: Target, s: Session, cleanup: CleanupSummary, left: Removal[]) {
+  const tag = o.label ? ` [${o.label}]` : '';
+  if (cleanup.removedAtEnd)
+    o.out(`cleanup${tag}: removed ${cleanup.removedAtEnd} case(s) the suites had left on the target`);
+  for (const r of left) {
+    o.out(o.redactor.redact(`cleanup${tag}: could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));
+  }
+  if (cleanup.unconfirmed.length) {
+    const ids = cleanup.unconfirmed.join(', ');
+    o.out(
+      `cleanup${tag}: ${cleanup.unconfirmed.length} create request(s) got no answer, so the target may hold cases ` +
+        `with no known id; their external ids: ${ids}`,
+    );
+  }
+  if (o.config.keep && cleanup.left.length && target.kind === 'url') {
+    o.out(
+      `kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them ` +
+        `with: screenconf cleanup ${s.ledger.path} and the same credentials`,
+    );
+  }
+}
+
+/** Runs the suites against one target: open it, check it answers, run vitest, clean up, judge. */
+export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
+  const startedAt = new Date();
+  mkdirSync(o.reportDir, { recursive: true });
+  const target = await openTarget(o.config, { stopped: o.stopper.whenStopped, log: o.err });
+  try {
+    const session = prepare(o, target);
+    announce(o, target, session);
+    await preflight(target, session.transport);
+    const collector = new OutcomeCollector((line) => o.out(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line));
+    let runErrors: string[] = [];
+    if (!o.stopper.interruption) {
+      o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
+      runErrors = await runSuites({
+        suites: o.suites,
+        context: runContext(o, target, session),
+        collector,
+        workers: session.limits.workers,
+        junitFile: resolve(o.reportDir, 'junit.xml'),
+        stopper: o.stopper,
+        redactor: o.redactor,
+        out: o.out,
+      });
+    }
+    const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
+    const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
+    reportCleanup(o, target, session, cleanup, left);
+    return outcome;
+  } catch (e) {
+    if (e instanceof HarnessError) {
+      throw new HarnessError(e.code, o.redactor.redact(`${o.label ? `target "${o.label}": ` : ''}${e.message}`));
+    }
+    throw e;
+  } finally {
+    await target.close();
+  }
+}
