@@ -346,7 +346,8 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       '0',
     ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain('Verdict: CONFORMING');
+    // Two suites of many: nothing failed, but the run judged too little to claim conformance.
+    expect(r.stdout).toContain('Verdict: INCOMPLETE — ');
     const curl = readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8');
     expect(curl).toContain(`${gateway}/screening`);
   });

@@ -285,9 +285,11 @@ describe('the console (units)', () => {
       applyGate(planted, [], { strict: false, today: '2030-01-01' }).gate,
       (s) => s.split(secret).join('[REDACTED]'),
     );
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^::error title=TOKEN-REJECT-WRONG-SECRET \(eu\)::MUST: .*%0AReceived: \[REDACTED\]$/);
     expect(lines[1]).toMatch(/^::warning title=TOKEN-NO-STORE \(eu\)::SHOULD: /);
+    // Only the token area was judged: the CI view says the run is incomplete.
+    expect(lines[2]).toMatch(/^::warning title=INCOMPLETE%3A \d+ MUST requirement\(s\) not judged::/);
     for (const line of lines) {
       expect(line).not.toContain('\n');
       expect(line).not.toContain('p%25ss');
@@ -397,8 +399,9 @@ describe('screenconf run: console and gate', () => {
       );
       expect(failure).toMatch(/\n {4}curl -sS -i -X POST .*"\$SCREENCONF_CLIENT_SECRET"/);
       expect(r.stdout).toMatch(/^Verdict: NOT CONFORMING — 1 MUST failed/m);
-      const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::'));
+      const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
       expect(annotations).toHaveLength(1);
+      expect(r.stdout).toMatch(/^::warning title=INCOMPLETE%3A /m);
       expect(annotations[0]).toMatch(
         /^::error title=TOKEN-REJECT-WRONG-SECRET::MUST: A token request .*%0AExpected: a 4xx rejection%0AReceived: /,
       );
@@ -559,7 +562,7 @@ describe('screenconf run: several targets', () => {
     expect(r.stdout).toMatch(/^Differences between targets: 1 requirement\(s\)\n {2}Requirement +level +us +eu\n/m);
     expect(r.stdout).toMatch(/\n {2}Requirement +level +us +eu\n {2}TOKEN-REJECT-WRONG-SECRET +MUST +pass +FAIL$/m);
     expect(r.stdout).toMatch(/^FAIL \[eu\] TOKEN-REJECT-WRONG-SECRET \(MUST\)/m);
-    expect(r.stdout).toMatch(/^us: CONFORMING/m);
+    expect(r.stdout).toMatch(/^us: INCOMPLETE — /m);
     expect(r.stdout).toMatch(/^eu: NOT CONFORMING/m);
     expect(r.stdout).toMatch(/^Verdict: NOT CONFORMING \(eu\) — 2 targets, 1 requirement\(s\) differ$/m);
     expect(r.stdout).toMatch(/^::error title=TOKEN-REJECT-WRONG-SECRET \(eu\)::/m);
@@ -571,9 +574,10 @@ describe('screenconf run: several targets', () => {
       ['us', us.url, 'us/conformance.json'],
       ['eu', eu.url, 'eu/conformance.json'],
     ]);
-    expect(report.targets.map((t: { summary: { conforming: boolean } }) => t.summary.conforming)).toEqual([
-      true,
-      false,
+    // us failed nothing but judged only the token area; eu failed a MUST.
+    expect(report.targets.map((t: { summary: { verdict: string } }) => t.summary.verdict)).toEqual([
+      'incomplete',
+      'not-conforming',
     ]);
     expect(report.summary.conforming).toBe(false);
     const wrong = report.results.find((x: { id: string }) => x.id === 'TOKEN-REJECT-WRONG-SECRET');

@@ -111,7 +111,8 @@ describe('screenconf run --provisioner', () => {
       ],
       { timeoutMs: 150_000 },
     );
-    expect(r.stdout, r.stderr).toContain('Verdict: CONFORMING');
+    // Three suites through the adapter: none failed; the others were not selected.
+    expect(r.stdout, r.stderr).toContain('Verdict: INCOMPLETE — ');
     expect(r.status).toBe(0);
     const report = readReport(dir);
     expect(report.results.find((x) => x.id === 'WEBHOOK-DELIVERED')?.verdict).toBe('pass');

@@ -115,7 +115,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(3);
+    expect(report.schemaVersion).toBe(4);
     expect(report.run).toMatchObject({ seed: 5, suites: ['case-delete'] });
     expect(report.run.options).toMatchObject({ seed: 5, reportDir: dir, referenceFaults: ['delete.noop'] });
     expect(report.targets).toEqual([

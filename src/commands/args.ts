@@ -1,3 +1,4 @@
+/** What every command shares: its IO, parsing its arguments, and the run settings as options. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { HarnessError } from '../errors.ts';
 import { type Config, type ConfigInput, loadConfigFile, readEnv, resolveConfig } from '../runner/config.ts';
@@ -15,6 +16,7 @@ export interface CliIO {
   /** Whether standard output is a terminal (colour is used only then, unless FORCE_COLOR). */
   isTTY?: boolean;
 }
+
 export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 export function parse(
   args: string[],
@@ -31,6 +33,7 @@ export function parse(
     );
   }
 }
+
 /**
  * parseArgs' complaint, reworded where it misleads. A stray argument is not echoed: it is often
  * a secret whose flag was left out (`--client-id ID SECRET`). A value starting with "-" needs
@@ -61,6 +64,7 @@ function usageMessage(err: Error & { code?: string }, args: string[]): string {
     return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
   return first;
 }
+
 /** The options of the settings (SETTINGS), booleans as switches. */
 export function settingOptions(
   keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
@@ -75,6 +79,7 @@ export function settingOptions(
   }
   return options;
 }
+
 export function configFrom(
   values: Values,
   io: CliIO,
@@ -92,6 +97,7 @@ export function configFrom(
     flags.baseUrl = fallbackBaseUrl;
   return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
 }
+
 /** Items joined with ", " into lines of at most `width` characters, each indented. */
 export function wrapList(items: string[], indent: string, width = 96): string {
   const lines: string[] = [];

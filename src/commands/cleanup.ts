@@ -1,3 +1,4 @@
+/** `screenconf cleanup LEDGER`: remove what a run left on its target. */
 import { resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';

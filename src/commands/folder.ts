@@ -1,3 +1,4 @@
+/** `screenconf report DIR` and `screenconf verify DIR`: one run folder each. */
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { type CliIO, parse } from './args.ts';

@@ -1,3 +1,4 @@
+/** `screenconf list`: the requirement catalogue. */
 import { EXIT } from '../exit.ts';
 import { AREAS, CATALOGUE, CATALOGUE_VERSION } from '../spec/index.ts';
 import { type CliIO, parse } from './args.ts';

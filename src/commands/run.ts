@@ -1,3 +1,4 @@
+/** `screenconf run`: the settings from flags, variables and the config file, then the runner. */
 import { EXIT } from '../exit.ts';
 import { SETTINGS } from '../runner/settings.ts';
 import { type CliIO, parse, settingOptions, configFrom } from './args.ts';
@@ -29,10 +30,12 @@ compares them. --expect FILE lists known failures ({"expectations": [{"id", "rea
 "YYYY-MM-DD", "target"?}]}): an expected failure does not fail the run; an unexpected pass or an
 expired entry does.
 
-Exit status: 0 conforming (every target; failures the expectations file lists do not count),
-1 not conforming (a MUST failed, a SHOULD warned with --strict, an expectation passed unexpectedly
-or expired), 2 usage or config error, 3 target unreachable, harness fault or run deadline passed,
-130 stopped by SIGINT, 143 stopped by SIGTERM.`;
+Exit status: 0 conforming, or incomplete (a MUST not judged: not selected, a capability missing)
+without --require-complete; 1 not conforming (a MUST failed, a SHOULD warned with --strict, an
+expectation passed unexpectedly or expired, a MUST not judged with --require-complete), 2 usage or
+config error, 3 target unreachable, harness fault or run deadline passed, 130 stopped by SIGINT,
+143 stopped by SIGTERM.`;
+
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse(args, settingOptions(), 'run');
   if (values.help) {
@@ -51,6 +54,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     ...(io.env.SCREENCONF_TODAY ? { today: io.env.SCREENCONF_TODAY } : {}),
   });
 }
+
 /**
  * Colour only on a terminal: FORCE_COLOR (any value but 0/false) switches it on, NO_COLOR off,
  * as Node reads them; GitHub Actions annotations when GITHUB_ACTIONS is true.

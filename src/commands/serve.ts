@@ -40,6 +40,7 @@ function serveCredentials(file: string | undefined, io: CliIO): Organisation[] |
   const text = io.env[SERVE_CREDENTIALS_ENV];
   return text ? parseServeCredentials(text, SERVE_CREDENTIALS_ENV) : undefined;
 }
+
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse(
     args,

@@ -1,13 +1,19 @@
+/**
+ * GitHub Actions workflow commands (annotations) for a run. They take the redactor themselves,
+ * because escaping would hide a secret from it.
+ */
 import type { Failure, GateSummary, RequirementResult } from '../results/report.ts';
 
 /** Escapes the message of a workflow command (%, CR, LF), per the GitHub Actions rules. */
 export function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
+
 /** Escapes a property value of a workflow command (also : and ,). */
 export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
+
 function command(
   kind: 'error' | 'warning' | 'notice',
   title: string,
@@ -16,6 +22,7 @@ function command(
 ): string {
   return `::${kind} title=${escapeProperty(redact(title))}::${escapeData(redact(message))}`;
 }
+
 function annotationMessage(r: RequirementResult, failures: Failure[]): string {
   const f = failures[0];
   const parts = [`${r.level}: ${r.statement} (${r.source})`];
@@ -26,10 +33,12 @@ function annotationMessage(r: RequirementResult, failures: Failure[]): string {
   } else if (r.reason) parts.push(r.reason);
   return parts.join('\n');
 }
+
 export interface AnnotatedTarget {
   label?: string;
   results: RequirementResult[];
 }
+
 /**
  * GitHub Actions workflow commands for the run: an error per failure that fails the gate (a
  * MUST, or a SHOULD under --strict), a warning per SHOULD warning otherwise, a notice per
@@ -82,6 +91,15 @@ export function githubAnnotations(
         redact,
       ),
     );
+  }
+  // An incomplete run must not pass for a conforming one in a CI view: say what was not judged.
+  const notJudged = gate.notJudged ?? [];
+  if (notJudged.length) {
+    const names = notJudged.map((n) => (n.target ? `${n.id} (${n.target})` : n.id));
+    const ids = names.slice(0, 20).join(', ') + (names.length > 20 ? `, and ${names.length - 20} more` : '');
+    const kind = gate.requireComplete ? 'error' : 'warning';
+    const how = gate.requireComplete ? ' (--require-complete fails the gate)' : '; --require-complete makes this fail';
+    out.push(command(kind, `INCOMPLETE: ${notJudged.length} MUST requirement(s) not judged`, `${ids}${how}`, redact));
   }
   return out;
 }

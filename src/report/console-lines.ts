@@ -3,7 +3,8 @@
  * what was skipped and why, the gate and expectations, and how to reproduce and replay.
  */
 import { oneLine } from '../base/text.ts';
-import { overallVerdict } from '../results/build.ts';
+import { incompleteWhy, overallVerdict } from '../results/build.ts';
+import { NOT_SELECTED } from '../results/judge.ts';
 import type { Failure, GateRef, GateSummary, Interruption, RequirementResult, Summary } from '../results/report.ts';
 import { findRequirement } from '../spec/index.ts';
 import { type Palette, paintVerdict } from './console-style.ts';
@@ -26,6 +27,7 @@ export function failureLines(f: Failure): string[] {
     lines.push(`  Reproduce with (the last ${curls.length} requests, in order):`, ...curls.map((c) => `    ${c}`));
   return lines;
 }
+
 /** The entry of a fail or warn in the list of problems; `tag` names the target in a run with several. */
 export function problemLines(p: Palette, r: RequirementResult, failures: Failure[], tag = ''): string[] {
   const expected = r.expected?.outcome === 'expected-fail';
@@ -44,6 +46,7 @@ export function problemLines(p: Palette, r: RequirementResult, failures: Failure
   for (const f of failures) lines.push(...failureLines(f));
   return lines;
 }
+
 export function harnessLines(summary: Summary, tag = ''): string[] {
   const lines: string[] = [];
   // A fault may quote a server's body over several lines (an HTML error page): one line each here.
@@ -64,17 +67,40 @@ export function harnessLines(summary: Summary, tag = ''): string[] {
     );
   return lines;
 }
+
 export function verdictWord(summary: Summary, interrupted?: string): string {
   const word = overallVerdict({ run: { interrupted }, summary });
   if (word === 'INTERRUPTED') return `INTERRUPTED (${interrupted}; what ran is reported)`;
-  return word === 'INCOMPLETE' ? 'INCOMPLETE (harness fault)' : word;
+  return word;
 }
+
+/** The counts after the verdict word, led by why the run is incomplete when it is. */
+export function verdictDetail(summary: Summary, interrupted?: string): string {
+  const why = overallVerdict({ run: { interrupted }, summary }) === 'INCOMPLETE' ? `${incompleteWhy(summary)}; ` : '';
+  return `${why}${countsLine(summary)}`;
+}
+
+/** The MUST requirements no check judged, grouped by why: an incomplete verdict says what it did not judge. */
+export function notJudgedLines(summary: Summary, tag = ''): string[] {
+  const list = summary.mustNotJudged ?? [];
+  if (list.length === 0) return [];
+  const byReason = new Map<string, string[]>();
+  for (const n of list) byReason.set(n.reason, [...(byReason.get(n.reason) ?? []), n.id]);
+  const lines = ['', `Not judged${tag}: ${list.length} MUST requirement(s), so the verdict cannot be CONFORMING`];
+  for (const [reason, ids] of byReason) {
+    // Requirements of suites not selected are many and self-explaining: counted, not listed.
+    lines.push(`  ${ids.length} × ${reason}${reason === NOT_SELECTED ? '' : `: ${ids.join(', ')}`}`);
+  }
+  return lines;
+}
+
 export function countsLine(summary: Summary): string {
   return (
     `${summary.mustFailures} MUST failed, ${summary.shouldWarnings} SHOULD warned, ${summary.counts.observed} ` +
     `observed, ${summary.counts.skip} skipped`
   );
 }
+
 export const refName = (r: { id: string; target?: string }) => (r.target ? `${r.id} on ${r.target}` : r.id);
 /** The expectations that fail the gate, each named with what to do. */
 export function expectationLines(p: Palette, gate: GateSummary): string[] {
@@ -96,6 +122,7 @@ export function expectationLines(p: Palette, gate: GateSummary): string[] {
   }
   return lines;
 }
+
 /** The gate's decision, and what made it. */
 export function gateLine(p: Palette, gate: GateSummary): string {
   const level = (r: GateRef) => findRequirement(r.id)?.level;
@@ -106,6 +133,9 @@ export function gateLine(p: Palette, gate: GateSummary): string {
   if (shoulds.length) why.push(`SHOULD warned (--strict): ${shoulds.map(refName).join(', ')}`);
   if (gate.unexpectedPasses.length) why.push(`passed unexpectedly: ${gate.unexpectedPasses.map(refName).join(', ')}`);
   if (gate.expired.length) why.push(`expectation expired: ${gate.expired.map(refName).join(', ')}`);
+  if (gate.requireComplete && gate.notJudged?.length) {
+    why.push(`MUST not judged (--require-complete): ${gate.notJudged.map(refName).join(', ')}`);
+  }
   const expected = gate.expectedFailures.length
     ? `expected to fail: ${gate.expectedFailures.map(refName).join(', ')}`
     : '';
@@ -114,13 +144,16 @@ export function gateLine(p: Palette, gate: GateSummary): string {
     ? `Gate${mode}: ${p.bold(p.green('PASSED'))} (exit 0)${expected ? ` — ${expected}` : ''}`
     : `Gate${mode}: ${p.bold(p.red('FAILED'))} (exit 1) — ${why.join('; ')}${expected ? `; ${expected}` : ''}`;
 }
+
 /** Whether the gate says more than the verdict does (expectations or --strict in play). */
 export function gateMatters(gate: GateSummary | undefined): boolean {
-  return gate !== undefined && (gate.strict || gate.expectations !== undefined);
+  return gate !== undefined && (gate.strict || gate.expectations !== undefined || gate.requireComplete === true);
 }
+
 export function expectedCount(results: RequirementResult[]): number {
   return results.filter((r) => r.expected?.outcome === 'expected-fail').length;
 }
+
 /** Requirements skipped, grouped by reason: a verdict with skips says what was not judged and why. */
 export function skippedLines(results: RequirementResult[]): string[] {
   const byReason = new Map<string, string[]>();
@@ -134,13 +167,15 @@ export function skippedLines(results: RequirementResult[]): string[] {
   const lines = ['', `Skipped: ${count} requirement(s) not judged`];
   for (const [reason, ids] of byReason) {
     // Requirements of suites not selected are many and self-explaining: counted, not listed.
-    const shown = /suite not selected/.test(reason)
-      ? ''
-      : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
+    const shown =
+      reason === NOT_SELECTED
+        ? ''
+        : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
     lines.push(`  ${ids.length} × ${reason}${shown}`);
   }
   return lines;
 }
+
 /** The requirements that make a run non-conforming, by id, for the last lines of the summary. */
 export function failingLine(results: RequirementResult[]): string | undefined {
   const failed = results
@@ -155,6 +190,7 @@ export function failingLine(results: RequirementResult[]): string | undefined {
   ];
   return parts.length ? parts.join('; ') : undefined;
 }
+
 /**
  * How to reproduce the failures by hand and replay the run, when something failed or warned:
  * what the curl commands' variables hold, and the seed. `baseUrl` is undefined for the
@@ -178,6 +214,7 @@ export function reproductionNotes(
         `cases they name were deleted at the end of the run unless --keep was given.`;
   return [reproduce, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
 }
+
 /** The line on standard error that says why a run did not end with a plain verdict, if it did not. */
 export function runEndLine(end: {
   interruption: Interruption | undefined;

@@ -1,7 +1,19 @@
+/**
+ * The console summary of a run against several targets: a column per target, the requirements on
+ * which they differ, then each target's failures and verdict. Callers redact the text.
+ */
 import { byArea } from '../results/judge.ts';
 import type { ConformanceReport, RequirementResult, Verdict } from '../results/report.ts';
 import { COLUMNS, type ConsoleStyle, PLAIN, palette, paintCount, paintVerdict, paintWord } from './console-style.ts';
-import { problemLines, harnessLines, verdictWord, countsLine, expectationLines, gateLine } from './console-lines.ts';
+import {
+  expectationLines,
+  gateLine,
+  harnessLines,
+  notJudgedLines,
+  problemLines,
+  verdictDetail,
+  verdictWord,
+} from './console-lines.ts';
 
 /** A cell of the per-target column of the differences table. */
 function verdictCell(r: RequirementResult, label: string): { text: string; verdict: Verdict | 'expected-fail' } {
@@ -10,6 +22,7 @@ function verdictCell(r: RequirementResult, label: string): { text: string; verdi
   if (t.expected?.outcome === 'expected-fail') return { text: `${t.verdict} (expected)`, verdict: 'expected-fail' };
   return { text: t.verdict === 'fail' ? 'FAIL' : t.verdict, verdict: t.verdict };
 }
+
 /** The summary of a run against several targets: a column per target, the differences, then each target's failures. */
 export function renderMultiSummary(
   report: ConformanceReport,
@@ -89,7 +102,9 @@ export function renderMultiSummary(
       lines.push(...problemLines(p, one, t.failures ?? [], ` [${label}]`));
     }
   }
-  for (const t of report.targets) lines.push(...harnessLines(t.summary, ` [${t.label}]`));
+  for (const t of report.targets) {
+    lines.push(...harnessLines(t.summary, ` [${t.label}]`), ...notJudgedLines(t.summary, ` [${t.label}]`));
+  }
   const gate = report.summary.gate ?? {
     passed: report.summary.conforming,
     strict: false,
@@ -103,12 +118,13 @@ export function renderMultiSummary(
   lines.push('');
   for (const t of report.targets) {
     lines.push(
-      `${t.label}: ${paintWord(p, verdictWord(t.summary, interrupted))} — ${countsLine(t.summary)} (${t.baseUrl}; ` +
+      `${t.label}: ${paintWord(p, verdictWord(t.summary, interrupted))} — ${verdictDetail(t.summary, interrupted)} ` +
+        `(${t.baseUrl}; ` +
         `${t.report})`,
     );
   }
   const word = verdictWord(report.summary, interrupted);
-  const failing = report.targets.filter((t) => !t.summary.conforming).map((t) => t.label);
+  const failing = report.targets.filter((t) => t.summary.mustFailures > 0).map((t) => t.label);
   lines.push(
     `Verdict: ${paintWord(p, word)}${word === 'NOT CONFORMING' && failing.length ? ` (${failing.join(', ')})` : ''} ` +
       `— ${labels.length} targets, ${differing.length} requirement(s) differ`,

@@ -1,3 +1,4 @@
+/** How the console shows verdicts: the columns, and colour only when asked for (a terminal or FORCE_COLOR). */
 import type { Verdict } from '../results/report.ts';
 
 export const COLUMNS: Verdict[] = ['pass', 'fail', 'warn', 'skip', 'observed'];
@@ -7,6 +8,7 @@ export interface ConsoleStyle {
   /** Emit GitHub Actions annotations (GITHUB_ACTIONS=true). */
   githubActions: boolean;
 }
+
 export const PLAIN: ConsoleStyle = { colour: false, githubActions: false };
 export type Paint = (s: string) => string;
 export interface Palette {
@@ -17,6 +19,7 @@ export interface Palette {
   dim: Paint;
   bold: Paint;
 }
+
 export function palette(colour: boolean): Palette {
   const sgr = (open: number, close: number): Paint =>
     colour ? (s) => (s === '' ? s : `\u001b[${open}m${s}\u001b[${close}m`) : (s) => s;
@@ -29,6 +32,7 @@ export function palette(colour: boolean): Palette {
     bold: sgr(1, 22),
   };
 }
+
 /** Colours a padded cell by its verdict column: only non-zero counts of fail and warn stand out. */
 export function paintCount(p: Palette, column: Verdict, count: number, cell: string): string {
   if (count === 0) return p.dim(cell);
@@ -37,6 +41,7 @@ export function paintCount(p: Palette, column: Verdict, count: number, cell: str
   if (column === 'pass') return p.green(cell);
   return cell;
 }
+
 export function paintVerdict(p: Palette, verdict: Verdict | 'expected-fail', text: string): string {
   switch (verdict) {
     case 'fail':
@@ -51,6 +56,7 @@ export function paintVerdict(p: Palette, verdict: Verdict | 'expected-fail', tex
       return p.dim(text);
   }
 }
+
 export function paintWord(p: Palette, word: string): string {
   return word === 'CONFORMING'
     ? p.bold(p.green(word))

@@ -1,11 +1,16 @@
+/**
+ * The console summary of a run against one target: a table by area, each failure with its
+ * reproduction, what was not judged, the verdict and the gate. Callers redact the text.
+ */
 import { byArea } from '../results/judge.ts';
 import type { GateSummary, RequirementResult, Summary, Verdict } from '../results/report.ts';
 import { COLUMNS, type ConsoleStyle, PLAIN, palette, paintCount, paintWord } from './console-style.ts';
 import {
   problemLines,
   harnessLines,
+  verdictDetail,
   verdictWord,
-  countsLine,
+  notJudgedLines,
   expectationLines,
   gateLine,
   gateMatters,
@@ -48,11 +53,12 @@ export function renderSummary(
     lines.push(...problemLines(p, r, r.failures ?? []));
   lines.push(...harnessLines(summary));
   lines.push(...skippedLines(results));
+  lines.push(...notJudgedLines(summary));
   const gate = summary.gate && gateMatters(summary.gate) ? summary.gate : undefined;
   if (gate) lines.push(...expectationLines(p, gate));
   if (notes.length) lines.push('', ...notes);
   const word = verdictWord(summary, interrupted);
-  lines.push('', `Verdict: ${paintWord(p, word)} — ${countsLine(summary)}`);
+  lines.push('', `Verdict: ${paintWord(p, word)} — ${verdictDetail(summary, interrupted)}`);
   if (gate && !interrupted) lines.push(gateLine(p, gate));
   else {
     const failing = failingLine(results);

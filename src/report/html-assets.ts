@@ -8,7 +8,7 @@ main{max-width:1200px;margin:0 auto;padding:0 20px 40px}
 header.verdict{padding:22px 20px;color:#fff}
 header.verdict h1{margin:0;font-size:30px;letter-spacing:.02em}
 header.verdict p{margin:6px 0 0}
-header.ok{background:var(--pass)}header.bad{background:var(--fail)}header.incomplete{background:#6d4c41}
+header.ok{background:var(--pass)}header.bad{background:var(--fail)}header.incomplete{background:#b26a00}
 .gate{margin-top:8px;font-weight:600}
 h2{margin:28px 0 10px;font-size:20px}
 dl.run{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:16px 0}

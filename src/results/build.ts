@@ -77,11 +77,26 @@ export type OverallVerdict = 'CONFORMING' | 'NOT CONFORMING' | 'INCOMPLETE' | 'I
 /** The one-word verdict of a report, as the console, the HTML and the Markdown show it. */
 export function overallVerdict(report: {
   run: { interrupted?: unknown };
-  summary: Pick<Summary, 'harnessFaults' | 'suiteErrors' | 'conforming'>;
+  summary: Pick<Summary, 'harnessFaults' | 'suiteErrors' | 'conforming' | 'verdict'>;
 }): OverallVerdict {
   if (report.run.interrupted) return 'INTERRUPTED';
+  const { verdict } = report.summary;
+  if (verdict)
+    return verdict === 'conforming' ? 'CONFORMING' : verdict === 'incomplete' ? 'INCOMPLETE' : 'NOT CONFORMING';
+  // Reports before schemaVersion 4 carry no verdict.
   if (report.summary.harnessFaults.length || report.summary.suiteErrors.length) return 'INCOMPLETE';
   return report.summary.conforming ? 'CONFORMING' : 'NOT CONFORMING';
+}
+
+/** Why a run is incomplete, in words: MUST requirements not judged, problems that kept checks from judging. */
+export function incompleteWhy(summary: Pick<Summary, 'mustNotJudged' | 'harnessFaults' | 'suiteErrors'>): string {
+  const n = summary.mustNotJudged?.length ?? 0;
+  const problems = summary.harnessFaults.length + summary.suiteErrors.length;
+  const parts = [
+    n ? `${n} MUST requirement${n === 1 ? '' : 's'} not judged` : '',
+    problems ? `${problems} problem${problems === 1 ? '' : 's'} kept checks from judging the target` : '',
+  ];
+  return parts.filter(Boolean).join('; ');
 }
 
 /** One sentence under the verdict: counts, and why when the verdict is not a plain judgement. */
@@ -93,7 +108,6 @@ export function verdictLine(report: Pick<ConformanceReport, 'run' | 'summary'>):
   const verdict = overallVerdict(report);
   if (verdict === 'INTERRUPTED')
     return `${counts}; the run was stopped (${report.run.interrupted}): what ran is reported`;
-  if (verdict === 'INCOMPLETE')
-    return `${counts}; ${s.harnessFaults.length + s.suiteErrors.length} problem(s) kept checks from judging the target`;
+  if (verdict === 'INCOMPLETE') return `${incompleteWhy(s)}; ${counts}`;
   return counts;
 }

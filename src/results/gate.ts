@@ -28,6 +28,8 @@ type ExpectedOutcome = ExpectedMark['outcome'];
 
 export interface GateOptions {
   strict: boolean;
+  /** --require-complete: a MUST requirement no check judged fails the gate. */
+  requireComplete?: boolean;
   /** YYYY-MM-DD. */
   today: string;
   /** The target these results are of, in a run with several. */
@@ -58,6 +60,8 @@ export function applyGate(
     unexpectedPasses: [],
     expired: [],
     gating: [],
+    requireComplete: options.requireComplete === true,
+    notJudged: results.filter((r) => r.level === 'MUST' && r.verdict === 'skip').map((r) => ref(r.id, label)),
   };
   const gated = results.map((r): RequirementResult => {
     const e = mine.find((x) => x.id === r.id);
@@ -80,15 +84,24 @@ export function applyGate(
   gate.expired = mine
     .filter((e) => e.expires < today)
     .map((e) => ({ ...ref(e.id, e.target), expires: e.expires, entry: e.entry }));
-  gate.passed = gate.gating.length === 0 && gate.unexpectedPasses.length === 0 && gate.expired.length === 0;
+  const incomplete = gate.requireComplete === true && (gate.notJudged?.length ?? 0) > 0;
+  gate.passed =
+    gate.gating.length === 0 && gate.unexpectedPasses.length === 0 && gate.expired.length === 0 && !incomplete;
   return { results: gated, gate };
 }
 
 /** The gate of a run with several targets: it passes when every target's does. */
-export function combineGates(gates: GateSummary[], strict: boolean, expectationsFile?: string): GateSummary {
+export function combineGates(
+  gates: GateSummary[],
+  strict: boolean,
+  expectationsFile?: string,
+  requireComplete = false,
+): GateSummary {
   return {
     passed: gates.every((g) => g.passed),
     strict,
+    requireComplete,
+    notJudged: gates.flatMap((g) => g.notJudged ?? []),
     ...(expectationsFile ? { expectations: expectationsFile } : {}),
     expectedFailures: gates.flatMap((g) => g.expectedFailures),
     unexpectedPasses: gates.flatMap((g) => g.unexpectedPasses),

@@ -8,21 +8,44 @@
  */
 import { AREAS, type Area, CATALOGUE, type Requirement } from '../spec/index.ts';
 import type { CheckOutcome } from './outcome.ts';
-import type { Counts, Failure, RequirementResult, Summary, Verdict } from './report.ts';
+import type { Counts, Failure, NotJudged, RequirementResult, RunVerdict, Summary, Verdict } from './report.ts';
 
 /** The summary fields judging decides; the runner adds what the run itself produced (cleanup, errors). */
 export type JudgedSummary = Pick<
   Summary,
-  'conforming' | 'counts' | 'mustFailures' | 'shouldWarnings' | 'harnessFaults'
+  'verdict' | 'conforming' | 'counts' | 'mustFailures' | 'shouldWarnings' | 'harnessFaults' | 'mustNotJudged'
 >;
+
+/** What decides the verdict of a run (or of one target of it). */
+export interface VerdictInputs {
+  mustFailures: number;
+  mustNotJudged?: readonly unknown[] | undefined;
+  harnessFaults: readonly unknown[];
+  suiteErrors?: readonly unknown[] | undefined;
+  interrupted?: unknown;
+}
+
+/**
+ * The run's verdict: a MUST failure decides (not-conforming); otherwise anything not judged — a
+ * MUST skipped for any reason, a check that could not judge, a suite error, a stop — leaves it
+ * incomplete, never conforming: a report must not claim what was not judged.
+ */
+export function runVerdict(s: VerdictInputs): RunVerdict {
+  if (s.mustFailures > 0) return 'not-conforming';
+  const gaps = (s.mustNotJudged?.length ?? 0) + s.harnessFaults.length + (s.suiteErrors?.length ?? 0);
+  return gaps > 0 || s.interrupted ? 'incomplete' : 'conforming';
+}
 
 export function emptyCounts(): Counts {
   return { pass: 0, fail: 0, warn: 0, skip: 0, observed: 0 };
 }
 
+/** The reason of a requirement no check of the run names: its suite was not selected. */
+export const NOT_SELECTED = 'no check ran for it in this run (suite not selected)';
+
 function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
   const ran = checks.filter((t) => t.state !== 'skipped');
-  if (checks.length === 0) return { verdict: 'skip', reason: 'no check ran for it in this run (suite not selected)' };
+  if (checks.length === 0) return { verdict: 'skip', reason: NOT_SELECTED };
   if (ran.length === 0) return { verdict: 'skip', reason: checks.map((t) => t.skipReason).find(Boolean) ?? 'skipped' };
   const failed = ran.filter((t) => t.state === 'failed');
   const observed = checks.some((t) => t.observations.some((o) => o.requirement === r.id));
@@ -83,16 +106,27 @@ export function judge(
     ...new Set(outcomes.map((t) => t.harnessFault?.message).filter((f): f is string => f !== undefined)),
   ];
   const mustFailures = results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length;
+  const mustNotJudged = notJudged(results);
+  const verdict = runVerdict({ mustFailures, mustNotJudged, harnessFaults });
   return {
     results,
     summary: {
-      conforming: mustFailures === 0 && harnessFaults.length === 0,
+      verdict,
+      conforming: verdict === 'conforming',
+      mustNotJudged,
       counts,
       mustFailures,
       shouldWarnings: results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn').length,
       harnessFaults,
     },
   };
+}
+
+/** The MUST requirements no check judged, with the reason each was skipped. */
+export function notJudged(results: readonly RequirementResult[]): NotJudged[] {
+  return results
+    .filter((r) => r.level === 'MUST' && r.verdict === 'skip')
+    .map((r) => ({ id: r.id, reason: r.reason ?? 'not judged' }));
 }
 
 /** Requirements per verdict. */

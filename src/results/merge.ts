@@ -32,7 +32,7 @@ export interface TargetReport {
 
 export function mergeReports(
   perTarget: TargetReport[],
-  options: { strict: boolean; expectationsFile?: string },
+  options: { strict: boolean; expectationsFile?: string; requireComplete?: boolean },
 ): ConformanceReport {
   if (perTarget.length === 0) throw new Error('mergeReports needs at least one target');
   const first = perTarget[0]!.report;
@@ -82,9 +82,20 @@ export function mergeReports(
     summaries.map((s) => s.gate).filter((g): g is GateSummary => g !== undefined),
     options.strict,
     options.expectationsFile,
+    options.requireComplete,
   );
+  const verdicts = summaries.map((s) => s.verdict ?? (s.conforming ? 'conforming' : 'not-conforming'));
+  const verdict = verdicts.includes('not-conforming')
+    ? 'not-conforming'
+    : verdicts.includes('incomplete')
+      ? 'incomplete'
+      : 'conforming';
   const summary: ConformanceReport['summary'] = {
-    conforming: summaries.every((s) => s.conforming),
+    verdict,
+    conforming: verdict === 'conforming',
+    mustNotJudged: perTarget.flatMap((t) =>
+      (t.report.summary.mustNotJudged ?? []).map((n) => ({ id: n.id, reason: `[${t.label}] ${n.reason}` })),
+    ),
     counts,
     mustFailures: results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length,
     shouldWarnings: results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn').length,

@@ -12,8 +12,11 @@ import { EvidenceSchema } from './evidence.ts';
 import { FailureDetailSchema } from './failure.ts';
 import { obj, text } from './schema-helpers.ts';
 
-/** Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields. */
-export const REPORT_SCHEMA_VERSION = 3;
+/**
+ * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
+ * 4: summary.verdict (incomplete when a MUST was not judged) and the gate's notJudged.
+ */
+export const REPORT_SCHEMA_VERSION = 4;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -82,6 +85,8 @@ export const GateSummarySchema = obj({
   unexpectedPasses: z.array(GateRefSchema),
   expired: z.array(GateRefSchema.extend({ expires: z.string(), entry: z.int() })),
   gating: z.array(GateRefSchema).describe('results that fail the gate'),
+  requireComplete: z.boolean().describe('--require-complete: a MUST requirement not judged fails the gate').optional(),
+  notJudged: z.array(GateRefSchema).describe('MUST requirements no check judged').optional(),
 });
 
 /** One requirement on one target (multi-target reports, results[].byTarget). */
@@ -129,8 +134,23 @@ export const CleanupSchema = obj({
   unconfirmed: z.array(z.string()).describe('external ids of create requests that got no answer'),
 });
 
+export const RunVerdictSchema = z
+  .enum(['conforming', 'not-conforming', 'incomplete'])
+  .describe(
+    'not-conforming: a MUST failed; incomplete: none failed, but a MUST was not judged (skipped: not selected, ' +
+      'a capability missing, a check that could not judge) or the run was stopped; ' +
+      'conforming: every MUST judged and passed',
+  );
+
+/** A MUST requirement no check judged, and why. */
+export const NotJudgedSchema = obj({ id: z.string(), reason: z.string() });
+
 export const SummarySchema = obj({
-  conforming: z.boolean().describe('no MUST failed and every check could judge'),
+  verdict: RunVerdictSchema.optional(),
+  conforming: z
+    .boolean()
+    .describe('the verdict is conforming: every MUST judged, none failed, every check could judge'),
+  mustNotJudged: z.array(NotJudgedSchema).describe('MUST requirements no check judged, with the reason').optional(),
   counts: CountsSchema.describe('requirements per verdict'),
   mustFailures: z.int(),
   shouldWarnings: z.int(),
@@ -197,6 +217,8 @@ export type TargetResult = z.infer<typeof TargetResultSchema>;
 export type TargetSummary = z.infer<typeof TargetSummarySchema>;
 export type Summary = z.infer<typeof SummarySchema>;
 export type Counts = z.infer<typeof CountsSchema>;
+export type RunVerdict = z.infer<typeof RunVerdictSchema>;
+export type NotJudged = z.infer<typeof NotJudgedSchema>;
 export type CleanupSummary = z.infer<typeof CleanupSchema>;
 export type GateRef = z.infer<typeof GateRefSchema>;
 export type GateSummary = z.infer<typeof GateSummarySchema>;

@@ -57,7 +57,8 @@ function progressLine(
   broken: number,
 ): string {
   const errors = module.errors().length;
-  const mark = counts.failed > 0 || broken > 0 || errors > 0 ? '✗' : '✓';
+  // A tick says the suite judged something and nothing failed: a suite that only skipped shows none.
+  const mark = counts.failed > 0 || broken > 0 || errors > 0 ? '✗' : counts.passed > 0 ? '✓' : '–';
   const seconds = (module.diagnostic().duration / 1000).toFixed(1);
   const extra = errors ? `, ${errors} suite error(s)` : '';
   const bodies = findings?.watched === 1 ? 'body' : 'bodies';

@@ -174,6 +174,7 @@ export const ConfigSchema = z
     targets: targetList.optional(),
     expect: z.string().min(1, { message: 'must name a file' }).optional(),
     strict: bool.default(false),
+    requireComplete: bool.default(false),
     targetImage: z
       .string()
       .regex(/^[^\s]+$/, { message: 'must be an image name, like localhost/screenconf-reference:latest' })

@@ -209,7 +209,12 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   // The expectations file is checked before anything is sent: a typo must not cost a run.
   const labels = config.targets?.map((t) => t.label);
   const expectations = config.expect ? loadExpectations(config.expect, labels) : [];
-  const gateOptions = { strict: config.strict, today, ...(config.expect ? { expectationsFile: config.expect } : {}) };
+  const gateOptions = {
+    strict: config.strict,
+    requireComplete: config.requireComplete,
+    today,
+    ...(config.expect ? { expectationsFile: config.expect } : {}),
+  };
   // So is the provisioning adapter: a module that does not load must not cost a run either.
   const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
   if (provisioner) await loadAdapter(provisioner);

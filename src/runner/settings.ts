@@ -166,6 +166,12 @@ export const SETTINGS = {
     help: 'SHOULD warnings fail the run too (exit 1)',
     boolean: true,
   },
+  requireComplete: {
+    flag: 'require-complete',
+    env: 'SCREENCONF_REQUIRE_COMPLETE',
+    help: 'a MUST requirement no check judged (not selected, a capability missing) fails the run (exit 1)',
+    boolean: true,
+  },
   targetImage: {
     flag: 'target-image',
     env: 'SCREENCONF_TARGET_IMAGE',

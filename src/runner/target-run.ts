@@ -12,7 +12,7 @@ import type { RunContext } from '../kit/context.ts';
 import { LEDGER_FILE, Ledger } from '../provision/ledger.ts';
 import type { Removal } from '../provision/removal.ts';
 import { buildReport } from '../results/build.ts';
-import { judge } from '../results/judge.ts';
+import { judge, notJudged, runVerdict } from '../results/judge.ts';
 import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { OutcomeCollector } from './collect.ts';
@@ -145,6 +145,7 @@ function judgeRun(
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
   const judged = judge(settleOutcomes(run.collector.outcomes, why));
+  const results = markNotRun(judged.results, why);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
     ...judged.summary,
@@ -152,8 +153,10 @@ function judgeRun(
     suiteErrors,
     throttled: countLines(s.throttleLog),
     cleanup: run.cleanup,
+    mustNotJudged: notJudged(results),
   };
-  if (suiteErrors.length || stopper.interruption) summary.conforming = false;
+  summary.verdict = runVerdict({ ...summary, suiteErrors, interrupted: stopper.interruption });
+  summary.conforming = summary.verdict === 'conforming';
   const serverHeaders = s.serverHeaders.merge(run.collector.serverHeaders.toJSON()).toJSON();
   const report = buildReport(
     {
@@ -173,7 +176,7 @@ function judgeRun(
       referenceFaults: config.referenceFaults,
       serverHeaders,
       summary,
-      results: markNotRun(judged.results, why),
+      results,
     },
   );
   return { report, why };

@@ -32,6 +32,7 @@ const FAILURE_NAMES = new Set([
   'notdeleted',
   'unprocessed',
 ]);
+
 const SUCCESS_NAMES = new Set([
   'succeeded',
   'success',
@@ -48,6 +49,7 @@ const SUCCESS_NAMES = new Set([
   'changed',
   'saved',
 ]);
+
 /** Words of a name that say what the entries are, not what became of them. */
 const NOISE_WORDS = new Set([
   'ids',
@@ -91,6 +93,7 @@ const FAILURE_WORDS = new Set([
   'aborted',
   'unknown',
 ]);
+
 const SUCCESS_WORDS = new Set([
   'ok',
   'success',
