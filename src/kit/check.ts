@@ -6,7 +6,7 @@
 import { test } from 'vitest';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
-import type { Evidence, Observation } from '../results/evidence.ts';
+import type { Evidence, Observation, PropertyEvidence } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
@@ -19,6 +19,8 @@ export interface CheckApi extends Harness {
   observe(id: RequirementId, text: string): void;
   /** Skips the check with a reason shown in the report (capability not configured, …). */
   skip(reason: string): never;
+  /** On a re-run after a property failed: its counterexample, replayed instead of explored again. */
+  replay?: PropertyEvidence | undefined;
 }
 
 export interface CheckOptions {
@@ -92,6 +94,7 @@ export function check(
     let skipping = false;
     const api: CheckApi = {
       ...h,
+      replay: previous?.evidence?.property,
       observe(id, text) {
         if (!ids.includes(id))
           throw new HarnessError('SC_HARNESS', `check "${title}" observes ${id}, which it does not name`);

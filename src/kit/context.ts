@@ -33,6 +33,14 @@ export interface RunContext {
   keep?: boolean;
   /** --provisioner: an absolute path to the provisioning adapter module. */
   provisioner?: string;
+  /** How long a failing property may shrink against the target: time and requests (--shrink-*). */
+  shrink?: ShrinkBudget;
+}
+
+/** What a failing property may spend shrinking its counterexample against a live target. */
+export interface ShrinkBudget {
+  timeMs: number;
+  requests: number;
 }
 
 declare module 'vitest' {
@@ -58,6 +66,8 @@ export interface Harness {
   watcher: InvariantWatcher;
   /** Server identification headers seen in responses (taken at the end of each file, for the report). */
   serverHeaders: ServerHeaders;
+  /** Requests this worker has sent (a property's shrink budget counts them). */
+  stats: { requests: number };
 }
 
 /** A Transport that also shows every answer, parsed and unredacted, to the invariant watcher. */
@@ -122,7 +132,9 @@ export function getHarness(): Harness {
   const exchanges: Exchange[] = [];
   const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
   const serverHeaders = new ServerHeaders();
+  const stats = { requests: 0 };
   const record = (e: Exchange) => {
+    stats.requests += 1;
     serverHeaders.observe(e.response?.headers);
     exchanges.push(e);
     if (exchanges.length > 50) exchanges.shift();
@@ -134,6 +146,7 @@ export function getHarness(): Harness {
     exchanges,
     watcher,
     serverHeaders,
+    stats,
     primary: organisation(run, run.target.primary, transport, 'ours'),
     ...(run.target.peer ? { peer: organisation(run, run.target.peer, transport, 'peer') } : {}),
   };

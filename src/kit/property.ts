@@ -1,7 +1,11 @@
 /**
  * property(): a fast-check property run against the target, reproducible from the run's seed.
- * On failure the shrunk counterexample is replayed once, so the evidence (transcript, curl)
- * and the message belong to exactly that input.
+ * Fixed examples (boundary values) run first, through the same mechanism, so a failure on one of
+ * them is reported with a counterexample and a seed too. Shrinking a counterexample against a live
+ * server costs requests, so it has a budget (time and requests); once spent, the smallest failing
+ * input found so far is the counterexample. The shrunk counterexample is replayed once, so the
+ * evidence (transcript, curl) and the message belong to exactly that input. A re-run of the check
+ * (vitest's retry) replays that counterexample by its seed and path instead of exploring again.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -9,14 +13,21 @@ import { HarnessError } from '../errors.ts';
 import type { PropertyEvidence } from '../results/evidence.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckApi } from './check.ts';
+import type { ShrinkBudget } from './context.ts';
+import { formatCounterexample, namedKeys } from './counterexample.ts';
 
-const COUNTEREXAMPLE_CHARS = 4000;
+const NOTATION_CHARS = 4000;
 
-export interface PropertyOptions {
+/** Shrinking against a live target, by default: at most 10 s and 300 requests per failing property. */
+export const DEFAULT_SHRINK: ShrinkBudget = { timeMs: 10_000, requests: 300 };
+
+export interface PropertyOptions<T = unknown> {
   /** Generated cases; default: the run's --runs. */
   runs?: number;
   /** Scales the run's --runs (for expensive properties), at least 1 case. Default 1. */
   scale?: number;
+  /** Values checked before the generated ones (boundary values, a corpus). */
+  examples?: readonly T[];
 }
 
 /** The seed of one property: the run seed mixed with the property's name, so each is distinct. */
@@ -24,8 +35,37 @@ export function propertySeed(runSeed: number, name: string): number {
   return createHash('sha256').update(`${runSeed}:${name}`).digest().readInt32BE(0);
 }
 
+/** How a failing property's shrinking went: when it began, what it has spent, whether it ran out. */
+class Shrinking {
+  #from: { at: number; requests: number } | undefined;
+  reached = false;
+
+  constructor(
+    private readonly t: CheckApi,
+    private readonly budget: ShrinkBudget,
+  ) {}
+
+  /** The first failure: shrinking begins. */
+  failed(): void {
+    this.#from ??= { at: Date.now(), requests: this.t.stats.requests };
+  }
+
+  /** Whether the budget is spent: further candidates are not sent (they count as passing). */
+  spent(): boolean {
+    if (!this.#from) return false;
+    const s = this.spentSoFar();
+    this.reached ||= s.ms > this.budget.timeMs || s.requests > this.budget.requests;
+    return this.reached;
+  }
+
+  spentSoFar(): { ms: number; requests: number } {
+    if (!this.#from) return { ms: 0, requests: 0 };
+    return { ms: Date.now() - this.#from.at, requests: this.t.stats.requests - this.#from.requests };
+  }
+}
+
 /**
- * Checks `predicate` (which throws on a violation) for generated values. Throws a
+ * Checks `predicate` (which throws on a violation) for the examples and generated values. Throws a
  * ConformanceFailure naming the counterexample, fast-check's seed and path, and how to replay.
  */
 export async function property<T>(
@@ -33,16 +73,28 @@ export async function property<T>(
   name: string,
   arb: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<T> = {},
 ): Promise<void> {
-  const numRuns = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
-  const seed = propertySeed(t.run.seed, name);
-  const details = await fc.check(
-    fc.asyncProperty(arb, async (value) => {
+  const runs = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
+  const replay = t.replay?.name === name ? t.replay : undefined;
+  const shrinking = new Shrinking(t, t.run.shrink ?? DEFAULT_SHRINK);
+  const run = async (value: T) => {
+    if (shrinking.spent()) return;
+    try {
       await predicate(value);
-    }),
-    { seed, numRuns, endOnFailure: false },
-  );
+    } catch (err) {
+      shrinking.failed();
+      throw err;
+    }
+  };
+  // A replay path counts the examples first, so they go with it.
+  const examples = options.examples?.length ? { examples: options.examples.map((e) => [e] as [T]) } : {};
+  const details = await fc.check(fc.asyncProperty(arb, run), {
+    ...examples,
+    ...(replay
+      ? { seed: replay.seed, path: replay.path, numRuns: 1, endOnFailure: true }
+      : { seed: propertySeed(t.run.seed, name), numRuns: runs, endOnFailure: false }),
+  });
   if (!details.failed || details.counterexample === null) {
     if (details.interrupted) {
       throw new HarnessError('SC_HARNESS', `property "${name}" was interrupted after ${details.numRuns} runs`);
@@ -50,6 +102,11 @@ export async function property<T>(
     return;
   }
   const [counterexample] = details.counterexample;
+  // A replay on the re-run reports the exploration and shrinking of the first attempt.
+  const spent = replay?.shrinkBudget ?? { ...shrinking.spentSoFar(), reached: shrinking.reached };
+  const numRuns = replay?.numRuns ?? details.numRuns;
+  const numShrinks = replay?.numShrinks ?? details.numShrinks;
+  const path = replay?.path ?? details.counterexamplePath ?? '';
   // Replay the shrunk counterexample alone: its transcript becomes the evidence.
   t.exchanges.length = 0;
   let replayed: unknown;
@@ -62,26 +119,31 @@ export async function property<T>(
   for (const err of [replayed, details.errorInstance]) {
     if (err instanceof HarnessError && err.inCheck === 'not-judged') throw err;
   }
-  const shown = fc.stringify(counterexample);
+  const first = replayed ?? details.errorInstance;
+  const message = String((first as Error)?.message ?? first);
+  const shown = formatCounterexample(counterexample, { first: namedKeys(counterexample, message) });
+  const budget = spent.reached
+    ? `shrunk for ${(spent.ms / 1000).toFixed(1)} s / ${spent.requests} requests (the budget), not minimal`
+    : `shrunk after ${numShrinks} steps`;
   const more = [
-    `Counterexample (shrunk after ${details.numShrinks} steps, ${details.numRuns} runs): ${shown}`,
-    `fast-check seed ${details.seed}, path "${details.counterexamplePath}"; replay the run with --seed ${t.run.seed}`,
+    `Counterexample (${budget}, ${numRuns} runs): ${shown}`,
+    `fast-check seed ${details.seed}, path "${path}"; replay the run with --seed ${t.run.seed}`,
   ].join('\n');
   // The same, structured, for the report's evidence (check() redacts it).
   const property: PropertyEvidence = {
     name,
-    counterexample: shown.slice(0, COUNTEREXAMPLE_CHARS),
+    counterexample: shown,
+    notation: fc.stringify(counterexample).slice(0, NOTATION_CHARS),
     seed: details.seed,
-    path: details.counterexamplePath ?? '',
+    path,
     runSeed: t.run.seed,
-    numRuns: details.numRuns,
-    numShrinks: details.numShrinks,
+    numRuns,
+    numShrinks,
+    shrinkBudget: spent,
   };
   if (replayed instanceof ConformanceFailure) {
     throw new ConformanceFailure({ ...replayed.detail, judged: replayed.judged, more, property });
   }
-  const first = replayed ?? details.errorInstance;
-  const message = String((first as Error)?.message ?? first);
   const what =
     replayed === undefined
       ? `the counterexample passed when replayed alone (state-dependent or flaky): ${message}`

@@ -5,12 +5,22 @@ import { obj, text } from './schema-helpers.ts';
 
 export const PropertyEvidenceSchema = obj({
   name: text('the property'),
-  counterexample: text('the shrunk input that breaks it (fast-check notation, at most 4000 characters)'),
+  counterexample: text(
+    'the shrunk input that breaks it, compact: long strings cut with their length, invisible characters escaped',
+  ),
   seed: z.int().describe("fast-check's seed of this property"),
   path: text("fast-check's replay path"),
   runSeed: z.int().describe('the run seed (--seed) that reproduces it'),
   numRuns: z.int(),
   numShrinks: z.int(),
+  notation: text("the counterexample in fast-check's own notation (at most 4000 characters)").optional(),
+  shrinkBudget: obj({
+    ms: z.int().describe('how long shrinking ran'),
+    requests: z.int().describe('requests it sent'),
+    reached: z.boolean().describe('the budget ran out: the counterexample is smaller than the first, not minimal'),
+  })
+    .describe('what shrinking spent against the target')
+    .optional(),
 })
   .describe('a property-based check: the counterexample and how to replay it')
   .meta({ id: 'PropertyEvidence' });

@@ -166,6 +166,16 @@ export const SETTINGS = {
     help: 'SHOULD warnings fail the run too (exit 1)',
     boolean: true,
   },
+  shrinkTimeMs: {
+    flag: 'shrink-time-ms',
+    env: 'SCREENCONF_SHRINK_TIME_MS',
+    help: 'how long a failing property may shrink its counterexample against the target, in ms (default 10000)',
+  },
+  shrinkRequests: {
+    flag: 'shrink-requests',
+    env: 'SCREENCONF_SHRINK_REQUESTS',
+    help: 'how many requests a failing property may send while shrinking (default 300)',
+  },
   requireComplete: {
     flag: 'require-complete',
     env: 'SCREENCONF_REQUIRE_COMPLETE',

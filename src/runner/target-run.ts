@@ -117,6 +117,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     transport: { ...s.base, ...s.limits.perWorker },
     ledgerPath: s.ledger.path,
     keep: config.keep,
+    shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     webhooks: {
