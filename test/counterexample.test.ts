@@ -30,9 +30,7 @@ describe('formatCounterexample', () => {
 
   it('finds the keys a failure names, at the top and one level down', () => {
     const value = { base: { webhook_url: 'x' }, invalid: { field: 'delete_after', patch: {} } };
-    expect(namedKeys(value, 'case 3 after PATCH {delete_after}; webhook_url changed')).toEqual([
-      'webhook_url',
-    ]);
+    expect(namedKeys(value, 'case 3 after PATCH {delete_after}; webhook_url changed')).toEqual(['webhook_url']);
   });
 });
 
