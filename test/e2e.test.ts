@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../src/spec/index.ts';
+import { AREA_SUITES, CATALOGUE } from '../src/spec/index.ts';
 import { readReport, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
 
 describe('screenconf run against the embedded reference server', () => {
@@ -26,6 +26,17 @@ describe('screenconf run against the embedded reference server', () => {
       r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass',
     );
     expect(notPassing.map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
+  });
+
+  it('names, for each area, the suites whose checks judge it (AREA_SUITES)', () => {
+    const report = readReport(dir);
+    for (const r of report.results) {
+      const area = CATALOGUE.find((c) => c.id === r.id)!.area;
+      const suites = (r.tests as { suite: string; name: string }[])
+        .filter((t) => !t.name.startsWith('invariant watch'))
+        .map((t) => t.suite);
+      expect(AREA_SUITES[area], r.id).toEqual(expect.arrayContaining([...new Set(suites)]));
+    }
   });
 
   it('has at least one check behind every requirement of the catalogue', () => {

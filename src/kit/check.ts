@@ -3,13 +3,14 @@
  * metadata (not the name); so do observations and, on failure, the failure's fields and the
  * redacted exchanges it judged, with curl reproductions, for the runner to collect.
  */
-import { test } from 'vitest';
+import { inject, test } from 'vitest';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
 import type { Evidence, Observation, PropertyEvidence } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
+import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type RequirementId, requirement } from '../spec/index.ts';
 import { getHarness, type Harness } from './context.ts';
 import './meta.ts';
@@ -70,7 +71,17 @@ export function check(
     throw new HarnessError('SC_HARNESS', `check "${title}" judges ${names}; a check judges one requirement`);
   }
 
-  test(title, options.timeout ? { timeout: options.timeout } : {}, async (ctx) => {
+  // --only: a check that judges none of the requirements named is registered skipped, with why;
+  // its record (given at registration) tells the runner which requirements it would have judged.
+  const only = inject('screenconf')?.only;
+  const selected = !only || ids.some((id) => only.includes(id));
+  const registered: CheckRecord = {
+    requirements: [...ids],
+    attempts: [],
+    ...(selected ? {} : { skipReason: NOT_IN_ONLY }),
+  };
+  const testOptions = { ...(options.timeout ? { timeout: options.timeout } : {}), skip: !selected };
+  test(title, { ...testOptions, meta: { screenconf: registered } }, async (ctx) => {
     // A failed check is re-run once (vitest's retry): the attempts, and the failure of an earlier
     // attempt the re-run did not repeat, carry over.
     const previous = ctx.task.meta.screenconf;

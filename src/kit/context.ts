@@ -33,6 +33,8 @@ export interface RunContext {
   keep?: boolean;
   /** --provisioner: an absolute path to the provisioning adapter module. */
   provisioner?: string;
+  /** --only: the requirement ids whose checks run; the other checks are registered skipped. */
+  only?: string[];
   /** How long a failing property may shrink against the target: time and requests (--shrink-*). */
   shrink?: ShrinkBudget;
 }

@@ -4,7 +4,7 @@
  */
 import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
-import { NOT_SELECTED } from '../results/judge.ts';
+import { deselected } from '../results/judge.ts';
 import type { Failure, GateRef, GateSummary, Interruption, RequirementResult, Summary } from '../results/report.ts';
 import { findRequirement } from '../spec/index.ts';
 import { type Palette, paintVerdict } from './console-style.ts';
@@ -89,7 +89,7 @@ export function notJudgedLines(summary: Summary, tag = ''): string[] {
   const lines = ['', `Not judged${tag}: ${list.length} MUST requirement(s), so the verdict cannot be CONFORMING`];
   for (const [reason, ids] of byReason) {
     // Requirements of suites not selected are many and self-explaining: counted, not listed.
-    lines.push(`  ${ids.length} × ${reason}${reason === NOT_SELECTED ? '' : `: ${ids.join(', ')}`}`);
+    lines.push(`  ${ids.length} × ${reason}${deselected(reason) ? '' : `: ${ids.join(', ')}`}`);
   }
   return lines;
 }
@@ -167,10 +167,9 @@ export function skippedLines(results: RequirementResult[]): string[] {
   const lines = ['', `Skipped: ${count} requirement(s) not judged`];
   for (const [reason, ids] of byReason) {
     // Requirements of suites not selected are many and self-explaining: counted, not listed.
-    const shown =
-      reason === NOT_SELECTED
-        ? ''
-        : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
+    const shown = deselected(reason)
+      ? ''
+      : `: ${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, and ${ids.length - 6} more` : ''}`;
     lines.push(`  ${ids.length} × ${reason}${shown}`);
   }
   return lines;

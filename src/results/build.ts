@@ -25,6 +25,8 @@ export interface RunInfo {
   runs: number;
   suites: string[];
   interrupted?: Interruption;
+  /** Why the run stopped early of its own accord (--max-failures). */
+  cutShort?: string;
   /** The run's settings, secrets already removed (publicOptions). */
   options: Record<string, unknown>;
 }
@@ -63,6 +65,7 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
       runs: run.runs,
       suites: run.suites,
       ...(run.interrupted ? { interrupted: run.interrupted } : {}),
+      ...(run.cutShort ? { cutShort: run.cutShort } : {}),
       options: run.options,
     },
     target: { baseUrl: target.baseUrl, kind: target.kind, ...faults, label, serverHeaders: target.serverHeaders },

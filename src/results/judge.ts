@@ -42,6 +42,13 @@ export function emptyCounts(): Counts {
 
 /** The reason of a requirement no check of the run names: its suite was not selected. */
 export const NOT_SELECTED = 'no check ran for it in this run (suite not selected)';
+/** The reason of a check --only left out. */
+export const NOT_IN_ONLY = 'not selected: --only names other requirements';
+
+/** Whether a requirement was left out of the run by choice (--suites, --only): counted, not listed. */
+export function deselected(reason: string): boolean {
+  return reason === NOT_SELECTED || reason === NOT_IN_ONLY;
+}
 
 function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
   const ran = checks.filter((t) => t.state !== 'skipped');

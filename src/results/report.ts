@@ -194,6 +194,9 @@ export const ConformanceReportSchema = obj({
     runs: z.int().describe('generated cases per property'),
     suites: z.array(z.string()),
     interrupted: InterruptionSchema.optional(),
+    cutShort: text(
+      'why the run stopped early of its own accord (--max-failures); what did not run is skipped',
+    ).optional(),
     options: z.record(z.string(), z.unknown()).describe('the run settings; secrets are "[REDACTED]"').optional(),
   }),
   target: obj({

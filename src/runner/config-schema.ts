@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FAULTS, type FaultName, isFaultName } from '../reference/faults.ts';
+import { findRequirement } from '../spec/index.ts';
 import { type SettingKey, SUITES } from './settings.ts';
 
 const list = z.preprocess(
@@ -153,6 +154,20 @@ export const ConfigSchema = z
     suites: list
       .refine((xs) => xs.every((x) => SUITES.includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
       .optional(),
+    only: list
+      .refine((xs) => xs.length > 0, { message: 'must name at least one requirement' })
+      .superRefine((xs, ctx) => {
+        const unknown = xs.filter((x) => !findRequirement(x));
+        if (unknown.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `names unknown requirements: ${unknown.join(', ')} (screenconf list)`,
+          });
+        }
+      })
+      .optional(),
+    maxFailures: intFrom(1, 100_000).optional(),
+    exitFirst: bool.default(false),
     provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),
     bulkFailuresPath: z
       .string()

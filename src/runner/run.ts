@@ -127,11 +127,14 @@ async function runOneTarget(run: RunShared): Promise<number> {
   const final = gated(report, run.expectations, run.gateOptions);
   const reportPath = writeReport(run.runDir, final, redactor);
   pointLatest(run.reportDir, run.runDir);
-  const notes = reproductionNotes(final.results, {
-    seed: run.target.seed,
-    referenceFaults: config.referenceFaults,
-    baseUrl: final.target.kind === 'embedded' ? undefined : final.target.baseUrl,
-  });
+  const notes = [
+    ...(final.run.cutShort ? [`Cut short: ${final.run.cutShort}; cleanup ran, and what did not run is skipped.`] : []),
+    ...reproductionNotes(final.results, {
+      seed: run.target.seed,
+      referenceFaults: config.referenceFaults,
+      baseUrl: final.target.kind === 'embedded' ? undefined : final.target.baseUrl,
+    }),
+  ];
   io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, run.style, notes)));
   if (run.style.githubActions && final.summary.gate) {
     const annotations = githubAnnotations([{ results: final.results }], final.summary.gate, (s) => redactor.redact(s));

@@ -110,6 +110,22 @@ export const SETTINGS = {
       `server); 0 = unbounded`,
   },
   suites: { flag: 'suites', env: 'SCREENCONF_SUITES', help: `comma-separated subset of: ${SUITES.join(', ')}` },
+  only: {
+    flag: 'only',
+    env: 'SCREENCONF_ONLY',
+    help: 'REQ-ID[,…]: run only the checks that judge these requirements (screenconf list names them)',
+  },
+  maxFailures: {
+    flag: 'max-failures',
+    env: 'SCREENCONF_MAX_FAILURES',
+    help: 'stop the run after this many failed checks (cleanup still runs; the report says it was cut short)',
+  },
+  exitFirst: {
+    flag: 'exit-first',
+    env: 'SCREENCONF_EXIT_FIRST',
+    help: 'stop the run at the first failed check (--max-failures 1)',
+    boolean: true,
+  },
   provisioner: {
     flag: 'provisioner',
     env: 'SCREENCONF_PROVISIONER',

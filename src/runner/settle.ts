@@ -6,6 +6,7 @@
 import { oneLine } from '../base/text.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import type { RequirementResult } from '../results/report.ts';
+import { AREA_SUITES, type Area } from '../spec/index.ts';
 
 export function settleOutcomes(outcomes: readonly CheckOutcome[], why: string | undefined): CheckOutcome[] {
   return outcomes.map((o): CheckOutcome => {
@@ -20,8 +21,18 @@ export function settleOutcomes(outcomes: readonly CheckOutcome[], why: string | 
   });
 }
 
-/** Requirements of a stopped run that no check reached say so, rather than "suite not selected". */
-export function markNotRun(results: RequirementResult[], why: string | undefined): RequirementResult[] {
+/**
+ * Requirements of a stopped run that no check reached say so, rather than "suite not selected" —
+ * those of a selected suite; the requirements of suites not selected stay "not selected".
+ */
+export function markNotRun(
+  results: RequirementResult[],
+  why: string | undefined,
+  suites: readonly string[],
+): RequirementResult[] {
   if (!why) return results;
-  return results.map((r) => (r.verdict === 'skip' && r.tests.length === 0 ? { ...r, reason: `not run: ${why}` } : r));
+  const selected = (r: RequirementResult) => (AREA_SUITES[r.area as Area] ?? []).some((s) => suites.includes(s));
+  return results.map((r) =>
+    r.verdict === 'skip' && r.tests.length === 0 && selected(r) ? { ...r, reason: `not run: ${why}` } : r,
+  );
 }

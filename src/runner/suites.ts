@@ -24,6 +24,8 @@ export interface SuitesStage {
   workers: number;
   /** Where vitest's JUnit reporter writes junit.xml. */
   junitFile: string;
+  /** --max-failures: vitest stops after this many failed checks. */
+  bail?: number | undefined;
   stopper: Stopper;
   redactor: Redactor;
   out: (line: string) => void;
@@ -50,6 +52,7 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
         maxWorkers: stage.workers,
         retry: 1,
         passWithNoTests: false,
+        ...(stage.bail ? { bail: stage.bail } : {}),
       },
       { logLevel: 'error' },
       // vitest's own console lines ("JUNIT report written to …") are noise beside the summary.

@@ -118,6 +118,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     ledgerPath: s.ledger.path,
     keep: config.keep,
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
+    ...(config.only ? { only: config.only } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     webhooks: {
@@ -136,6 +137,19 @@ function countLines(path: string): number {
     .filter((l) => l.trim() !== '').length;
 }
 
+/** --max-failures, or 1 with --exit-first. */
+function maxFailures(config: Config): number | undefined {
+  return config.maxFailures ?? (config.exitFirst ? 1 : undefined);
+}
+
+/** Why the run stopped before its end of its own accord, when --max-failures made it. */
+function cutShort(config: Config, collector: OutcomeCollector): string | undefined {
+  const max = maxFailures(config);
+  const failed = collector.outcomes.filter((o) => o.state === 'failed').length;
+  if (max === undefined || failed < max || !collector.outcomes.some((o) => o.notRun)) return undefined;
+  return `the run stopped after ${failed} failed check${failed === 1 ? '' : 's'} (--max-failures ${max})`;
+}
+
 /** Settles and judges the outcomes, and builds the target's report. */
 function judgeRun(
   o: TargetRunOptions,
@@ -145,8 +159,9 @@ function judgeRun(
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
-  const judged = judge(settleOutcomes(run.collector.outcomes, why));
-  const results = markNotRun(judged.results, why);
+  const short = cutShort(config, run.collector);
+  const judged = judge(settleOutcomes(run.collector.outcomes, why ?? short));
+  const results = markNotRun(judged.results, why ?? short, o.suites);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
     ...judged.summary,
@@ -168,6 +183,7 @@ function judgeRun(
       runs: config.runs,
       suites: o.suites,
       ...(stopper.interruption ? { interrupted: stopper.interruption } : {}),
+      ...(short ? { cutShort: short } : {}),
       options: publicOptions(config, SECRET_SETTINGS),
     },
     {
@@ -225,6 +241,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         collector,
         workers: session.limits.workers,
         junitFile: resolve(o.reportDir, 'junit.xml'),
+        bail: maxFailures(o.config),
         stopper: o.stopper,
         redactor: o.redactor,
         out: o.out,

@@ -19,6 +19,27 @@ export const AREAS = {
 } as const;
 export type Area = keyof typeof AREAS;
 
+/**
+ * The suite files (suites/<name>.test.ts) whose checks judge each area's requirements; the invariant
+ * watcher judges the read area in every suite besides. test/e2e.test.ts holds it to the checks.
+ */
+export const AREA_SUITES: Record<Area, readonly string[]> = {
+  token: ['token'],
+  auth: ['auth'],
+  'case-patch': ['case-patch', 'case-properties'],
+  'case-delete': ['case-delete'],
+  read: ['case-patch', 'read-invariants'],
+  limits: ['limits'],
+  uniqueness: ['uniqueness'],
+  'bulk-cases': ['bulk-cases'],
+  'bulk-customers': ['bulk-customers'],
+  'bulk-checks': ['bulk-checks'],
+  'content-types': ['content-types'],
+  tenant: ['tenant'],
+  model: ['model'],
+  webhook: ['webhooks'],
+};
+
 export interface Requirement {
   /** Stable, readable id used in tests, reports, config and on the CLI. */
   readonly id: string;
