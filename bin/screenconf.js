@@ -37,6 +37,7 @@ const status = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   stopSignal,
   isTTY: process.stdout.isTTY === true,
+  write: (text) => process.stdout.write(text),
 });
 // Pipes are written asynchronously: exiting at once would cut a long output (`list | less`, a
 // test reading stdout). An empty write calls back once everything before it is flushed.

@@ -380,7 +380,9 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       );
       expect(tail).toContain('SCREENCONF_BASE_URL and SCREENCONF_ACCESS_TOKEN');
       expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
-      expect(tail).toMatch(/Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\nReport: /);
+      expect(tail).toMatch(
+        /Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\n\d+ requirements judged in .*\nReport: /,
+      );
     },
   );
 });

@@ -262,15 +262,16 @@ describe('the console (units)', () => {
     expect(consoleStyle({ env: { FORCE_COLOR: '0' }, isTTY: true }).colour).toBe(false);
     expect(consoleStyle({ env: { TERM: 'dumb' }, isTTY: true }).colour).toBe(false);
     expect(consoleStyle({ env: { GITHUB_ACTIONS: 'true' } }).githubActions).toBe(true);
-    expect(renderSummary(r, summary, 'x.json', undefined, { colour: false, githubActions: false })).not.toContain(ESC);
-    const coloured = renderSummary(r, summary, 'x.json', undefined, { colour: true, githubActions: false });
+    const plain = { colour: false, githubActions: false };
+    expect(renderSummary(r, summary, { reportPath: 'x.json', style: plain })).not.toContain(ESC);
+    const coloured = renderSummary(r, summary, { reportPath: 'x.json', style: { colour: true, githubActions: false } });
     expect(coloured).toContain(`${ESC}31m`);
     expect(
       coloured
         .split(ESC)
         .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, '')))
         .join(''),
-    ).toBe(renderSummary(r, summary, 'x.json'));
+    ).toBe(renderSummary(r, summary, { reportPath: 'x.json' }));
   });
 
   it('escapes workflow commands and redacts before escaping', () => {

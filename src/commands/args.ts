@@ -15,6 +15,8 @@ export interface CliIO {
   stopSignal?: Promise<NodeJS.Signals | undefined>;
   /** Whether standard output is a terminal (colour is used only then, unless FORCE_COLOR). */
   isTTY?: boolean;
+  /** Writes raw text to standard output (live progress redraws its lines in place on a terminal). */
+  write?: (text: string) => void;
 }
 
 export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;

@@ -51,6 +51,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     ...(stop ? { stop } : {}),
     console: consoleStyle(io),
+    progress: config.quiet ? 'off' : io.isTTY === true && io.write && io.env.TERM !== 'dumb' ? 'terminal' : 'lines',
+    ...(io.write ? { write: io.write } : {}),
     ...(io.env.SCREENCONF_TODAY ? { today: io.env.SCREENCONF_TODAY } : {}),
   });
 }

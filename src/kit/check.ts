@@ -124,10 +124,16 @@ export function check(
         throw new HarnessError('SC_HARNESS', 'unreachable: ctx.skip() returned');
       },
     };
+    const sentBefore = h.stats.requests;
+    const counted = () => {
+      record.requests = (previous?.requests ?? 0) + h.stats.requests - sentBefore;
+    };
     try {
       await fn(api);
+      counted();
       record.attempts.push('passed');
     } catch (err) {
+      counted();
       if (skipping) {
         record.attempts.push('skipped');
         throw err;

@@ -12,6 +12,8 @@ declare module '@vitest/runner' {
     screenconfLeftovers?: number[];
     /** On a file: what the invariant watcher saw in the case bodies the file received. */
     screenconfInvariants?: InvariantFindings;
+    /** On a file: the requests it sent, its setup and cleanup included. */
+    screenconfRequests?: number;
     /** On a file: server identification headers (Server, X-Powered-By, Via, …) seen in its responses. */
     screenconfServerHeaders?: Record<string, string[]>;
   }

@@ -5,9 +5,17 @@
 import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
 import { deselected } from '../results/judge.ts';
-import type { Failure, GateRef, GateSummary, Interruption, RequirementResult, Summary } from '../results/report.ts';
+import type {
+  ConformanceReport,
+  Failure,
+  GateRef,
+  GateSummary,
+  Interruption,
+  RequirementResult,
+  Summary,
+} from '../results/report.ts';
 import { findRequirement } from '../spec/index.ts';
-import { type Palette, paintVerdict } from './console-style.ts';
+import { type ConsoleStyle, type Palette, paintVerdict } from './console-style.ts';
 
 /** One failing check: its message (Expected / Received) and the curl that reproduces it. */
 export function failureLines(f: Failure): string[] {
@@ -243,4 +251,26 @@ export function runEndLine(end: {
     `screenconf: error SC_INCOMPLETE: ${count} problem${count === 1 ? '' : 's'} kept checks from judging the ` +
     `target, first: ${oneLine(first)} (see ${end.reportPath})`
   );
+}
+
+/** What the run judged and what it cost the target: `107 requirements judged in 18.2 s; 1 512 requests`. */
+export function costLine(report: Pick<ConformanceReport, 'run' | 'summary'>): string {
+  const { counts, requests } = report.summary;
+  const judged = counts.pass + counts.fail + counts.warn + counts.observed;
+  const ms = Date.parse(report.run.finishedAt) - Date.parse(report.run.startedAt);
+  const seconds = Number.isFinite(ms) ? ` in ${(ms / 1000).toFixed(1)} s` : '';
+  const sent = requests ? `; ${requests.total} requests sent to the target` : '';
+  return `${judged} requirements judged${seconds}${sent}`;
+}
+
+/** How a summary is rendered and what goes around the verdict. */
+export interface SummaryOptions {
+  reportPath: string;
+  /** Why the run stopped early (a signal, the deadline), when it did. */
+  interrupted?: string | undefined;
+  style?: ConsoleStyle;
+  /** Lines just before the verdict (how to reproduce and replay the failures). */
+  notes?: string[];
+  /** The line after the verdict saying what the run judged and cost. */
+  cost?: string | undefined;
 }

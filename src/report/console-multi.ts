@@ -4,13 +4,14 @@
  */
 import { byArea } from '../results/judge.ts';
 import type { ConformanceReport, RequirementResult, Verdict } from '../results/report.ts';
-import { COLUMNS, type ConsoleStyle, PLAIN, palette, paintCount, paintVerdict, paintWord } from './console-style.ts';
+import { COLUMNS, PLAIN, palette, paintCount, paintVerdict, paintWord } from './console-style.ts';
 import {
   expectationLines,
   gateLine,
   harnessLines,
   notJudgedLines,
   problemLines,
+  type SummaryOptions,
   verdictDetail,
   verdictWord,
 } from './console-lines.ts';
@@ -24,13 +25,8 @@ function verdictCell(r: RequirementResult, label: string): { text: string; verdi
 }
 
 /** The summary of a run against several targets: a column per target, the differences, then each target's failures. */
-export function renderMultiSummary(
-  report: ConformanceReport,
-  reportPath: string,
-  interrupted?: string,
-  style: ConsoleStyle = PLAIN,
-  notes: string[] = [],
-): string {
+export function renderMultiSummary(report: ConformanceReport, options: SummaryOptions): string {
+  const { reportPath, interrupted, style = PLAIN, notes = [] } = options;
   const p = palette(style.colour);
   const labels = report.targets.map((t) => t.label);
   const lines: string[] = [];
@@ -130,6 +126,7 @@ export function renderMultiSummary(
       `— ${labels.length} targets, ${differing.length} requirement(s) differ`,
   );
   if (!interrupted) lines.push(gateLine(p, gate));
+  if (options.cost) lines.push(options.cost);
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n');
 }

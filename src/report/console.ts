@@ -4,7 +4,7 @@
  */
 import { byArea } from '../results/judge.ts';
 import type { GateSummary, RequirementResult, Summary, Verdict } from '../results/report.ts';
-import { COLUMNS, type ConsoleStyle, PLAIN, palette, paintCount, paintWord } from './console-style.ts';
+import { COLUMNS, PLAIN, palette, paintCount, paintWord } from './console-style.ts';
 import {
   problemLines,
   harnessLines,
@@ -17,6 +17,7 @@ import {
   expectedCount,
   skippedLines,
   failingLine,
+  type SummaryOptions,
 } from './console-lines.ts';
 
 /**
@@ -26,11 +27,9 @@ import {
 export function renderSummary(
   results: RequirementResult[],
   summary: Summary & { gate?: GateSummary },
-  reportPath: string,
-  interrupted?: string,
-  style: ConsoleStyle = PLAIN,
-  notes: string[] = [],
+  options: SummaryOptions,
 ): string {
+  const { reportPath, interrupted, style = PLAIN, notes = [] } = options;
   const p = palette(style.colour);
   const lines: string[] = [];
   const rows = byArea(results);
@@ -64,11 +63,12 @@ export function renderSummary(
     const failing = failingLine(results);
     if (failing) lines.push(failing);
   }
+  if (options.cost) lines.push(options.cost);
   lines.push(`Report: ${reportPath}`);
   return lines.join('\n');
 }
 
 export { githubAnnotations } from './annotations.ts';
 export { renderMultiSummary } from './console-multi.ts';
-export { reproductionNotes, runEndLine } from './console-lines.ts';
+export { costLine, reproductionNotes, runEndLine, type SummaryOptions } from './console-lines.ts';
 export { type ConsoleStyle, PLAIN } from './console-style.ts';

@@ -103,6 +103,15 @@ export function mergeReports(
     leftovers: summaries.flatMap((s) => s.leftovers),
     suiteErrors: perTarget.flatMap((t) => tagged(t.label, t.report.summary.suiteErrors)),
     throttled: summaries.reduce((n, s) => n + (s.throttled ?? 0), 0),
+    requests: {
+      total: summaries.reduce((n, s) => n + (s.requests?.total ?? 0), 0),
+      bySuite: Object.fromEntries(
+        perTarget.flatMap((t) =>
+          Object.entries(t.report.summary.requests?.bySuite ?? {}).map(([suite, n]) => [`${t.label}/${suite}`, n]),
+        ),
+      ),
+      runner: summaries.reduce((n, s) => n + (s.requests?.runner ?? 0), 0),
+    },
     gate,
   };
   const startedAt = perTarget.map((t) => t.report.run.startedAt).sort()[0]!;

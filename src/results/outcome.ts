@@ -31,6 +31,8 @@ export interface CheckRecord {
   harnessFault?: HarnessFault;
   /** Every attempt, in order (kept across vitest's re-run). */
   attempts: Attempt[];
+  /** Requests the check sent, over all its attempts. */
+  requests?: number;
 }
 
 /** One check's outcome, as judged: what the runner collected from vitest and the task metadata. */

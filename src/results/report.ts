@@ -158,6 +158,13 @@ export const SummarySchema = obj({
   leftovers: z.array(z.number()).describe('case ids that could not be removed'),
   suiteErrors: z.array(z.string()),
   throttled: z.int().describe('requests the target answered 429').optional(),
+  requests: obj({
+    total: z.int().describe('every request the run sent to the target'),
+    bySuite: z.record(z.string(), z.int()).describe('per suite file, its setup and cleanup included'),
+    runner: z.int().describe('outside the suites: the preflight token, the end-of-run sweep'),
+  })
+    .describe('what the run cost the target')
+    .optional(),
   cleanup: CleanupSchema.optional(),
   gate: GateSummarySchema.optional(),
 }).meta({ id: 'Summary' });

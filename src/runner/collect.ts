@@ -18,6 +18,8 @@ export class OutcomeCollector implements Reporter {
   readonly leftovers: number[] = [];
   readonly errors: string[] = [];
   readonly serverHeaders = new ServerHeaders();
+  /** Requests each suite file sent (its setup and cleanup included). */
+  readonly requestsBySuite: Record<string, number> = {};
 
   constructor(private readonly out: (line: string) => void) {}
 
@@ -36,12 +38,14 @@ export class OutcomeCollector implements Reporter {
     const meta = module.meta();
     this.leftovers.push(...(meta.screenconfLeftovers ?? []));
     this.serverHeaders.merge(meta.screenconfServerHeaders);
+    this.requestsBySuite[suite] = (this.requestsBySuite[suite] ?? 0) + (meta.screenconfRequests ?? 0);
     for (const e of module.errors()) this.errors.push(`${suite}: ${e.message}`);
     const findings = meta.screenconfInvariants;
     const watch = findings ? watchOutcomes(suite, findings) : [];
     this.outcomes.push(...watch);
     for (const e of findings?.errors ?? []) this.errors.push(`${suite}: ${e}`);
-    this.out(progressLine(suite, counts, module, findings, watch.filter((o) => o.state === 'failed').length));
+    const broken = watch.filter((o) => o.state === 'failed').length;
+    this.out(progressLine(suite, counts, module, findings, broken, meta.screenconfRequests ?? 0));
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>) {
@@ -55,6 +59,7 @@ function progressLine(
   module: TestModule,
   findings: InvariantFindings | undefined,
   broken: number,
+  requests: number,
 ): string {
   const errors = module.errors().length;
   // A tick says the suite judged something and nothing failed: a suite that only skipped shows none.
@@ -65,7 +70,7 @@ function progressLine(
   const invariants = broken ? `, ${broken} invariant(s) broken` : '';
   const watched = findings?.watched ? `; ${findings.watched} case ${bodies} watched${invariants}` : '';
   const tally = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
-  return `  ${mark} ${suite.padEnd(16)} ${tally}${extra}${watched} (${seconds} s)`;
+  return `  ${mark} ${suite.padEnd(16)} ${tally}${extra}${watched} (${requests} requests, ${seconds} s)`;
 }
 
 /** One check's outcome, from vitest's result and the record check() left in the task metadata. */

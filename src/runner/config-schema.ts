@@ -190,6 +190,8 @@ export const ConfigSchema = z
     expect: z.string().min(1, { message: 'must name a file' }).optional(),
     strict: bool.default(false),
     requireComplete: bool.default(false),
+    quiet: bool.default(false),
+    progressIntervalMs: intFrom(100, 3_600_000).default(10_000),
     shrinkTimeMs: intFrom(0, 3_600_000).default(10_000),
     shrinkRequests: intFrom(0, 1_000_000).default(300),
     targetImage: z

@@ -23,6 +23,7 @@ import {
   renderMultiSummary,
   renderSummary,
   reproductionNotes,
+  costLine,
   runEndLine,
 } from '../report/console.ts';
 import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.ts';
@@ -31,6 +32,7 @@ import { type Config, configSecrets, type TargetConfig } from './config.ts';
 import { isIsoDate, loadExpectations, todayUtc } from './expectations.ts';
 import { preflight } from './preflight.ts';
 import { publicOptions, SECRET_SETTINGS, SUITES } from './settings.ts';
+import type { ProgressMode } from './progress.ts';
 import { Stopper } from './stopper.ts';
 import { type TargetOutcome, type TargetRunOptions, runTarget } from './target-run.ts';
 import { openTarget } from './target.ts';
@@ -46,6 +48,10 @@ export interface RunIO {
   console?: ConsoleStyle;
   /** Today's date, YYYY-MM-DD, for expectation expiry (tests set it; default: today in UTC). */
   today?: string;
+  /** Live progress: redrawn lines on a terminal, a line every --progress-interval-ms otherwise, or none. */
+  progress?: ProgressMode;
+  /** Raw writes to standard output, for the redrawn lines. */
+  write?: (text: string) => void;
 }
 
 /** What every target of a run shares. */
@@ -135,7 +141,8 @@ async function runOneTarget(run: RunShared): Promise<number> {
       baseUrl: final.target.kind === 'embedded' ? undefined : final.target.baseUrl,
     }),
   ];
-  io.out(redactor.redact(renderSummary(final.results, final.summary, reportPath, why, run.style, notes)));
+  const summaryOptions = { reportPath, interrupted: why, style: run.style, notes, cost: costLine(final) };
+  io.out(redactor.redact(renderSummary(final.results, final.summary, summaryOptions)));
   if (run.style.githubActions && final.summary.gate) {
     const annotations = githubAnnotations([{ results: final.results }], final.summary.gate, (s) => redactor.redact(s));
     for (const line of annotations) io.out(line);
@@ -191,7 +198,8 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
     done.flatMap((d) => d.report.results),
     { seed: run.target.seed, referenceFaults: config.referenceFaults, baseUrl: "the target's base URL" },
   );
-  io.out(redactor.redact(renderMultiSummary(merged, reportPath, why, run.style, notes)));
+  const summaryOptions = { reportPath, interrupted: why, style: run.style, notes, cost: costLine(merged) };
+  io.out(redactor.redact(renderMultiSummary(merged, summaryOptions)));
   if (run.style.githubActions && merged.summary.gate) {
     const annotated = done.map((d) => ({ label: d.label, results: d.report.results }));
     for (const line of githubAnnotations(annotated, merged.summary.gate, (s) => redactor.redact(s))) io.out(line);
@@ -254,6 +262,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
         redactor,
         stopper,
         provisioner,
+        progress: io.progress ?? 'off',
+        ...(io.write ? { write: io.write } : {}),
       },
     };
     return config.targets ? await runSeveralTargets(run, config.targets) : await runOneTarget(run);

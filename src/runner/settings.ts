@@ -192,6 +192,17 @@ export const SETTINGS = {
     env: 'SCREENCONF_SHRINK_REQUESTS',
     help: 'how many requests a failing property may send while shrinking (default 300)',
   },
+  quiet: {
+    flag: 'quiet',
+    env: 'SCREENCONF_QUIET',
+    help: 'no live progress while the suites run (the summary is still printed)',
+    boolean: true,
+  },
+  progressIntervalMs: {
+    flag: 'progress-interval-ms',
+    env: 'SCREENCONF_PROGRESS_INTERVAL_MS',
+    help: 'off a terminal (a CI log): a progress line this often while the suites run, in ms (default 10000)',
+  },
   requireComplete: {
     flag: 'require-complete',
     env: 'SCREENCONF_REQUIRE_COMPLETE',

@@ -11,6 +11,7 @@ import type { Redactor } from '../base/redact.ts';
 import type { RunContext } from '../kit/context.ts';
 import { PACKAGE_ROOT } from '../version.ts';
 import type { OutcomeCollector } from './collect.ts';
+import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
 
 /** After a stop, how long the checks in flight get to finish before cleanup goes ahead. */
@@ -20,6 +21,8 @@ export interface SuitesStage {
   suites: readonly string[];
   context: RunContext;
   collector: OutcomeCollector;
+  /** Live progress (a reporter too). */
+  progress: Progress;
   /** Worker processes (each runs one suite file at a time). */
   workers: number;
   /** Where vitest's JUnit reporter writes junit.xml. */
@@ -43,7 +46,7 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
         config: false,
         include: ['suites/**/*.test.ts'],
         setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
-        reporters: [stage.collector, ['junit', {}]],
+        reporters: [stage.collector, stage.progress, ['junit', {}]],
         outputFile: { junit: stage.junitFile },
         provide: { screenconf: stage.context },
         watch: false,

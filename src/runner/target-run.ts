@@ -18,6 +18,7 @@ import { ServerHeaders } from '../results/server-headers.ts';
 import { OutcomeCollector } from './collect.ts';
 import type { Config } from './config.ts';
 import { preflight } from './preflight.ts';
+import { Progress, type ProgressMode } from './progress.ts';
 import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
 import { markNotRun, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
@@ -44,6 +45,10 @@ export interface TargetRunOptions {
   ledgerDir?: string | undefined;
   /** The --provisioner module, an absolute path, already loaded and checked once. */
   provisioner?: string | undefined;
+  /** Live progress while the suites run. */
+  progress: ProgressMode;
+  /** Raw writes to standard output (the terminal progress block). */
+  write?: (text: string) => void;
 }
 
 /** What one target's run produced, before the gate is applied. */
@@ -61,6 +66,8 @@ interface Session {
   serverHeaders: ServerHeaders;
   ledger: Ledger;
   throttleLog: string;
+  /** Requests the runner itself sent (preflight, sweep). */
+  sent: { requests: number };
 }
 
 function prepare(o: TargetRunOptions, target: Target): Session {
@@ -72,13 +79,15 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog };
   const serverHeaders = new ServerHeaders();
   const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
-  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) =>
-    serverHeaders.observe(e.response?.headers),
-  );
+  const sent = { requests: 0 };
+  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) => {
+    sent.requests += 1;
+    serverHeaders.observe(e.response?.headers);
+  });
   if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
   const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
   ledger.begin(target.kind, o.config.keep);
-  return { limits, base, transport, serverHeaders, ledger, throttleLog };
+  return { limits, base, transport, serverHeaders, ledger, throttleLog, sent };
 }
 
 function describeLimits(limits: Session['limits']): string {
@@ -170,6 +179,11 @@ function judgeRun(
     throttled: countLines(s.throttleLog),
     cleanup: run.cleanup,
     mustNotJudged: notJudged(results),
+    requests: {
+      total: Object.values(run.collector.requestsBySuite).reduce((a, b) => a + b, 0) + s.sent.requests,
+      bySuite: run.collector.requestsBySuite,
+      runner: s.sent.requests,
+    },
   };
   summary.verdict = runVerdict({ ...summary, suiteErrors, interrupted: stopper.interruption });
   summary.conforming = summary.verdict === 'conforming';
@@ -231,7 +245,16 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     const session = prepare(o, target);
     announce(o, target, session);
     await preflight(target, session.transport);
-    const collector = new OutcomeCollector((line) => o.out(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line));
+    const progress = new Progress({
+      mode: o.progress,
+      out: o.out,
+      write: o.write,
+      intervalMs: o.config.progressIntervalMs,
+      label: o.label,
+    });
+    const collector = new OutcomeCollector((line) =>
+      progress.log(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line),
+    );
     let runErrors: string[] = [];
     if (!o.stopper.interruption) {
       o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
@@ -239,6 +262,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         suites: o.suites,
         context: runContext(o, target, session),
         collector,
+        progress,
         workers: session.limits.workers,
         junitFile: resolve(o.reportDir, 'junit.xml'),
         bail: maxFailures(o.config),
