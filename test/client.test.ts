@@ -45,14 +45,13 @@ function transport(
 
 describe('Transport', () => {
   it('times out a server that never answers, with a TransportError', async () => {
+    // A timeout that did not work would leave the test hanging until vitest's own limit.
     const url = await listen(() => {});
-    const started = Date.now();
     const err = await transport({ timeoutMs: 200 })
       .send({ method: 'GET', url, headers: {} })
       .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('SC_TARGET_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('stops reading a body over the cap', async () => {

@@ -163,30 +163,55 @@ describe('429 Too Many Requests', () => {
       res.writeHead(429, { 'retry-after': '3600' });
       res.end();
     });
-    const began = Date.now();
     const err = await get(transport(), url).catch((e) => e);
     expect(err.code).toBe('SC_TARGET_THROTTLED');
     expect(err.message).toMatch(/asked to wait 3600 s more, beyond the 30 s budget/);
-    expect(Date.now() - began).toBeLessThan(1000);
   });
 });
 
 describe('a target that stops answering', () => {
-  it('stops sending after three requests in a row get no answer', async () => {
+  it('stops sending after two requests in a row get no answer', async () => {
     let seen = 0;
     const url = await listen(() => {
       seen += 1;
     }); // never answers
     const t = transport({ timeoutMs: 150 });
-    for (let i = 0; i < 3; i++) expect((await get(t, url).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
-    const began = Date.now();
+    for (let i = 0; i < 2; i++) expect((await get(t, url).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
     const err = await get(t, url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('SC_TARGET_UNREACHABLE');
     expect(err.notSent).toBe(true);
     expect(err.message).toMatch(/stopped answering/);
-    expect(Date.now() - began).toBeLessThan(50);
-    expect(seen).toBe(3);
+    // Not sent: the server saw only the first two.
+    expect(seen).toBe(2);
+  });
+
+  it('is not reset by answered token requests: a target whose API hangs is still given up on', async () => {
+    const url = await listen((req, res) => {
+      if (req.url === '/api/oauth/token/') res.end('{}'); // the API never answers
+    });
+    const t = transport({ timeoutMs: 150 });
+    const token = () => t.send({ method: 'POST', url: `${url}/api/oauth/token/`, headers: {}, token: true });
+    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
+    expect((await token()).status).toBe(200);
+    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
+    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_UNREACHABLE');
+  });
+
+  it('tells the other transports of the run through the breaker file, which then send nothing', async () => {
+    let seen = 0;
+    const url = await listen(() => {
+      seen += 1;
+    });
+    const breakerFile = join(tempDir(), 'breaker');
+    const first = transport({ timeoutMs: 150, breakerFile });
+    for (let i = 0; i < 2; i++) await get(first, url).catch(() => undefined);
+    // Another process's transport of the same run (a suite file in its own worker).
+    const other = transport({ timeoutMs: 150, breakerFile });
+    const err = await get(other, url).catch((e) => e);
+    expect(err).toMatchObject({ code: 'SC_TARGET_UNREACHABLE', notSent: true });
+    expect(err.message).toMatch(/no complete answer .* within 150 ms/);
+    expect(seen).toBe(2);
   });
 
   it('times out a body that trickles forever (the timeout covers the whole exchange)', async () => {
@@ -195,11 +220,9 @@ describe('a target that stops answering', () => {
       const timer = setInterval(() => res.write(' '), 20);
       res.on('close', () => clearInterval(timer));
     });
-    const began = Date.now();
     const err = await get(transport({ timeoutMs: 300, maxResponseBytes: 1_000_000 }), url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('SC_TARGET_TIMEOUT');
-    expect(Date.now() - began).toBeLessThan(1500);
   });
 
   it('refuses a body whose Content-Length is over the cap without reading it', async () => {

@@ -59,6 +59,7 @@ export class TokenSource {
         body: text,
         credential: 'none',
         cleanup: true, // teardown needs a token too
+        token: true,
       });
     } catch (err) {
       if (err instanceof TransportError) {

@@ -5,7 +5,7 @@
  * breaker that stops sending once the target has stopped answering, and a redacted record of
  * what was sent and received.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
@@ -27,6 +27,11 @@ export interface TransportOptions {
   throttleLog?: string;
   /** Failures in a row with no HTTP answer (refused, reset, timeout) after which no more is sent. */
   breakerThreshold?: number;
+  /**
+   * A file the transports of one run share: the first to give up on the target writes why, and
+   * every transport that finds it sends nothing more (suite files run in processes of their own).
+   */
+  breakerFile?: string;
   dispatcher?: Dispatcher;
 }
 
@@ -46,7 +51,8 @@ export function targetUrl(baseUrl: string, path: string): string {
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
 export const DEFAULT_RETRY_429 = { maxRetries: 3, maxWaitMs: 30_000 } as const;
-const DEFAULT_BREAKER_THRESHOLD = 3;
+// Two requests in a row with no answer (a timeout each, with the defaults 30 s) is a target that stopped answering.
+const DEFAULT_BREAKER_THRESHOLD = 2;
 
 export interface OutgoingRequest {
   method: string;
@@ -58,6 +64,11 @@ export interface OutgoingRequest {
   organisation?: OrganisationRole;
   /** Sent even while the run is stopping: teardown, and the token requests it needs. */
   cleanup?: boolean;
+  /**
+   * A token request: its answer does not show that the API answers, so it does not reset the
+   * breaker (a target whose token endpoint answers and whose API hangs must still be given up on).
+   */
+  token?: boolean;
 }
 
 export interface ReceivedResponse {
@@ -234,14 +245,39 @@ export class Transport {
     }
   }
 
+  /** Stops sending to the target, and tells the other transports of the run. */
+  #giveUp(e: TransportError): void {
+    this.#stopped = e;
+    if (!this.options.breakerFile) return;
+    try {
+      writeFileSync(this.options.breakerFile, e.message, { flag: 'wx' });
+    } catch {
+      // Another transport gave up first, or the folder is gone: this one stops either way.
+    }
+  }
+
+  /** The reason another transport of the run gave up on the target, when one did. */
+  #givenUpElsewhere(): TransportError | undefined {
+    const file = this.options.breakerFile;
+    if (!file || !existsSync(file)) return undefined;
+    let why = 'another part of the run got no answer';
+    try {
+      why = readFileSync(file, 'utf8');
+    } catch {
+      // unreadable: the generic reason
+    }
+    return new TransportError('SC_TARGET_UNREACHABLE', why, { notSent: true });
+  }
+
   async #sendOnce(req: OutgoingRequest): Promise<ReceivedResponse> {
     const stopping = stoppingReason();
     if (stopping && !req.cleanup) throw new HarnessError('SC_INTERRUPTED', `not sent: ${stopping}`);
+    this.#stopped ??= this.#givenUpElsewhere();
     if (this.#stopped) {
       throw new TransportError(
         'SC_TARGET_UNREACHABLE',
-        `${this.#stopped.message}; the target stopped answering (${this.#failuresInARow} requests in a row got no ` +
-          `answer), so no more requests are sent to it`,
+        `${this.#stopped.message}; the target stopped answering (requests in a row got no answer), so no more ` +
+          `requests are sent to it`,
         { notSent: true },
       );
     }
@@ -293,7 +329,7 @@ export class Transport {
         headers: this.redactor.redactHeaders(headers),
         body: this.redactor.redact(text.slice(0, RECORDED_BODY_CHARS)),
       };
-      this.#failuresInARow = 0;
+      if (!req.token) this.#failuresInARow = 0;
       return { status: res.statusCode, headers, text, json, exchange: recorded };
     } catch (err) {
       const e = describe(err, req.url, this.options.timeoutMs);
@@ -302,7 +338,7 @@ export class Transport {
       if (e.noAnswer) {
         this.#failuresInARow += 1;
         const threshold = this.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
-        if (threshold > 0 && this.#failuresInARow >= threshold) this.#stopped = e;
+        if (threshold > 0 && this.#failuresInARow >= threshold) this.#giveUp(e);
       }
       throw e;
     } finally {

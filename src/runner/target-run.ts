@@ -27,6 +27,8 @@ import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
+/** Where a transport that gave up on the target says so to the others (removed before the reports). */
+const BREAKER_FILE = '.target-stopped-answering';
 
 /** Where one target's run writes and what it shares with the other targets of the run. */
 export interface TargetRunOptions {
@@ -76,7 +78,9 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
   rmSync(throttleLog, { force: true });
   const { timeoutMs, maxResponseBytes } = o.config;
-  const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog };
+  const breakerFile = resolve(o.reportDir, BREAKER_FILE);
+  rmSync(breakerFile, { force: true });
+  const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog, breakerFile };
   const serverHeaders = new ServerHeaders();
   const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
   const sent = { requests: 0 };
@@ -272,6 +276,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
       });
     }
     const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
+    rmSync(session.base.breakerFile!, { force: true });
     const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
     reportCleanup(o, target, session, cleanup, left);
     return outcome;

@@ -6,7 +6,7 @@ export const hangMidRun: Hostile = {
   exit: 3,
   code: 'SC_INCOMPLETE',
   why:
-    'after three requests in a row time out, the transport stops sending and the remaining checks report that ' +
+    'after two requests in a row time out, the transport stops sending and the remaining checks report that ' +
     'they could not judge',
   timeoutMs: 4000,
   suites: 'case-patch',

@@ -1,4 +1,5 @@
 /** Every hostile server, by name. */
+import { apiSilent } from './api-silent.ts';
 import { burst5xx } from './burst-5xx.ts';
 import { endlessBody } from './endless-body.ts';
 import { hangMidRun } from './hang-mid-run.ts';
@@ -28,6 +29,7 @@ export const HOSTILE: Record<string, Hostile> = {
   redirect,
   'reset-mid-run': resetMidRun,
   'hang-mid-run': hangMidRun,
+  'api-silent': apiSilent,
   'huge-body': hugeBody,
   'invalid-json': invalidJson,
   'wrong-content-type': wrongContentType,

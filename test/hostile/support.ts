@@ -39,6 +39,8 @@ export interface Hostile {
    * busy machine cannot turn a slow answer into a different verdict.
    */
   timeoutMs?: number;
+  /** How long the run may take before it counts as a hang (default 60 s); not a speed target. */
+  boundMs?: number;
   start(): Promise<Started>;
   /** Further checks on the report folder's conformance.json, when the exit alone does not say enough. */
   verify?(report: Report, server: Started): void | Promise<void>;
