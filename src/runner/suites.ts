@@ -54,6 +54,7 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
         hookTimeout: 120_000,
         maxWorkers: stage.workers,
         retry: 1,
+        isolate: false,
         passWithNoTests: false,
         ...(stage.bail ? { bail: stage.bail } : {}),
       },
