@@ -204,6 +204,19 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
   return undefined;
 }
 
+/** The ids of the cases a delivery carries (objects that look like a case, up to three levels down). */
+function carriedCaseIds(d: WebhookDelivery): number[] {
+  const p = payload(d);
+  const ids: number[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (looksLikeCase(v)) ids.push(v.id as number);
+    if (depth === 0 || v === null || typeof v !== 'object') return;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth - 1);
+  };
+  if (p) walk(p.json, 3);
+  return ids;
+}
+
 interface Located {
   body: JsonObject;
   /** `the whole body`, or a path such as `$.data`. */
@@ -361,7 +374,9 @@ async function urlChanged<N extends WebhookEndpoint | null>(
 
 // ---------------------------------------------------------------------------------------------
 
-describe('the completion webhook', () => {
+// The checks wait for deliveries and watch quiet periods: side by side, each with cases of its own
+// (the baseline is processed once and shared), they take the time of the longest, not the sum.
+describe.concurrent('the completion webhook', () => {
   // A re-run looks again at the same case: the first attempt already allowed the whole deadline.
   check(
     'a case whose webhook_url was set by PATCH gets a request at that URL when its processing completes',
@@ -700,10 +715,11 @@ describe('the completion webhook', () => {
         if (all.length === 0) problems.push(`case ${w.id}: no delivery at ${w.endpoint.url} within ${DEADLINE_MS} ms`);
         for (const d of all) {
           if (locateCase(d, w.id)) continue;
-          const other = watched.find((o) => o.id !== w.id && locateCase(d, o.id));
-          if (other)
+          // Another case of the organisation: one of these, or one a check beside this one started.
+          const other = carriedCaseIds(d).find((id) => id !== w.id);
+          if (other !== undefined)
             problems.push(
-              `case ${w.id}: the delivery at ${w.endpoint.url} at ${d.receivedAtIso} carries case ${other.id}`,
+              `case ${w.id}: the delivery at ${w.endpoint.url} at ${d.receivedAtIso} carries case ${other}`,
             );
         }
       }

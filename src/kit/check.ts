@@ -12,7 +12,7 @@ import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type RequirementId, requirement } from '../spec/index.ts';
-import { getHarness, type Harness } from './context.ts';
+import { type CheckScope, getHarness, type Harness, runInCheck } from './context.ts';
 import './meta.ts';
 
 export interface CheckApi extends Harness {
@@ -100,18 +100,20 @@ export function check(
       }
     }
     const h = getHarness();
-    h.exchanges.length = 0;
+    const scope: CheckScope = { exchanges: [], requests: 0 };
+    const { exchanges } = scope;
     const baseUrl = h.run.target.baseUrl;
     let skipping = false;
     const api: CheckApi = {
       ...h,
+      exchanges,
       replay: previous?.evidence?.property,
       observe(id, text) {
         if (!ids.includes(id))
           throw new HarnessError('SC_HARNESS', `check "${title}" observes ${id}, which it does not name`);
         const observation: Observation = { requirement: id, text: h.redactor.redact(text) };
         // The first observation of an id in a check keeps the exchange it was most likely read from.
-        const last = h.exchanges.at(-1);
+        const last = exchanges.at(-1);
         if (last && !record.observations?.some((o) => o.requirement === id)) {
           observation.evidence = evidenceOf([last], [], baseUrl);
         }
@@ -124,12 +126,11 @@ export function check(
         throw new HarnessError('SC_HARNESS', 'unreachable: ctx.skip() returned');
       },
     };
-    const sentBefore = h.stats.requests;
     const counted = () => {
-      record.requests = (previous?.requests ?? 0) + h.stats.requests - sentBefore;
+      record.requests = (previous?.requests ?? 0) + scope.requests;
     };
     try {
-      await fn(api);
+      await runInCheck(scope, () => fn(api));
       counted();
       record.attempts.push('passed');
     } catch (err) {
@@ -140,7 +141,7 @@ export function check(
       }
       const redact = (s: string) => h.redactor.redact(s);
       const judgedExchanges = err instanceof ConformanceFailure ? err.judged : [];
-      record.evidence = evidenceOf(h.exchanges, judgedExchanges, baseUrl);
+      record.evidence = evidenceOf(exchanges, judgedExchanges, baseUrl);
       const property = err instanceof ConformanceFailure ? err.property : undefined;
       if (property) record.evidence.property = { ...property, counterexample: redact(property.counterexample) };
       if (err instanceof HarnessError && err.inCheck === 'not-judged') {

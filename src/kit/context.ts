@@ -2,6 +2,7 @@
  * What the runner hands to the suites (with vitest's provide/inject), and the clients built
  * from it once per worker.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject } from 'vitest';
 import { ApiClient, type Credentials, organisationClient } from '../client/api.ts';
 import { Redactor } from '../base/redact.ts';
@@ -62,7 +63,7 @@ export interface Harness {
   redactor: Redactor;
   primary: Organisation;
   peer?: Organisation;
-  /** Exchanges recorded since the current test began (reset by check()). */
+  /** Exchanges recorded: in a check, its own (check() gives each its list); elsewhere, the worker's. */
   exchanges: Exchange[];
   /** Judges every case body received, for the READ-* invariants (taken at the end of each file). */
   watcher: InvariantWatcher;
@@ -91,6 +92,23 @@ class WatchedTransport extends Transport {
 }
 
 let harness: Harness | undefined;
+
+/**
+ * The exchanges of the check whose code is running: checks of a file may run concurrently (the
+ * webhook suite waits for deliveries side by side), so each records into a list of its own.
+ */
+const checkScope = new AsyncLocalStorage<CheckScope>();
+
+/** What one check's requests are recorded into. */
+export interface CheckScope {
+  exchanges: Exchange[];
+  requests: number;
+}
+
+/** Runs a check's code with its own scope: its requests are recorded there. */
+export function runInCheck<T>(scope: CheckScope, fn: () => Promise<T>): Promise<T> {
+  return checkScope.run(scope, fn);
+}
 
 /** The ledger's label of each organisation: a (ours) and b (the peer). */
 const LEDGER_LABEL: Record<OrganisationRole, string> = { ours: 'a', peer: 'b' };
@@ -131,6 +149,7 @@ export function getHarness(): Harness {
     run.target.peer?.clientSecret,
     run.target.peer?.apiKey,
   ]);
+  // Outside a check (hooks, setup); a check records into its own list (runInCheck).
   const exchanges: Exchange[] = [];
   const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
   const serverHeaders = new ServerHeaders();
@@ -138,8 +157,11 @@ export function getHarness(): Harness {
   const record = (e: Exchange) => {
     stats.requests += 1;
     serverHeaders.observe(e.response?.headers);
-    exchanges.push(e);
-    if (exchanges.length > 50) exchanges.shift();
+    const scope = checkScope.getStore();
+    if (scope) scope.requests += 1;
+    const list = scope?.exchanges ?? exchanges;
+    list.push(e);
+    if (list.length > 50) list.shift();
   };
   const transport = new WatchedTransport(run.transport, redactor, record, watcher);
   harness = {
