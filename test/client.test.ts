@@ -211,3 +211,22 @@ describe('ApiClient and encodings', () => {
     expect(new Redactor().redact(curl)).toBe(curl);
   });
 });
+
+describe('Redactor', () => {
+  it('replaces secrets that hold regular-expression characters, and their URL-encoded form', () => {
+    const secret = 'a+b.c$d(e)[f]*?^|\\g';
+    const r = new Redactor([secret]);
+    expect(r.redact(`x${secret}y ${encodeURIComponent(secret)}`)).toBe(`x${REDACTED}y ${REDACTED}`);
+  });
+
+  it('replaces a secret that contains another one whole, however they were added', () => {
+    const r = new Redactor(['abcd', 'abcdefgh']);
+    expect(r.redact('abcdefgh abcd')).toBe(`${REDACTED} ${REDACTED}`);
+    r.add('zzzzzz');
+    expect(r.redact('zzzzzz abcdefgh')).toBe(`${REDACTED} ${REDACTED}`);
+  });
+
+  it('ignores values too short to be secrets', () => {
+    expect(new Redactor(['abc']).redact('abc')).toBe('abc');
+  });
+});

@@ -8,8 +8,15 @@ const SECRET_FIELDS =
   /("(?:client_secret|access_token|refresh_token|api_key|password)"\s*:\s*")((?:[^"\\']|\\.)*)(")/gi;
 const SECRET_FORM_FIELDS = /((?:^|&)(?:client_secret|access_token|refresh_token|api_key|password)=)([^&]*)/gi;
 
+/** A secret as a literal in a regular expression. */
+function literal(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export class Redactor {
   readonly #secrets = new Set<string>();
+  /** Every secret in one expression, longest first (so one that contains another is replaced whole); built on demand. */
+  #pattern: RegExp | null | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const s of secrets) this.add(s);
@@ -17,18 +24,25 @@ export class Redactor {
 
   /** Registers a secret; values under 4 characters are ignored (they would redact noise). */
   add(secret: string | undefined): this {
-    if (secret && secret.length >= 4) {
+    if (secret && secret.length >= 4 && !this.#secrets.has(secret)) {
       this.#secrets.add(secret);
       this.#secrets.add(encodeURIComponent(secret));
+      this.#pattern = undefined;
     }
     return this;
   }
 
   redact(text: string): string {
-    let out = text.replace(SECRET_FIELDS, `$1${REDACTED}$3`).replace(SECRET_FORM_FIELDS, `$1${REDACTED}`);
-    // Longest first, so a secret that contains another is replaced whole.
-    for (const s of [...this.#secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
-    return out;
+    const out = text.replace(SECRET_FIELDS, `$1${REDACTED}$3`).replace(SECRET_FORM_FIELDS, `$1${REDACTED}`);
+    const pattern = this.#compiled();
+    return pattern ? out.replace(pattern, REDACTED) : out;
+  }
+
+  #compiled(): RegExp | null {
+    if (this.#pattern !== undefined) return this.#pattern;
+    const secrets = [...this.#secrets].sort((a, b) => b.length - a.length);
+    this.#pattern = secrets.length ? new RegExp(secrets.map(literal).join('|'), 'g') : null;
+    return this.#pattern;
   }
 
   redactHeaders(headers: Record<string, string>): Record<string, string> {
