@@ -15,7 +15,7 @@ function literal(s: string): string {
 
 export class Redactor {
   readonly #secrets = new Set<string>();
-  /** Every secret in one expression, longest first (so one that contains another is replaced whole); built on demand. */
+  /** Every secret in one expression, longest first (one that contains another is replaced whole); built on demand. */
   #pattern: RegExp | null | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
