@@ -1,0 +1,19 @@
+/** The organisations a reference server serves: each an OAuth client and an API key. */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export interface Organisation {
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+}
+
+/** An organisation with freshly generated credentials. */
+export function newOrganisation(name: string): Organisation {
+  return {
+    name,
+    clientId: randomUUID(),
+    clientSecret: `cs_${randomBytes(24).toString('base64url')}`,
+    apiKey: `sk_${randomBytes(24).toString('base64url')}`,
+  };
+}
