@@ -20,6 +20,6 @@ export function answerDefaults(env: Env): AnswerPoints {
       body: { error: err.code, detail: err.message, ...err.extra },
       headers: err.headers,
     }),
-    contentType: (mediaType) => `${mediaType}; charset=utf-8`,
+    contentType: (mediaType) => mediaType,
   };
 }

@@ -44,7 +44,7 @@ export function sendWebhook(env: Env, c: CaseRecord) {
   const url = env.b.webhookTarget(c);
   if (!url) return;
   const body = JSON.stringify(env.b.webhookBody(c));
-  const headers = { 'content-type': 'application/json', 'user-agent': 'screenconf-reference' };
+  const headers = { 'content-type': env.b.contentType('application/json'), 'user-agent': 'screenconf-reference' };
   env.b.deliver({ url, body, headers }).catch((err: unknown) => {
     process.emitWarning(`reference server: webhook delivery: ${(err as Error)?.stack ?? String(err)}`);
   });
