@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HarnessError } from './errors.ts';
 import { FAULTS, isFaultName } from './reference/faults.ts';
+import { isVariantName, VARIANTS, variantConflict } from './reference/variants.ts';
 import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from './reference/credentials.ts';
 import { createReferenceServer, type Organisation } from './reference/server.ts';
 import {
@@ -82,6 +83,13 @@ const CLEANUP_SETTINGS: readonly SettingKey[] = [
   'maxResponseBytes',
 ];
 
+/** A help listing of switches, one "name: description" line each. */
+function switchList(switches: Readonly<Record<string, string>>): string {
+  return Object.entries(switches)
+    .map(([k, v]) => `                           ${k}: ${v}`)
+    .join('\n');
+}
+
 /** Items joined with ", " into lines of at most `width` characters, each indented. */
 function wrapList(items: string[], indent: string, width = 96): string {
   const lines: string[] = [];
@@ -112,7 +120,8 @@ Exit status: 0 nothing of the ledger is left on the target, 1 something could no
 (or a create got no answer, so the target may hold a case with no known id), 2 usage, config or
 unreadable ledger, 3 target unreachable.`;
 
-const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE] [--fault NAME ...]
+const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE]
+                        [--fault NAME ...] [--reference-variants A,B]
 
 Starts the reference server standalone and prints its base URL and credentials.
   --port N               port to listen on (default: a free port)
@@ -122,9 +131,12 @@ Starts the reference server standalone and prints its base URL and credentials.
                          Given credentials are not printed.
   --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON
   --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
-${Object.entries(FAULTS)
-  .map(([k, v]) => `                           ${k}: ${v}`)
-  .join('\n')}`;
+${switchList(FAULTS)}
+  --reference-variants A,B
+                         switch on variants: legal choices other than the default ones, which a
+                         conforming harness must accept; comma-separated or repeated (also --variant NAME).
+                         Variants:
+${switchList(VARIANTS)}`;
 
 const MAIN_HELP = `screenconf ${VERSION} — conformance harness for the Compliance Screening Service interface
 
@@ -290,6 +302,27 @@ function serveCredentials(file: string | undefined, io: CliIO): Organisation[] |
   return text ? parseServeCredentials(text, SERVE_CREDENTIALS_ENV) : undefined;
 }
 
+/**
+ * The variants given to serve: --reference-variants (comma-separated, repeatable) and --variant;
+ * SC_USAGE for an unknown name or for alternatives.
+ */
+function serveVariants(values: Values): string[] {
+  const given = [
+    ...((values['reference-variants'] as string[] | undefined) ?? []),
+    ...((values.variant as string[] | undefined) ?? []),
+  ];
+  const names = given
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const v of names)
+    if (!isVariantName(v))
+      throw new HarnessError('SC_USAGE', `--reference-variants "${v}" is not a variant; see "screenconf serve --help"`);
+  const problem = variantConflict(names);
+  if (problem) throw new HarnessError('SC_USAGE', `--reference-variants: ${problem}`);
+  return [...new Set(names)];
+}
+
 async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse(
     args,
@@ -299,6 +332,8 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'credentials-in': { type: 'string' },
       'credentials-out': { type: 'string' },
       fault: { type: 'string', multiple: true },
+      'reference-variants': { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -314,6 +349,7 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
   for (const f of faults)
     if (!isFaultName(f))
       throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
+  const variants = serveVariants(values);
   const given = serveCredentials(values['credentials-in'] as string | undefined, io);
   let server: Awaited<ReturnType<typeof createReferenceServer>>;
   try {
@@ -321,6 +357,7 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
       port,
       host: (values.host as string | undefined) ?? '127.0.0.1',
       faults: faults.filter(isFaultName),
+      variants: variants.filter(isVariantName),
       ...(given ? { organisations: given } : {}),
     });
   } catch (err) {
@@ -335,7 +372,9 @@ async function serveCommand(args: string[], io: CliIO): Promise<number> {
     apiKey,
   }));
   io.out(
-    `screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`,
+    `screenconf reference server listening on ${server.url}` +
+      `${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` +
+      `${variants.length ? ` (variants: ${variants.join(', ')})` : ''}`,
   );
   for (const [i, o] of organisations.entries()) {
     io.out(

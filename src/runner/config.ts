@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { HarnessError } from '../errors.ts';
 import { lineAt, parseJsonText } from './json-text.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
+import { isVariantName, type VariantName, VARIANTS, variantConflict } from '../reference/variants.ts';
 import { PACKAGE_ROOT } from '../version.ts';
 
 /** The suites: the files suites/<name>.test.ts, by name. */
@@ -143,6 +144,11 @@ export const SETTINGS = {
     flag: 'reference-faults',
     env: 'SCREENCONF_REFERENCE_FAULTS',
     help: 'self-tests only: fault switches for the embedded reference server, comma-separated',
+  },
+  referenceVariants: {
+    flag: 'reference-variants',
+    env: 'SCREENCONF_REFERENCE_VARIANTS',
+    help: 'self-tests only: variant switches (legal choices) for the embedded reference server, comma-separated',
   },
   targets: {
     flag: 'target',
@@ -403,6 +409,14 @@ export const ConfigSchema = z
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })
       .transform((xs) => xs as FaultName[])
       .default([]),
+    referenceVariants: list
+      .refine((xs) => xs.every(isVariantName), { message: `each must be one of ${Object.keys(VARIANTS).join(', ')}` })
+      .transform((xs) => xs as VariantName[])
+      .superRefine((xs, ctx) => {
+        const problem = variantConflict(xs);
+        if (problem) ctx.addIssue({ code: 'custom', message: `names alternatives: ${problem}` });
+      })
+      .default([]),
     targets: targetList.optional(),
     expect: z.string().min(1, { message: 'must name a file' }).optional(),
     strict: bool.default(false),
@@ -440,11 +454,8 @@ export const ConfigSchema = z
         'targets',
         'and --base-url (SCREENCONF_BASE_URL) both name the target; give one of them',
       );
-      need(
-        c.referenceFaults.length === 0,
-        'referenceFaults',
-        'applies only to the embedded reference server (no --base-url or --target)',
-      );
+      for (const key of ['referenceFaults', 'referenceVariants'] as const)
+        need(c[key].length === 0, key, 'applies only to the embedded reference server (no --base-url or --target)');
       const seen = new Set<string>();
       c.targets.forEach((t, i) => {
         if (seen.has(t.label.toLowerCase()))
@@ -464,11 +475,12 @@ export const ConfigSchema = z
         );
       }
     } else {
-      need(
-        c.referenceFaults.length === 0,
-        'referenceFaults',
-        `applies only to the embedded reference server (no ${c.baseUrl === undefined ? '--target-image' : '--base-url'})`,
-      );
+      for (const key of ['referenceFaults', 'referenceVariants'] as const)
+        need(
+          c[key].length === 0,
+          key,
+          `applies only to the embedded reference server (no ${c.baseUrl === undefined ? '--target-image' : '--base-url'})`,
+        );
       need(
         (c.clientId === undefined) === (c.clientSecret === undefined),
         c.clientId === undefined ? 'clientId' : 'clientSecret',

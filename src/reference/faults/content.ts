@@ -6,7 +6,8 @@ import { fault } from '../switches.ts';
 export const CONTENT_FAULTS = [
   fault(
     'content.form-ignored',
-    'form-urlencoded and multipart bodies of PATCH and bulk requests are read as empty (a PATCH then answers 200, changing nothing)',
+    'form-urlencoded and multipart bodies of PATCH and bulk requests are read as empty (a PATCH then answers ' +
+      '200, changing nothing)',
     (base) => ({
       decodeBody: (op, mediaType, body) =>
         isForm(mediaType) && (op === 'patch' || op.startsWith('bulk-')) ? {} : base.decodeBody(op, mediaType, body),

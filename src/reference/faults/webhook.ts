@@ -37,7 +37,8 @@ export const WEBHOOK_FAULTS = [
   })),
   fault(
     'webhook.early',
-    'the webhook is sent when the last check starts deciding, before completion, with the case as it is then (is_complete false); none at completion',
+    'the webhook is sent when the last check starts deciding, before completion, with the case as it is then ' +
+      '(is_complete false); none at completion',
     (base, env) => ({
       checkDeciding(c, check, last) {
         base.checkDeciding(c, check, last);
@@ -48,7 +49,8 @@ export const WEBHOOK_FAULTS = [
   ),
   atStart(
     'webhook.stale-checks',
-    'the webhook body shows the completed case but its checks as they were when processing started (undecided, no scores)',
+    'the webhook body shows the completed case but its checks as they were when processing started (undecided, ' +
+      'no scores)',
     (c, env) => env.store.checksOfCase(c.org, c.id).map((k) => env.b.checkView(k)),
     (kept, base) => ({
       webhookBody: (c) => {
@@ -83,7 +85,8 @@ export const WEBHOOK_FAULTS = [
   ),
   atStart(
     'webhook.old-url',
-    'a case whose webhook_url changed to another URL while it was processed notifies the URL it had when processing started',
+    'a case whose webhook_url changed to another URL while it was processed notifies the URL it had when ' +
+      'processing started',
     (c) => c.webhook_url,
     (kept, base) => ({
       webhookTarget(c) {
@@ -94,7 +97,8 @@ export const WEBHOOK_FAULTS = [
   ),
   atStart(
     'webhook.null-notifies',
-    'a case whose webhook_url was set to null while it was processed still notifies the URL it had when processing started',
+    'a case whose webhook_url was set to null while it was processed still notifies the URL it had when ' +
+      'processing started',
     (c) => c.webhook_url,
     (kept, base) => ({
       webhookTarget(c) {
