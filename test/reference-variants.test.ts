@@ -10,6 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultName } from '../src/reference/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { VARIANTS, type VariantName } from '../src/reference/variants.ts';
 import { resolveConfig } from '../src/runner/config.ts';
@@ -46,8 +47,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-async function open(variants: VariantName[]): Promise<Api> {
-  const server = await createReferenceServer({ variants, processing: { stepMs: 5, retryDelaysMs: [50] } });
+async function open(variants: VariantName[], faults: FaultName[] = []): Promise<Api> {
+  const server = await createReferenceServer({ variants, faults, processing: { stepMs: 5, retryDelaysMs: [50] } });
   opened.push(server);
   const issue = async (org: number) => {
     const o = server.organisations[org]!;
@@ -304,6 +305,12 @@ describe('bulk answer shapes', () => {
     expect(cases).toEqual({ succeeded: [c.id], errors: [{ index: 1, reason: 'no case with id 99999999' }] });
     expect(customers).toEqual({ succeeded: [c.customer.id], errors: [{ index: 1, reason: expect.any(String) }] });
     expect(checks).toEqual({ succeeded: [c.checks[0]!.id], errors: [{ index: 1, reason: expect.any(String) }] });
+  });
+
+  it('a fault applies over a variant: bulk.silent-failure leaves the failed item out of that shape too', async () => {
+    const api = await open(['bulk.shape-succeeded-ids'], ['bulk.silent-failure']);
+    const { c, cases } = await batches(api);
+    expect(cases).toEqual({ succeeded: [c.id], errors: [] });
   });
 
   it('bulk.shape-status-per-id: {results: [{id, status}]}, check ids for checks', async () => {
