@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleStyle } from '../src/commands/run.ts';
-import { createReferenceServer, type Organisation, type ReferenceServer } from '../src/reference/server.ts';
+import { createReferenceServer, type TenantCredentials, type ReferenceServer } from '../src/reference/server.ts';
 import { escapeData, escapeProperty, githubAnnotations } from '../src/report/annotations.ts';
 import { renderSummary } from '../src/report/console.ts';
 import { applyGate, type Expectation } from '../src/results/gate.ts';
@@ -524,7 +524,7 @@ describe('screenconf run: several targets', () => {
   // Two real listeners sharing one set of credentials (two regional deployments); eu is faulty.
   let us: ReferenceServer;
   let eu: ReferenceServer;
-  let organisations: Organisation[];
+  let organisations: TenantCredentials[];
   beforeAll(async () => {
     us = await createReferenceServer();
     organisations = [...us.organisations];

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEDGER_FILE, readLedger, type LedgerLine } from '../src/provision/ledger.ts';
-import { createReferenceServer, type Organisation, type ReferenceServer } from '../src/reference/server.ts';
+import { createReferenceServer, type TenantCredentials, type ReferenceServer } from '../src/reference/server.ts';
 import { plantedOrganisations, proxy, relay, STACK_LINE } from './hostile/support.ts';
 import { BIN, cleanEnv, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
 
@@ -20,14 +20,14 @@ afterAll(async () => {
   await Promise.all(references.map((r) => r.close()));
 });
 
-async function reference(): Promise<{ server: ReferenceServer; organisations: Organisation[] }> {
+async function reference(): Promise<{ server: ReferenceServer; organisations: TenantCredentials[] }> {
   const organisations = plantedOrganisations();
   const server = await createReferenceServer({ organisations });
   references.push(server);
   return { server, organisations };
 }
 
-function targetArgs(baseUrl: string, [a, b]: Organisation[]): { args: string[]; env: NodeJS.ProcessEnv } {
+function targetArgs(baseUrl: string, [a, b]: TenantCredentials[]): { args: string[]; env: NodeJS.ProcessEnv } {
   return {
     args: ['--base-url', baseUrl, '--client-id', a!.clientId, '--peer-client-id', b!.clientId],
     env: {
@@ -62,7 +62,11 @@ async function until(what: string, ok: () => boolean, timeoutMs = 60_000, everyM
 }
 
 /** Every case the ledger says was created answers 404 to a PATCH by its own organisation. */
-async function expectAllGone(baseUrl: string, organisations: Organisation[], lines: LedgerLine[]): Promise<number> {
+async function expectAllGone(
+  baseUrl: string,
+  organisations: TenantCredentials[],
+  lines: LedgerLine[],
+): Promise<number> {
   const tokens: Record<string, string> = {};
   for (const [label, o] of [
     ['a', organisations[0]!],
@@ -89,7 +93,7 @@ async function expectAllGone(baseUrl: string, organisations: Organisation[], lin
 }
 
 /** Starts `screenconf serve` and waits for its credentials file. */
-async function serve(): Promise<{ child: ChildProcess; baseUrl: string; organisations: Organisation[] }> {
+async function serve(): Promise<{ child: ChildProcess; baseUrl: string; organisations: TenantCredentials[] }> {
   const file = join(tempDir(), 'credentials.json');
   const child = spawn(process.execPath, [BIN, 'serve', '--credentials-out', file], {
     cwd: ROOT,
@@ -102,7 +106,7 @@ async function serve(): Promise<{ child: ChildProcess; baseUrl: string; organisa
     () => existsSync(file) && readFileSync(file, 'utf8').trim().endsWith('}'),
     20_000,
   );
-  const creds = JSON.parse(readFileSync(file, 'utf8')) as { baseUrl: string; organisations: Organisation[] };
+  const creds = JSON.parse(readFileSync(file, 'utf8')) as { baseUrl: string; organisations: TenantCredentials[] };
   return { child, baseUrl: creds.baseUrl, organisations: creds.organisations };
 }
 

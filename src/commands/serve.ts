@@ -4,12 +4,13 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { FAULTS, isFaultName } from '../reference/faults.ts';
+import { isVariantName, VARIANTS, variantConflict } from '../reference/variants.ts';
 import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from '../reference/credentials.ts';
-import { createReferenceServer, type Organisation } from '../reference/server.ts';
+import { createReferenceServer, type TenantCredentials } from '../reference/server.ts';
 import { type CliIO, parse } from './args.ts';
 
 const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE]
-                        [--fault NAME ...]
+                        [--fault NAME ...] [--reference-variants A,B]
 
 Starts the reference server standalone and prints its base URL and credentials.
   --port N               port to listen on (default: a free port)
@@ -19,11 +20,42 @@ Starts the reference server standalone and prints its base URL and credentials.
                          Given credentials are not printed.
   --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON
   --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
-${Object.entries(FAULTS)
-  .map(([k, v]) => `                           ${k}: ${v}`)
-  .join('\n')}`;
+${switchList(FAULTS)}
+  --reference-variants A,B
+                         switch on variants: legal choices other than the default ones, which a
+                         conforming harness must accept; comma-separated or repeated (also --variant NAME).
+                         Variants:
+${switchList(VARIANTS)}`;
+
+/** A help listing of switches, one "name: description" line each. */
+function switchList(switches: Readonly<Record<string, string>>): string {
+  return Object.entries(switches)
+    .map(([k, v]) => `                           ${k}: ${v}`)
+    .join('\n');
+}
+
+/**
+ * The variants given to serve: --reference-variants (comma-separated, repeatable) and --variant;
+ * SC_USAGE for an unknown name or for alternatives.
+ */
+function serveVariants(values: Record<string, unknown>): string[] {
+  const given = [
+    ...((values['reference-variants'] as string[] | undefined) ?? []),
+    ...((values.variant as string[] | undefined) ?? []),
+  ];
+  const names = given
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const v of names)
+    if (!isVariantName(v))
+      throw new HarnessError('SC_USAGE', `--reference-variants "${v}" is not a variant; see "screenconf serve --help"`);
+  const problem = variantConflict(names);
+  if (problem) throw new HarnessError('SC_USAGE', `--reference-variants: ${problem}`);
+  return [...new Set(names)];
+}
 /** The organisations given to serve: --credentials-in FILE, else SCREENCONF_SERVE_CREDENTIALS; none when neither. */
-function serveCredentials(file: string | undefined, io: CliIO): Organisation[] | undefined {
+function serveCredentials(file: string | undefined, io: CliIO): TenantCredentials[] | undefined {
   if (file !== undefined) {
     const path = resolve(io.cwd, file);
     let text: string;
@@ -50,6 +82,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'credentials-in': { type: 'string' },
       'credentials-out': { type: 'string' },
       fault: { type: 'string', multiple: true },
+      'reference-variants': { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     'serve',
@@ -65,6 +99,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   for (const f of faults)
     if (!isFaultName(f))
       throw new HarnessError('SC_USAGE', `--fault "${f}" is not a fault; see "screenconf serve --help"`);
+  const variants = serveVariants(values);
   const given = serveCredentials(values['credentials-in'] as string | undefined, io);
   let server: Awaited<ReturnType<typeof createReferenceServer>>;
   try {
@@ -72,6 +107,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       port,
       host: (values.host as string | undefined) ?? '127.0.0.1',
       faults: faults.filter(isFaultName),
+      variants: variants.filter(isVariantName),
       ...(given ? { organisations: given } : {}),
     });
   } catch (err) {
@@ -87,7 +123,9 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     apiKey,
   }));
   io.out(
-    `screenconf reference server listening on ${server.url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`,
+    `screenconf reference server listening on ${server.url}` +
+      `${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` +
+      `${variants.length ? ` (variants: ${variants.join(', ')})` : ''}`,
   );
   for (const [i, o] of organisations.entries()) {
     io.out(

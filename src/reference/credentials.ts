@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { HarnessError } from '../errors.ts';
-import type { Organisation } from './server.ts';
+import type { TenantCredentials } from './server.ts';
 
 /** The environment variable holding the credentials JSON. */
 export const SERVE_CREDENTIALS_ENV = 'SCREENCONF_SERVE_CREDENTIALS';
@@ -35,7 +35,7 @@ const Given = z
  * The organisations of a credentials JSON text; `source` names where it came from in messages.
  * An organisation without an apiKey gets a generated one.
  */
-export function parseServeCredentials(text: string, source: string): Organisation[] {
+export function parseServeCredentials(text: string, source: string): TenantCredentials[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -16,18 +16,43 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
+/** What the server answers: a status, and a JSON body unless there is none. */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The media type of the body (default application/json). */
+  mediaType?: string;
+}
+
+/** Thrown to answer with exactly this, whatever the error rendering in force. */
+export class AnswerNow extends Error {
+  constructor(readonly answer: Answer) {
+    super(`answer ${answer.status}`);
+  }
+}
+
+/** Writes an answer; `contentType` turns the body's media type into the Content-Type header. */
+export function writeAnswer(res: ServerResponse, answer: Answer, contentType: (mediaType: string) => string) {
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, answer.headers ?? {}).end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    'content-type': contentType(answer.mediaType ?? 'application/json'),
     'content-length': Buffer.byteLength(text),
-    ...headers,
+    ...answer.headers,
   });
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, err: HttpError) {
-  sendJson(res, err.status, { error: err.code, detail: err.message, ...err.extra }, err.headers);
+/** The media type of a request body, without parameters, lower case ('' when none is given). */
+export function mediaTypeOf(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -100,7 +125,7 @@ export async function readRequestBody(
 ): Promise<unknown> {
   const raw = await readBody(req);
   const contentType = String(req.headers['content-type'] ?? '');
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(req);
   if (raw.length === 0 && mediaType === '') return {};
   if (!allowed.includes(mediaType)) {
     throw new HttpError(415, 'unsupported_media_type', `content type must be one of ${allowed.join(', ')}`);

@@ -48,6 +48,7 @@ export interface CaseRecord {
 }
 
 export interface Store {
+  /** A new id for a case, customer or check (one sequence for all three). */
   nextId(): number;
   getCase(org: string, id: number): CaseRecord | undefined;
   findCaseByExternalId(org: string, externalId: string): CaseRecord | undefined;
@@ -64,7 +65,12 @@ export interface Store {
   deleteCheck(org: string, id: number): void;
   /** Counts per organisation, for tests that show nothing was left behind. */
   countCases(org: string): number;
+  /** Returns a rollback: calling it puts every record back as it is now (same objects, same values). */
+  snapshot(): () => void;
 }
+
+/** Which id follows `last` (0 before the first). */
+export type IdSequence = (last: number) => number;
 
 /** A Map-based store; records are owned by one organisation and invisible to the others. */
 export class MemoryStore implements Store {
@@ -73,8 +79,11 @@ export class MemoryStore implements Store {
   readonly #customers = new Map<number, CustomerRecord>();
   readonly #checks = new Map<number, CheckRecord>();
 
+  constructor(private readonly sequence: IdSequence = (last) => last + 1) {}
+
   nextId(): number {
-    return ++this.#id;
+    this.#id = this.sequence(this.#id);
+    return this.#id;
   }
   getCase(org: string, id: number) {
     const c = this.#cases.get(id);
@@ -125,4 +134,19 @@ export class MemoryStore implements Store {
     for (const c of this.#cases.values()) if (c.org === org) n++;
     return n;
   }
+  snapshot(): () => void {
+    const undo = [rollback(this.#cases), rollback(this.#customers), rollback(this.#checks)];
+    return () => {
+      for (const u of undo) u();
+    };
+  }
+}
+
+/** A rollback of one map: records keep their identity (holders of a reference see the old values again). */
+function rollback<T extends object>(map: Map<number, T>): () => void {
+  const kept = new Map([...map].map(([id, record]) => [id, { record, copy: structuredClone(record) }]));
+  return () => {
+    for (const id of [...map.keys()]) if (!kept.has(id)) map.delete(id);
+    for (const [id, { record, copy }] of kept) map.set(id, Object.assign(record, copy));
+  };
 }

@@ -1,22 +1,55 @@
 /**
- * The reference server's request rules: the interface's zod schemas from src/spec, with the
- * choices the reference makes where the interface is silent (see README, "Reference server
- * choices").
+ * The reference server's request rules: the interface's schemas from src/spec, with the choices
+ * the reference makes where the interface is silent (see README, "The reference server"). They
+ * are built from a few points of behaviour (limits, how a length is counted, what a string
+ * becomes, the delete_after and metadata types), so a switch bends a rule by changing a value.
  */
 import { z } from 'zod';
 import {
-  BulkCustomerUpdateItem,
+  CHECK_TYPES,
   CasePatch,
+  codePointLength,
   CustomerType,
+  Int32,
   JsonObject,
   LIMITS,
-  maxCodePoints,
   SyncPlatforms,
-  Int32,
-  CHECK_TYPES,
 } from '../spec/index.ts';
 import { HttpError } from './http.ts';
-import type { FaultName } from './faults.ts';
+
+/** The length limits of strings, in the unit `textLength` counts. */
+export interface TextLimits {
+  webhookUrl: number;
+  caseExternalId: number;
+  customerFullName: number;
+  customerExternalId: number;
+}
+
+export interface RulePoints {
+  /** Length limits of the PATCH and bulk fields (creation keeps the interface's own). */
+  limits: TextLimits;
+  /** How long a string is, for the limits. */
+  textLength(s: string): number;
+  /** What a string of external_id, webhook_url or a customer's name or external_id becomes, before it is checked. */
+  text(s: string): string;
+  /** The delete_after a PATCH or bulk item may send. */
+  deleteAfter: z.ZodType<number>;
+  /** The metadata object a PATCH or bulk item may send. */
+  metadata: z.ZodType<Record<string, unknown>>;
+}
+
+export const RULE_DEFAULTS: RulePoints = {
+  limits: {
+    webhookUrl: LIMITS.webhookUrlMaxLength,
+    caseExternalId: LIMITS.caseExternalIdMaxLength,
+    customerFullName: LIMITS.customerFullNameMaxLength,
+    customerExternalId: LIMITS.customerExternalIdMaxLength,
+  },
+  textLength: codePointLength,
+  text: (s) => s,
+  deleteAfter: Int32,
+  metadata: JsonObject,
+};
 
 function isHttpUrl(s: string): boolean {
   try {
@@ -27,114 +60,69 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
-/** webhook_url must also be an absolute http(s) URL; external_id must not be empty. */
-export const ReferenceCasePatch = CasePatch.extend({
-  webhook_url: maxCodePoints(LIMITS.webhookUrlMaxLength)
-    .refine(isHttpUrl, { message: 'must be an absolute http or https URL' })
-    .nullable()
-    .optional(),
-  external_id: maxCodePoints(LIMITS.caseExternalIdMaxLength).min(1).nullable().optional(),
-});
-
-export const ReferenceBulkCaseItem = ReferenceCasePatch.extend({ id: z.int() });
-export const ReferenceBulkCustomerItem = BulkCustomerUpdateItem;
-
-/** The request rules one server instance applies: the clean schemas, or their bounds bent by faults. */
-export interface RequestRules {
-  casePatch: typeof ReferenceCasePatch;
-  bulkCaseItem: typeof ReferenceBulkCaseItem;
-  bulkCustomerItem: typeof ReferenceBulkCustomerItem;
+/** A string of at most `max` characters (as `p.textLength` counts), after `p.text`; `more` adds rules. */
+function text(p: RulePoints, max: number, more: (s: z.ZodString) => z.ZodString = (s) => s) {
+  const bounded = z.string().refine((v) => p.textLength(v) <= max, { message: `must be at most ${max} characters` });
+  return z.preprocess((v) => (typeof v === 'string' ? p.text(v) : v), more(bounded));
 }
 
-const RULE_FAULTS: readonly FaultName[] = [
-  'limit.webhook-url-512',
-  'limit.webhook-url-510',
-  'limit.external-id-513',
-  'limit.customer-full-name-256',
-  'limit.customer-external-id-256',
-  'limit.delete-after-int64',
-  'limit.delete-after-truncate',
-  'limit.delete-after-negative',
-  'patch.accept-invalid-metadata',
-];
+const httpUrl = (s: z.ZodString) => s.refine(isHttpUrl, { message: 'must be an absolute http or https URL' });
+const nonEmpty = (s: z.ZodString) => s.min(1);
 
-/**
- * The request rules with the faults in force. Faults of limits and types (limit.*,
- * patch.accept-invalid-metadata) swap a field's schema, so a faulty server still validates
- * through the one mechanism; the output types are the clean schemas' (casts below).
- */
-export function requestRules(faults: ReadonlySet<FaultName>): RequestRules {
-  if (!RULE_FAULTS.some((f) => faults.has(f))) {
-    return {
-      casePatch: ReferenceCasePatch,
-      bulkCaseItem: ReferenceBulkCaseItem,
-      bulkCustomerItem: ReferenceBulkCustomerItem,
-    };
-  }
-  const by = (fault: FaultName, delta: number) => (faults.has(fault) ? delta : 0);
-  const webhookMax = LIMITS.webhookUrlMaxLength + by('limit.webhook-url-512', 1) + by('limit.webhook-url-510', -1);
-  const externalIdMax = LIMITS.caseExternalIdMaxLength + by('limit.external-id-513', 1);
-  const int64 = faults.has('limit.delete-after-int64');
-  const range = z
-    .number()
-    .min(int64 ? Number.MIN_SAFE_INTEGER : LIMITS.deleteAfterMin)
-    .max(int64 ? Number.MAX_SAFE_INTEGER : LIMITS.deleteAfterMax);
-  const bounded = faults.has('limit.delete-after-truncate') ? range.transform(Math.trunc) : int64 ? z.int() : Int32;
-  // Fault limit.delete-after-negative: "days until deletion" read as never negative, -1 aside.
-  const deleteAfter = faults.has('limit.delete-after-negative')
-    ? bounded.refine((n) => n >= 0 || n === -1, { message: 'must be -1 or at least 0' })
-    : bounded;
-  const metadata = faults.has('patch.accept-invalid-metadata')
-    ? z.union([JsonObject, z.array(z.unknown())])
-    : JsonObject;
-  const casePatch = ReferenceCasePatch.extend({
-    webhook_url: maxCodePoints(webhookMax)
-      .refine(isHttpUrl, { message: 'must be an absolute http or https URL' })
-      .nullable()
-      .optional(),
-    delete_after: deleteAfter.optional(),
-    metadata: metadata.nullable().optional(),
-    external_id: maxCodePoints(externalIdMax).min(1).nullable().optional(),
-  }) as unknown as typeof ReferenceCasePatch;
-  const bulkCustomerItem = BulkCustomerUpdateItem.safeExtend({
-    external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength + by('limit.customer-external-id-256', 1))
-      .nullable()
-      .optional(),
-    full_name: maxCodePoints(LIMITS.customerFullNameMaxLength + by('limit.customer-full-name-256', 1))
-      .min(1)
-      .optional(),
-  }) as unknown as typeof ReferenceBulkCustomerItem;
-  return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem };
-}
-
-/** Provisioning convention: POST /api/cases/ (DESIGN.md, "Provisioning conventions"). */
-export const CaseCreate = z.object({
-  customer: z.union([
-    z.object({ id: z.int() }),
-    z.object({
-      full_name: maxCodePoints(LIMITS.customerFullNameMaxLength).min(1),
+/** The request rules of the points in force: PATCH, bulk items, and creation (a provisioning convention). */
+export function buildRules(p: RulePoints) {
+  const casePatch = CasePatch.extend({
+    webhook_url: text(p, p.limits.webhookUrl, httpUrl).nullable().optional(),
+    delete_after: p.deleteAfter.optional(),
+    metadata: p.metadata.nullable().optional(),
+    external_id: text(p, p.limits.caseExternalId, nonEmpty).nullable().optional(),
+  });
+  const bulkCustomerItem = z
+    .object({
+      id: z.int().optional(),
+      external_id: text(p, p.limits.customerExternalId).nullable().optional(),
+      full_name: text(p, p.limits.customerFullName, nonEmpty).optional(),
       customer_type: CustomerType.optional(),
-      external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength).nullable().optional(),
-    }),
-  ]),
-  external_id: maxCodePoints(LIMITS.caseExternalIdMaxLength).min(1).optional(),
-  webhook_url: ReferenceCasePatch.shape.webhook_url,
-  metadata: JsonObject.nullable().optional(),
-  delete_after: Int32.optional(),
-  sync_platforms: SyncPlatforms.optional(),
-  checks: z
-    .array(
+    })
+    .refine((item) => item.id !== undefined || (item.external_id !== undefined && item.external_id !== null), {
+      message: 'an item is identified by id or by external_id',
+    });
+  /** Creation keeps the interface's limits and types whatever the switches: only PATCH and bulk are judged. */
+  const caseCreate = z.object({
+    customer: z.union([
+      z.object({ id: z.int() }),
       z.object({
-        check_type: z
-          .union([z.enum(CHECK_TYPES), z.literal('')])
-          .nullable()
-          .optional(),
-        input_details: JsonObject.nullable().optional(),
+        full_name: text(p, LIMITS.customerFullNameMaxLength, nonEmpty),
+        customer_type: CustomerType.optional(),
+        external_id: text(p, LIMITS.customerExternalIdMaxLength).nullable().optional(),
       }),
-    )
-    .max(LIMITS.bulkMaxItems)
-    .optional(),
-});
+    ]),
+    external_id: text(p, LIMITS.caseExternalIdMaxLength, nonEmpty).optional(),
+    webhook_url: text(p, LIMITS.webhookUrlMaxLength, httpUrl).nullable().optional(),
+    metadata: JsonObject.nullable().optional(),
+    delete_after: Int32.optional(),
+    sync_platforms: SyncPlatforms.optional(),
+    checks: z
+      .array(
+        z.object({
+          check_type: z
+            .union([z.enum(CHECK_TYPES), z.literal('')])
+            .nullable()
+            .optional(),
+          input_details: JsonObject.nullable().optional(),
+        }),
+      )
+      .max(LIMITS.bulkMaxItems)
+      .optional(),
+  });
+  return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem, caseCreate };
+}
+
+/** The request rules one server instance applies. */
+export type RequestRules = ReturnType<typeof buildRules>;
+export type CasePatchInput = z.infer<RequestRules['casePatch']>;
+export type BulkCustomerItem = z.infer<RequestRules['bulkCustomerItem']>;
+export type CaseCreateInput = z.infer<RequestRules['caseCreate']>;
 
 /** Field errors in the shape the reference answers with: { field: [message, …] }. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {

@@ -205,13 +205,19 @@ export function failingLine(results: RequirementResult[]): string | undefined {
  */
 export function reproductionNotes(
   results: readonly { verdict: string }[],
-  run: { seed: number; referenceFaults: readonly string[]; baseUrl: string | undefined },
+  run: {
+    seed: number;
+    referenceFaults: readonly string[];
+    referenceVariants?: readonly string[];
+    baseUrl: string | undefined;
+  },
 ): string[] {
   if (!results.some((r) => r.verdict === 'fail' || r.verdict === 'warn')) return [];
   const vars =
     'SCREENCONF_ACCESS_TOKEN (the access_token POST /api/oauth/token/ returns for the client credentials; ' +
     'SCREENCONF_API_KEY where a command sends the API key)';
-  const faults = run.referenceFaults.length ? ` --fault ${run.referenceFaults.join(' --fault ')}` : '';
+  const variants = run.referenceVariants?.length ? ` --reference-variants ${run.referenceVariants.join(',')}` : '';
+  const faults = (run.referenceFaults.length ? ` --fault ${run.referenceFaults.join(' --fault ')}` : '') + variants;
   const reproduce =
     run.baseUrl === undefined
       ? `Reproduce by hand: the embedded server stopped with the run, and its cases with it; "screenconf ` +

@@ -34,10 +34,16 @@ export function exchangeText(e: Exchange, maxBody = Infinity): string {
 }
 
 /** The target as one line: base URL, what it is, faults. */
-export function describeTarget(t: { baseUrl: string; kind: string; referenceFaults?: string[] | undefined }): string {
+export function describeTarget(t: {
+  baseUrl: string;
+  kind: string;
+  referenceFaults?: string[] | undefined;
+  referenceVariants?: string[] | undefined;
+}): string {
   const kind = t.kind === 'embedded' ? ' (embedded reference server)' : '';
   const faults = t.referenceFaults?.length ? `, with faults: ${t.referenceFaults.join(', ')}` : '';
-  return `${t.baseUrl}${kind}${faults}`;
+  const variants = t.referenceVariants?.length ? `, with variants: ${t.referenceVariants.join(', ')}` : '';
+  return `${t.baseUrl}${kind}${faults}${variants}`;
 }
 
 export function serverHeadersText(headers: Record<string, string[]> | undefined): string {

@@ -36,6 +36,7 @@ export interface JudgedTarget {
   baseUrl: string;
   kind: TargetKind;
   referenceFaults?: string[];
+  referenceVariants?: string[];
   serverHeaders: Record<string, string[]>;
   summary: Summary;
   results: RequirementResult[];
@@ -44,7 +45,10 @@ export interface JudgedTarget {
 /** The report of a run against one target: `targets` holds it once, labelled "default". */
 export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceReport {
   const label = target.label ?? DEFAULT_TARGET_LABEL;
-  const faults = target.referenceFaults?.length ? { referenceFaults: target.referenceFaults } : {};
+  const faults = {
+    ...(target.referenceFaults?.length ? { referenceFaults: target.referenceFaults } : {}),
+    ...(target.referenceVariants?.length ? { referenceVariants: target.referenceVariants } : {}),
+  };
   const entry: TargetSummary = {
     label,
     baseUrl: target.baseUrl,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { FAULTS, type FaultName, isFaultName } from '../reference/faults.ts';
+import { isVariantName, VARIANTS, type VariantName, variantConflict } from '../reference/variants.ts';
 import { findRequirement } from '../spec/index.ts';
 import { type SettingKey, SUITES } from './settings.ts';
 
@@ -186,6 +187,14 @@ export const ConfigSchema = z
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })
       .transform((xs) => xs as FaultName[])
       .default([]),
+    referenceVariants: list
+      .refine((xs) => xs.every(isVariantName), { message: `each must be one of ${Object.keys(VARIANTS).join(', ')}` })
+      .transform((xs) => xs as VariantName[])
+      .superRefine((xs, ctx) => {
+        const problem = variantConflict(xs);
+        if (problem) ctx.addIssue({ code: 'custom', message: `names alternatives: ${problem}` });
+      })
+      .default([]),
     targets: targetList.optional(),
     expect: z.string().min(1, { message: 'must name a file' }).optional(),
     strict: bool.default(false),
@@ -228,11 +237,8 @@ export const ConfigSchema = z
         'targets',
         'and --base-url (SCREENCONF_BASE_URL) both name the target; give one of them',
       );
-      need(
-        c.referenceFaults.length === 0,
-        'referenceFaults',
-        'applies only to the embedded reference server (no --base-url or --target)',
-      );
+      for (const key of ['referenceFaults', 'referenceVariants'] as const)
+        need(c[key].length === 0, key, 'applies only to the embedded reference server (no --base-url or --target)');
       const seen = new Set<string>();
       c.targets.forEach((t, i) => {
         if (seen.has(t.label.toLowerCase()))
@@ -253,12 +259,13 @@ export const ConfigSchema = z
         );
       }
     } else {
-      need(
-        c.referenceFaults.length === 0,
-        'referenceFaults',
-        `applies only to the embedded reference server (no ` +
-          `${c.baseUrl === undefined ? '--target-image' : '--base-url'})`,
-      );
+      for (const key of ['referenceFaults', 'referenceVariants'] as const)
+        need(
+          c[key].length === 0,
+          key,
+          `applies only to the embedded reference server (no ` +
+            `${c.baseUrl === undefined ? '--target-image' : '--base-url'})`,
+        );
       need(
         (c.clientId === undefined) === (c.clientSecret === undefined),
         c.clientId === undefined ? 'clientId' : 'clientSecret',

@@ -138,6 +138,7 @@ async function runOneTarget(run: RunShared): Promise<number> {
     ...reproductionNotes(final.results, {
       seed: run.target.seed,
       referenceFaults: config.referenceFaults,
+      referenceVariants: config.referenceVariants,
       baseUrl: final.target.kind === 'embedded' ? undefined : final.target.baseUrl,
     }),
   ];

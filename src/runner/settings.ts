@@ -165,6 +165,11 @@ export const SETTINGS = {
     env: 'SCREENCONF_REFERENCE_FAULTS',
     help: 'self-tests only: fault switches for the embedded reference server, comma-separated',
   },
+  referenceVariants: {
+    flag: 'reference-variants',
+    env: 'SCREENCONF_REFERENCE_VARIANTS',
+    help: 'self-tests only: variant switches (legal choices) for the embedded reference server, comma-separated',
+  },
   targets: {
     flag: 'target',
     env: 'SCREENCONF_TARGETS',

@@ -106,7 +106,9 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
   const { config } = o;
   const embedded = target.kind === 'embedded' ? ' (embedded reference server)' : '';
   const image = target.image ? ` (container of ${target.image}, removed at the end)` : '';
-  const faults = config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : '';
+  const faults =
+    (config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : '') +
+    (config.referenceVariants.length ? ` with variants: ${config.referenceVariants.join(', ')}` : '');
   o.out(`target${o.label ? ` ${o.label}:` : ''} ${target.baseUrl}${embedded}${image}${faults}`);
   o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property`);
   const deadline = config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : '';
@@ -209,6 +211,7 @@ function judgeRun(
       baseUrl: target.baseUrl,
       kind: target.kind,
       referenceFaults: config.referenceFaults,
+      referenceVariants: config.referenceVariants,
       serverHeaders,
       summary,
       results,

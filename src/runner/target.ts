@@ -22,7 +22,7 @@ export interface OpenTargetOptions {
 
 export async function openTarget(config: Config, options: OpenTargetOptions = {}): Promise<Target> {
   if (config.baseUrl === undefined && config.targetImage === undefined) {
-    const server = await createReferenceServer({ faults: config.referenceFaults });
+    const server = await createReferenceServer({ faults: config.referenceFaults, variants: config.referenceVariants });
     const [a, b] = server.organisations;
     return {
       kind: 'embedded',

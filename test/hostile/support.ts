@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { createReferenceServer, type Organisation, type ReferenceServer } from '../../src/reference/server.ts';
+import { createReferenceServer, type TenantCredentials, type ReferenceServer } from '../../src/reference/server.ts';
 import type { FaultName } from '../../src/reference/faults.ts';
 
 export interface Started {
@@ -57,7 +57,7 @@ export interface Report {
   results: { id: string; verdict: string; failures?: { message: string; flaky?: boolean }[] }[];
 }
 
-export function plantedOrganisations(): Organisation[] {
+export function plantedOrganisations(): TenantCredentials[] {
   return ['org-1', 'org-2'].map((name) => ({
     name,
     clientId: randomUUID(),
@@ -139,7 +139,7 @@ export function relay(res: ServerResponse, up: Upstream): void {
 
 export interface ProxyStarted extends Started {
   reference: ReferenceServer;
-  organisations: Organisation[];
+  organisations: TenantCredentials[];
 }
 
 /** The reference server behind a proxy that lets `tamper` decide each answer. */

@@ -1,0 +1,89 @@
+/**
+ * Faults of the bulk endpoints (requirements BULK-*): the 100-entry limit, all-or-nothing
+ * batches, misreported items, lookups and deletions that do not happen.
+ */
+import { LIMITS } from '../../spec/index.ts';
+import { HttpError } from '../http.ts';
+import { entriesOf, itemJson, overLimit, rawEntries } from '../handlers/bulk.ts';
+import { fault } from '../switches.ts';
+
+const LIMIT = LIMITS.bulkMaxItems;
+
+export const BULK_FAULTS = [
+  fault('bulk.no-limit', 'bulk endpoints accept more than 100 items and apply them all', (base) => ({
+    runBatch(spec, body, run) {
+      const raw = rawEntries(spec, body);
+      if (!raw || raw.length <= LIMIT) return base.runBatch(spec, body, run);
+      const entries: unknown[] = [];
+      for (let i = 0; i < raw.length; i += LIMIT)
+        entries.push(...entriesOf(spec, { ...(body as object), [spec.key]: raw.slice(i, i + LIMIT) }));
+      return run(entries);
+    },
+  })),
+  fault('bulk.limit-99', 'bulk endpoints reject a request of exactly 100 items', (base) => ({
+    runBatch(spec, body, run) {
+      if (rawEntries(spec, body)?.length === LIMIT) throw overLimit(spec, LIMIT - 1);
+      return base.runBatch(spec, body, run);
+    },
+  })),
+  fault(
+    'bulk.partial-over-limit',
+    'bulk endpoints given over 100 items apply the first 100, then answer 400',
+    (base) => ({
+      runBatch(spec, body, run) {
+        const raw = rawEntries(spec, body);
+        if (!raw || raw.length <= LIMIT) return base.runBatch(spec, body, run);
+        run(entriesOf(spec, { ...(body as object), [spec.key]: raw.slice(0, LIMIT) }));
+        throw overLimit(spec);
+      },
+    }),
+  ),
+  fault(
+    'bulk.all-or-nothing',
+    'one failing item fails the whole bulk request with 400, and nothing is applied',
+    (base, env) => ({
+      runBatch(spec, body, run) {
+        const rollback = env.store.snapshot();
+        const results = base.runBatch(spec, body, run);
+        const failed = results.filter((r) => r.status === 'failed');
+        if (failed.length === 0) return results;
+        rollback();
+        throw new HttpError(400, 'item_failed', 'an item of the batch failed; nothing was applied', {
+          results: failed.map(itemJson),
+        });
+      },
+    }),
+  ),
+  fault('bulk.silent-failure', 'bulk answers leave failed items out of their results', (base) => ({
+    bulkAnswer: (op, results) =>
+      base.bulkAnswer(
+        op,
+        results.filter((r) => r.status !== 'failed'),
+      ),
+  })),
+  fault('bulk.multi-status', 'bulk answers with any failed item get 207 Multi-Status instead of 200', (base) => ({
+    bulkAnswer(op, results) {
+      const answer = base.bulkAnswer(op, results);
+      return results.some((r) => r.status === 'failed') ? { ...answer, status: 207 } : answer;
+    },
+  })),
+  fault(
+    'bulk.failure-as-success',
+    'bulk answers report failed items as succeeded (status "updated", or "deleted" for checks)',
+    (base) => ({
+      bulkAnswer(op, results) {
+        const ok = op === 'bulk-checks' ? 'deleted' : 'updated';
+        return base.bulkAnswer(
+          op,
+          results.map((r) => (r.status === 'failed' ? { index: r.index, key: r.key, status: ok } : r)),
+        );
+      },
+    }),
+  ),
+  fault('bulk.customers-ignore-external-id', 'bulk customer update never finds a customer by external_id', () => ({
+    customersByExternalId: () => [],
+  })),
+  fault('bulk.checks-delete-noop', 'bulk check delete reports the checks deleted but keeps them', () => ({
+    removeCheck: () => {},
+  })),
+];

@@ -1,0 +1,28 @@
+/** Every fault switch, by area. */
+import { AUTH_FAULTS } from './auth.ts';
+import { BULK_FAULTS } from './bulk.ts';
+import { CONTENT_FAULTS } from './content.ts';
+import { DELETE_FAULTS } from './delete.ts';
+import { LIMIT_FAULTS } from './limit.ts';
+import { MODEL_FAULTS } from './model.ts';
+import { PATCH_FAULTS } from './patch.ts';
+import { READ_FAULTS } from './read.ts';
+import { TENANT_FAULTS } from './tenant.ts';
+import { TOKEN_FAULTS } from './token.ts';
+import { UNIQUE_FAULTS } from './unique.ts';
+import { WEBHOOK_FAULTS } from './webhook.ts';
+
+export const ALL_FAULTS = [
+  ...TOKEN_FAULTS,
+  ...AUTH_FAULTS,
+  ...PATCH_FAULTS,
+  ...READ_FAULTS,
+  ...MODEL_FAULTS,
+  ...DELETE_FAULTS,
+  ...BULK_FAULTS,
+  ...CONTENT_FAULTS,
+  ...LIMIT_FAULTS,
+  ...UNIQUE_FAULTS,
+  ...TENANT_FAULTS,
+  ...WEBHOOK_FAULTS,
+];

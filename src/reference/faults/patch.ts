@@ -1,0 +1,77 @@
+/** Faults of PATCH /api/cases/{id}/ (requirements CASE-PATCH-*, CASE-EXTERNAL-ID-STRING). */
+import { z } from 'zod';
+import { JsonObject } from '../../spec/index.ts';
+import { AnswerNow, HttpError } from '../http.ts';
+import { applyPatch } from '../handlers/case-write.ts';
+import { fault } from '../switches.ts';
+import type { CasePatchInput } from '../validation.ts';
+
+/** The patch without the fields named, as if they had not been sent. */
+function without(patch: CasePatchInput, keys: (keyof CasePatchInput)[]): CasePatchInput {
+  const out = { ...patch };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+export const PATCH_FAULTS = [
+  fault(
+    'patch.replace-not-merge',
+    'PATCH resets every updatable field it was not given to its default (replace instead of merge)',
+    (base) => ({
+      applyCaseFields(c, patch) {
+        Object.assign(c, { webhook_url: null, metadata: null, sync_platforms: null, delete_after: -1 });
+        base.applyCaseFields(c, patch);
+      },
+    }),
+  ),
+  fault('patch.ignore-webhook-url', 'PATCH answers 200 but keeps the old webhook_url', (base) => ({
+    applyCaseFields: (c, patch) => base.applyCaseFields(c, without(patch, ['webhook_url'])),
+  })),
+  fault('patch.unknown-id-500', 'PATCH of an unknown case id answers 500', (base) => ({
+    findCase(org, id, op) {
+      try {
+        return base.findCase(org, id, op);
+      } catch (err) {
+        if (op === 'patch' && err instanceof HttpError)
+          throw new AnswerNow({ status: 500, body: { error: 'server_error' } });
+        throw err;
+      }
+    },
+  })),
+  fault(
+    'patch.null-ignored',
+    'PATCH treats null as not provided: webhook_url, metadata and sync_platforms set to null keep their value',
+    (base) => ({
+      applyCaseFields(c, patch) {
+        const nulls = (['webhook_url', 'metadata', 'sync_platforms'] as const).filter((k) => patch[k] === null);
+        base.applyCaseFields(c, without(patch, nulls));
+      },
+    }),
+  ),
+  fault(
+    'patch.external-id-null-stored',
+    'PATCH {external_id: null} stores null: the case then shows external_id null, not a string',
+    (base) => ({
+      applyCaseFields(c, patch) {
+        base.applyCaseFields(c, patch);
+        if (patch.external_id === null) c.external_id = null as unknown as string;
+      },
+    }),
+  ),
+  fault('patch.non-atomic', 'an invalid PATCH applies its valid fields before it is rejected', (base, env) => ({
+    parsePatch(org, c, body) {
+      const rule = env.rules.casePatch;
+      if (body !== null && typeof body === 'object' && !Array.isArray(body) && !rule.safeParse(body).success) {
+        const shape: Record<string, z.ZodType> = rule.shape;
+        const valid = Object.fromEntries(
+          Object.entries(body).filter(([k, v]) => Object.hasOwn(shape, k) && shape[k]!.safeParse(v).success),
+        );
+        applyPatch(env, org, c, rule.parse(valid), env.b.uniqueChecked('patch'));
+      }
+      return base.parsePatch(org, c, body);
+    },
+  })),
+  fault('patch.accept-invalid-metadata', 'PATCH accepts a JSON array as metadata', () => ({
+    metadata: z.union([JsonObject, z.array(z.unknown())]) as unknown as typeof JsonObject,
+  })),
+];

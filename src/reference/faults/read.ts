@@ -1,0 +1,25 @@
+/** Faults of the case read representation (requirements CASE-ORIGIN-URL-ALIAS, READ-*). */
+import { fault } from '../switches.ts';
+
+export const READ_FAULTS = [
+  fault('read.origin-url-differs', 'origin_url holds a URL instead of the external_id', (base) => ({
+    caseView: (c) => ({ ...base.caseView(c), origin_url: `https://origin.invalid/${c.external_id}` }),
+  })),
+  fault('read.missing-updated-at', 'case reads leave out updated_at', (base) => ({
+    caseView(c) {
+      const view = base.caseView(c);
+      delete view.updated_at;
+      return view;
+    },
+  })),
+  fault('read.risk-average', "a case's risk_score is the average of its checks' scores, not the maximum", (base) => ({
+    caseRiskScore: (scores) =>
+      scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : base.caseRiskScore(scores),
+  })),
+  fault('read.risk-out-of-range', 'decided checks carry risk scores as percentages (0 to 100), not 0.0 to 1.0', () => ({
+    storedRiskScore: (score) => Math.round(score * 1000) / 10,
+  })),
+  fault('read.bad-enum', "decided checks show the status 'DONE', which the interface does not list", (base) => ({
+    checkView: (k) => ({ ...base.checkView(k), ...(k.status === 'DECIDED' ? { status: 'DONE' } : {}) }),
+  })),
+];

@@ -1,0 +1,39 @@
+/** Faults of tenant isolation (requirements TENANT-*): one operation reaches every organisation's records. */
+import type { Op } from '../behaviour.ts';
+import { fault, type Switch } from '../switches.ts';
+
+/** A fault whose operation looks in every organisation, the caller's first. */
+function leak<N extends string>(name: N, op: Op, description: string): Switch<N> {
+  return fault(name, description, (base, env) => ({
+    scope: (org, asked) =>
+      asked === op ? [org, ...env.organisations.map((o) => o.name).filter((n) => n !== org)] : base.scope(org, asked),
+  }));
+}
+
+export const TENANT_FAULTS = [
+  leak(
+    'tenant.leak-patch',
+    'patch',
+    "PATCH finds cases of every organisation: another organisation's case can be updated",
+  ),
+  leak(
+    'tenant.leak-delete',
+    'delete',
+    "DELETE finds cases of every organisation: another organisation's case can be deleted",
+  ),
+  leak(
+    'tenant.leak-bulk-cases',
+    'bulk-cases',
+    "bulk case update finds cases of every organisation: another organisation's cases are updated",
+  ),
+  leak(
+    'tenant.leak-bulk-customers',
+    'bulk-customers',
+    'bulk customer update finds customers of every organisation, by id and by external_id',
+  ),
+  leak(
+    'tenant.leak-bulk-checks',
+    'bulk-checks',
+    "bulk check delete finds checks of every organisation: another organisation's checks are deleted",
+  ),
+];

@@ -1,0 +1,71 @@
+/** Faults of external_id uniqueness (requirements UNIQUE-*). */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { applyPatch, assertExternalIdFree } from '../handlers/case-write.ts';
+import { fault } from '../switches.ts';
+
+/** unique.race: the pause between the uniqueness check and the write. */
+const RACE_WINDOW_MS = 150;
+
+export const UNIQUE_FAULTS = [
+  fault(
+    'unique.no-check',
+    "PATCH never checks external_id uniqueness: a case can take another case's value",
+    (base) => ({
+      uniqueChecked: (op) => op !== 'patch' && base.uniqueChecked(op),
+    }),
+  ),
+  fault(
+    'unique.bulk-no-check',
+    "bulk case update skips the external_id uniqueness check: an item can take another case's value",
+    (base) => ({ uniqueChecked: (op) => op !== 'bulk-cases' && base.uniqueChecked(op) }),
+  ),
+  fault(
+    'unique.self-conflict',
+    "a PATCH re-sending the case's own external_id is refused as taken (409)",
+    (_b, env) => ({
+      externalIdTaken: (org, externalId) => env.store.findCaseByExternalId(org, externalId) !== undefined,
+    }),
+  ),
+  fault(
+    'unique.global',
+    'external_id is unique across all organisations: a value another organisation holds is refused',
+    (_b, env) => ({
+      externalIdTaken: (_org, externalId, self) =>
+        env.organisations.some((o) => {
+          const holder = env.store.findCaseByExternalId(o.name, externalId);
+          return holder !== undefined && holder.id !== self;
+        }),
+    }),
+  ),
+  fault(
+    'unique.freed-kept',
+    'an external_id a case was renamed away from stays reserved: no other case can take it',
+    (base) => {
+      // The values cases were renamed away from, as `org\nvalue`.
+      const renamedAway = new Set<string>();
+      return {
+        externalIdTaken: (org, externalId, self) =>
+          base.externalIdTaken(org, externalId, self) || renamedAway.has(`${org}\n${externalId}`),
+        applyCaseFields(c, patch) {
+          const before = c.external_id;
+          base.applyCaseFields(c, patch);
+          if (c.external_id !== before) renamedAway.add(`${c.org}\n${before}`);
+        },
+      };
+    },
+  ),
+  fault(
+    'unique.race',
+    'PATCH checks external_id uniqueness, waits, then writes: racing PATCHes for one value all succeed',
+    (base, env) => ({
+      async patchWrite(org, c, patch) {
+        if (typeof patch.external_id !== 'string') return base.patchWrite(org, c, patch);
+        // Check, then write after a pause: by the time of the write the check is stale, so
+        // PATCHes racing for one value all pass it.
+        assertExternalIdFree(env, org, patch.external_id, c.id);
+        await sleep(RACE_WINDOW_MS);
+        applyPatch(env, org, c, patch, false);
+      },
+    }),
+  ),
+];

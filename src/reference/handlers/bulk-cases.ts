@@ -1,0 +1,28 @@
+/** POST /api/cases/bulk-update/ (interface § Endpoints): up to 100 case patches, each with its id. */
+import { BulkCaseUpdateRequest } from '../../spec/index.ts';
+import type { Env } from '../behaviour.ts';
+import { type Answer, HttpError } from '../http.ts';
+import { fieldErrors } from '../validation.ts';
+import { type BatchSpec, bulkRequest, isObject } from './bulk.ts';
+import { applyPatch } from './case-write.ts';
+
+const SPEC: BatchSpec = { op: 'bulk-cases', key: 'items', schema: BulkCaseUpdateRequest };
+
+/** Applies each item as a PATCH of the case it names. */
+export function bulkUpdateCases(env: Env, org: string, body: unknown): Answer {
+  return bulkRequest(
+    env,
+    SPEC,
+    body,
+    (item) => ({ id: (isObject(item) ? item.id : undefined) ?? null }),
+    (item) => {
+      const parsed = env.rules.bulkCaseItem.safeParse(item);
+      if (!parsed.success)
+        throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
+      const { id, ...patch } = parsed.data;
+      const c = env.b.findCase(org, id, 'bulk-cases');
+      applyPatch(env, org, c, patch, env.b.uniqueChecked('bulk-cases'));
+      return { key: { id }, status: 'updated' };
+    },
+  );
+}

@@ -1,0 +1,38 @@
+/** POST /api/checks/bulk-delete/ (interface § Endpoints): up to 100 check ids to delete. */
+import { BulkCheckDeleteRequest } from '../../spec/index.ts';
+import type { Env } from '../behaviour.ts';
+import type { Answer } from '../http.ts';
+import type { CheckRecord } from '../store.ts';
+import { type BatchSpec, bulkRequest } from './bulk.ts';
+import { lookupIn } from './lookup.ts';
+
+const SPEC: BatchSpec = { op: 'bulk-checks', key: 'ids', schema: BulkCheckDeleteRequest };
+
+export interface BulkCheckPoints {
+  /** Removes a check a bulk delete found. */
+  removeCheck(check: CheckRecord): void;
+}
+
+/** The correct removal: the check is gone. */
+export function bulkCheckDefaults(env: Env): BulkCheckPoints {
+  return { removeCheck: (check) => env.store.deleteCheck(check.org, check.id) };
+}
+
+/** Deletes each named check; its case changes with it (updated_at). */
+export function bulkDeleteChecks(env: Env, org: string, body: unknown): Answer {
+  return bulkRequest(
+    env,
+    SPEC,
+    body,
+    (id) => ({ id }),
+    (entry) => {
+      const id = entry as number;
+      const check = lookupIn(env, org, 'bulk-checks', (o) => env.store.getCheck(o, id));
+      if (!check) throw env.b.notFound({ kind: 'check', org, id });
+      env.b.removeCheck(check);
+      const c = env.store.getCase(check.org, check.caseId);
+      if (c) env.b.saveCase(c);
+      return { key: { id }, status: 'deleted' };
+    },
+  );
+}

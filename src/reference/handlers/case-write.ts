@@ -1,0 +1,66 @@
+/**
+ * Writing a case (interface § PATCH /api/cases/{id}/, § Errors 2): a partial update, atomic,
+ * with external_id unique per organisation. PATCH and bulk case update both write through here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Env, Op } from '../behaviour.ts';
+import { HttpError } from '../http.ts';
+import type { CaseRecord } from '../store.ts';
+import { type CasePatchInput, parseOr400 } from '../validation.ts';
+
+export interface CaseWritePoints {
+  /** Whether this operation checks external_id uniqueness before it writes. */
+  uniqueChecked(op: Op): boolean;
+  /** Whether a case of the organisation other than `self` holds this external_id. */
+  externalIdTaken(org: string, externalId: string, self?: number): boolean;
+  /** Writes the fields a patch gives into a case. */
+  applyCaseFields(c: CaseRecord, patch: CasePatchInput): void;
+  /** Records that a case changed. */
+  saveCase(c: CaseRecord): void;
+  /** Parses a PATCH body: the patch, or a 400 naming each field at fault. */
+  parsePatch(org: string, c: CaseRecord, body: unknown): CasePatchInput;
+  /** Writes a parsed PATCH into its case. */
+  patchWrite(org: string, c: CaseRecord, patch: CasePatchInput): void | Promise<void>;
+  /** Called when a case has been created. */
+  caseCreated(c: CaseRecord): void;
+}
+
+/** The correct writes: merge the fields given, a null external_id gets a new UUID, uniqueness checked. */
+export function caseWriteDefaults(env: Env): CaseWritePoints {
+  return {
+    uniqueChecked: () => true,
+    externalIdTaken(org, externalId, self) {
+      const holder = env.store.findCaseByExternalId(org, externalId);
+      return holder !== undefined && holder.id !== self;
+    },
+    applyCaseFields(c, patch) {
+      if (patch.webhook_url !== undefined) c.webhook_url = patch.webhook_url;
+      if (patch.delete_after !== undefined) c.delete_after = patch.delete_after;
+      if (patch.metadata !== undefined) c.metadata = patch.metadata;
+      if (patch.sync_platforms !== undefined) c.sync_platforms = patch.sync_platforms;
+      // The read type of external_id is a string: null asks for a new one, as at creation.
+      if (patch.external_id !== undefined) c.external_id = patch.external_id ?? randomUUID();
+    },
+    saveCase(c) {
+      c.updated_at = new Date().toISOString();
+    },
+    parsePatch: (_org, _c, body) => parseOr400(env.rules.casePatch, body),
+    patchWrite: (org, c, patch) => applyPatch(env, org, c, patch, env.b.uniqueChecked('patch')),
+    caseCreated: () => {},
+  };
+}
+
+/** Throws 409 when another non-archived case of the organisation holds this external_id. */
+export function assertExternalIdFree(env: Env, org: string, externalId: string, self?: number) {
+  if (!env.b.externalIdTaken(org, externalId, self)) return;
+  throw new HttpError(409, 'external_id_conflict', 'external_id is already used by another case of this organisation', {
+    fields: { external_id: ['must be unique per organisation'] },
+  });
+}
+
+/** Writes a valid patch into a case, uniqueness first when `checkUnique`; throws HttpError on refusal. */
+export function applyPatch(env: Env, org: string, c: CaseRecord, patch: CasePatchInput, checkUnique: boolean) {
+  if (typeof patch.external_id === 'string' && checkUnique) assertExternalIdFree(env, org, patch.external_id, c.id);
+  env.b.applyCaseFields(c, patch);
+  env.b.saveCase(c);
+}

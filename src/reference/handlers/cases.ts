@@ -1,0 +1,77 @@
+/**
+ * One case: PATCH and DELETE /api/cases/{id}/ (interface § Endpoints), and the provisioning
+ * conventions GET /api/cases/{id}/ and POST /api/cases/{id}/start/ (DESIGN.md).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Env, Op } from '../behaviour.ts';
+import { type Answer, HttpError } from '../http.ts';
+import type { CaseRecord } from '../store.ts';
+import { authenticate } from './auth.ts';
+import { readApiBody } from './content.ts';
+import { startProcessing } from './processing.ts';
+
+export interface CasePoints {
+  /** The methods /api/cases/{id}/ serves; others answer 405 with Allow. */
+  caseMethods: readonly string[];
+  /** GET /api/cases/{id}/. */
+  readCase(org: string, id: number): Answer;
+  /** Removes a case DELETE found. */
+  deleteCase(c: CaseRecord): void;
+  /** Called when a case of this customer was deleted. */
+  customerOrphaned(org: string, customerId: number): void;
+  /** The answer to a DELETE that removed this case. */
+  deletedAnswer(c: CaseRecord): Answer;
+}
+
+/** The correct case endpoints: GET reads; DELETE removes the case, its checks and an unused customer, 204. */
+export function caseDefaults(env: Env): CasePoints {
+  const { store } = env;
+  return {
+    caseMethods: ['GET', 'PATCH', 'DELETE'],
+    readCase: (org, id) => ({ status: 200, body: env.b.caseView(env.b.findCase(org, id, 'read')) }),
+    deleteCase(c) {
+      for (const check of store.checksOfCase(c.org, c.id)) store.deleteCheck(c.org, check.id);
+      c.generation += 1; // stops processing in flight
+      store.deleteCase(c.org, c.id);
+      env.b.customerOrphaned(c.org, c.customerId);
+    },
+    customerOrphaned(org, customerId) {
+      if (!store.customerInUse(org, customerId)) store.deleteCustomer(org, customerId);
+    },
+    deletedAnswer: () => ({ status: 204 }),
+  };
+}
+
+/** Refuses a method the path does not serve. */
+export function allowOnly(method: string, methods: readonly string[]) {
+  if (!methods.includes(method))
+    throw new HttpError(405, 'method_not_allowed', `${method} not allowed here`, {}, { allow: methods.join(', ') });
+}
+
+const OPS: Record<string, Op> = { GET: 'read', PATCH: 'patch', DELETE: 'delete' };
+
+/** /api/cases/{id}/ and /api/cases/{id}/start/. */
+export async function caseRoute(env: Env, req: IncomingMessage, idText: string, start: boolean): Promise<Answer> {
+  const method = req.method ?? 'GET';
+  allowOnly(method, start ? ['POST'] : env.b.caseMethods);
+  const op = start ? 'start' : OPS[method]!;
+  const org = authenticate(env, req, op);
+  if (!/^\d{1,15}$/.test(idText)) throw new HttpError(404, 'not_found', 'case id must be an integer');
+  const id = Number(idText);
+  if (op === 'start') {
+    const c = env.b.findCase(org, id, 'start');
+    startProcessing(env, c);
+    return { status: 202, body: env.b.caseView(c) };
+  }
+  if (op === 'read') return env.b.readCase(org, id);
+  if (op === 'delete') {
+    const c = env.b.findCase(org, id, 'delete');
+    env.b.deleteCase(c);
+    return env.b.deletedAnswer(c);
+  }
+  const body = await readApiBody(env, req, 'patch');
+  const c = env.b.findCase(org, id, 'patch');
+  const patch = env.b.parsePatch(org, c, body);
+  await env.b.patchWrite(org, c, patch);
+  return { status: 200, body: env.b.caseView(c) };
+}

@@ -1,0 +1,38 @@
+/**
+ * Request bodies of the case, customer and check endpoints: JSON, form-urlencoded or multipart
+ * (interface § Endpoints), decoded into one JSON value whatever the content type.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Env, Op } from '../behaviour.ts';
+import { type FormFieldKind, mediaTypeOf, readRequestBody } from '../http.ts';
+
+/** How the fields of a form body become JSON values (see http.ts). */
+const FORM_KINDS: Record<string, FormFieldKind> = {
+  delete_after: 'integer',
+  metadata: 'json',
+  sync_platforms: 'json',
+  items: 'json',
+  ids: 'integer-list',
+  id: 'integer',
+};
+
+export interface ContentPoints {
+  /** The value a decoded body of this media type stands for, for an operation. */
+  decodeBody(op: Op, mediaType: string, body: unknown): unknown;
+}
+
+/** The correct reading: every content type stands for what it carries. */
+export function contentDefaults(): ContentPoints {
+  return { decodeBody: (_op, _mediaType, body) => body };
+}
+
+/** Reads and decodes a request body for an operation. */
+export async function readApiBody(env: Env, req: IncomingMessage, op: Op): Promise<unknown> {
+  const body = await readRequestBody(req, FORM_KINDS);
+  return env.b.decodeBody(op, mediaTypeOf(req), body);
+}
+
+/** Whether a media type is one of the form encodings. */
+export function isForm(mediaType: string): boolean {
+  return mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data';
+}

@@ -1,0 +1,103 @@
+/**
+ * Asynchronous case processing after `start` (a provisioning convention, DESIGN.md): each check
+ * moves PENDING → DECIDING → DECIDED, one step at a time; the case then completes, its outcome
+ * the worst of its checks', and its completion webhook goes out.
+ */
+import { createHash } from 'node:crypto';
+import type { Outcome } from '../../spec/index.ts';
+import type { Env } from '../behaviour.ts';
+import type { CaseRecord, CheckRecord } from '../store.ts';
+import { sendWebhook } from './webhook.ts';
+
+export interface ProcessingPoints {
+  /** Called when processing of a case (re)starts, before its first step. */
+  processingStarted(c: CaseRecord): void;
+  /** Called when a check starts deciding; `last` when it is the case's last check. */
+  checkDeciding(c: CaseRecord, check: CheckRecord, last: boolean): void;
+  /** Called when a case completes. */
+  caseCompleted(c: CaseRecord): void;
+  /** The risk score a check is decided with, in [0, 1]. */
+  scoreCheck(caseId: number, checkId: number): number;
+  /** The risk score as stored and shown. */
+  storedRiskScore(score: number): number;
+}
+
+/** A deterministic score in [0, 1] for a check, so runs are reproducible. */
+function scoreFor(caseId: number, checkId: number): number {
+  const h = createHash('sha256').update(`${caseId}:${checkId}`).digest();
+  return Math.round((h.readUInt32BE(0) / 0xffffffff) * 1000) / 1000;
+}
+
+function outcomeFor(score: number): Outcome {
+  if (score >= 0.7) return 'REJECTED';
+  if (score >= 0.4) return 'PENDING';
+  return 'ACCEPTED';
+}
+
+/** The correct processing: scores from the ids, a webhook at completion. */
+export function processingDefaults(env: Env): ProcessingPoints {
+  return {
+    processingStarted: () => {},
+    checkDeciding: () => {},
+    caseCompleted: (c) => sendWebhook(env, c),
+    scoreCheck: scoreFor,
+    storedRiskScore: (score) => score,
+  };
+}
+
+/** Starts (or reruns) processing of a case. */
+export function startProcessing(env: Env, c: CaseRecord) {
+  const now = new Date().toISOString();
+  c.generation += 1;
+  c.is_started = true;
+  c.is_complete = false;
+  c.outcome = null;
+  c.updated_at = now;
+  for (const check of env.store.checksOfCase(c.org, c.id)) {
+    Object.assign(check, { status: 'PENDING', outcome: null, risk_score: null, updated_at: now });
+  }
+  env.b.processingStarted(c);
+  const generation = c.generation;
+  env.timers.later(env.options.processing.stepMs, () => step(env, c.org, c.id, generation));
+}
+
+/** One step: the next check moves on, or the case completes. A rerun or deletion (new generation) stops it. */
+function step(env: Env, org: string, caseId: number, generation: number) {
+  const c = env.store.getCase(org, caseId);
+  if (!c || c.generation !== generation) return;
+  const now = new Date().toISOString();
+  const checks = env.store.checksOfCase(org, caseId);
+  const next = checks.find((k) => k.status !== 'DECIDED');
+  if (!next) {
+    c.outcome = caseOutcome(checks.map((k) => k.outcome));
+    c.is_complete = true;
+    c.updated_at = now;
+    env.b.caseCompleted(c);
+    return;
+  }
+  if (next.status === 'PENDING') {
+    Object.assign(next, { status: 'DECIDING', updated_at: now });
+    env.b.checkDeciding(c, next, next === checks.at(-1));
+  } else {
+    const score = env.b.scoreCheck(caseId, next.id);
+    const outcome = outcomeFor(score);
+    Object.assign(next, {
+      status: 'DECIDED',
+      risk_score: env.b.storedRiskScore(score),
+      outcome,
+      title: next.title ?? `${next.check_type || 'Check'} ${next.id}`,
+      note: `**${outcome}** with risk score ${score}.`,
+      reasoning: [`Screened ${next.check_type || 'check'} input.`, `Risk score ${score} gives ${outcome}.`],
+      updated_at: now,
+    });
+  }
+  env.timers.later(env.options.processing.stepMs, () => step(env, org, caseId, generation));
+}
+
+/** The case outcome: REJECTED if any check is, else PENDING if any is, else ACCEPTED; null without checks. */
+function caseOutcome(outcomes: (Outcome | null)[]): Outcome | null {
+  if (outcomes.length === 0) return null;
+  if (outcomes.includes('REJECTED')) return 'REJECTED';
+  if (outcomes.includes('PENDING')) return 'PENDING';
+  return 'ACCEPTED';
+}

@@ -1,0 +1,69 @@
+/** The Case read representation (interface § Resources), with its nested customer and checks. */
+import type { Env } from '../behaviour.ts';
+import type { CaseRecord, CheckRecord, CustomerRecord } from '../store.ts';
+
+export interface ViewPoints {
+  /** A case as every answer and webhook shows it. */
+  caseView(c: CaseRecord): Record<string, unknown>;
+  /** A check nested in a case. */
+  checkView(k: CheckRecord): Record<string, unknown>;
+  /** The customer nested in a case. */
+  customerView(cu: CustomerRecord): Record<string, unknown>;
+  /** A case's risk_score from its checks' scores (none when no check is scored). */
+  caseRiskScore(scores: number[]): number | null;
+  /** The order a case shows its checks in, from the store's (ascending id). */
+  checkOrder(checks: CheckRecord[]): CheckRecord[];
+}
+
+/** The correct representation: every field of the interface's tables, risk_score the maximum. */
+export function viewDefaults(env: Env): ViewPoints {
+  return {
+    caseView(c) {
+      const { b } = env;
+      const customer = env.store.getCustomer(c.org, c.customerId);
+      const checks = env.store.checksOfCase(c.org, c.id);
+      return {
+        id: c.id,
+        external_id: c.external_id,
+        origin_url: c.external_id,
+        customer: customer ? b.customerView(customer) : null,
+        webhook_url: c.webhook_url,
+        note: c.note,
+        risk_score: b.caseRiskScore(checks.map((k) => k.risk_score).filter((s): s is number => s !== null)),
+        outcome: c.outcome,
+        is_started: c.is_started,
+        is_complete: c.is_complete,
+        failed: c.failed,
+        created_at: c.created_at,
+        updated_at: c.updated_at,
+        checks: b.checkOrder(checks).map((k) => b.checkView(k)),
+        delete_after: c.delete_after,
+        rfi: c.rfi,
+        metadata: c.metadata,
+        sync_platforms: c.sync_platforms,
+      };
+    },
+    checkView: (k) => ({
+      id: k.id,
+      input_details: k.input_details,
+      check_type: k.check_type,
+      risk_score: k.risk_score,
+      title: k.title,
+      note: k.note,
+      reasoning: k.reasoning,
+      outcome: k.outcome,
+      status: k.status,
+      created_at: k.created_at,
+      updated_at: k.updated_at,
+      delete_after: k.delete_after,
+    }),
+    customerView: (cu) => ({
+      id: cu.id,
+      external_id: cu.external_id,
+      full_name: cu.full_name,
+      customer_type: cu.customer_type,
+    }),
+    caseRiskScore: (scores) => (scores.length ? Math.max(...scores) : null),
+    checkOrder: (checks) => checks,
+  };
+}

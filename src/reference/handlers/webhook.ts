@@ -1,0 +1,68 @@
+/**
+ * The completion webhook (interface § Events 1-2): a POST of the case read representation to
+ * the webhook_url the case has when it completes; retried after a failed delivery.
+ */
+import type { Env } from '../behaviour.ts';
+import type { CaseRecord } from '../store.ts';
+
+/** One webhook request. */
+export interface Delivery {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface WebhookPoints {
+  /** Where a case's completion webhook goes (none when null). */
+  webhookTarget(c: CaseRecord): string | null;
+  /** The body of a case's completion webhook. */
+  webhookBody(c: CaseRecord): Record<string, unknown>;
+  /** Delivers a webhook, retrying as needed; settles true when the receiver took it (2xx). */
+  deliver(delivery: Delivery): Promise<boolean>;
+}
+
+/** The correct webhook: the case as it is now, to its current URL, each refusal retried after a delay. */
+export function webhookDefaults(env: Env): WebhookPoints {
+  return {
+    webhookTarget: (c) => c.webhook_url,
+    webhookBody: (c) => env.b.caseView(c),
+    async deliver(delivery) {
+      const { retryDelaysMs, deliveryTimeoutMs } = env.options.processing;
+      for (let attempt = 0; !env.timers.closed; attempt++) {
+        if (await post(delivery, deliveryTimeoutMs)) return true;
+        const delay = retryDelaysMs[attempt];
+        if (delay === undefined) return false;
+        await env.timers.sleep(delay);
+      }
+      return false;
+    },
+  };
+}
+
+/** Sends a case's completion webhook, when it has a URL; the delivery goes on in the background. */
+export function sendWebhook(env: Env, c: CaseRecord) {
+  const url = env.b.webhookTarget(c);
+  if (!url) return;
+  const body = JSON.stringify(env.b.webhookBody(c));
+  const headers = { 'content-type': env.b.contentType('application/json'), 'user-agent': 'screenconf-reference' };
+  env.b.deliver({ url, body, headers }).catch((err: unknown) => {
+    process.emitWarning(`reference server: webhook delivery: ${(err as Error)?.stack ?? String(err)}`);
+  });
+}
+
+/** One attempt: whether the receiver answered 2xx in time. Redirects are not followed. */
+async function post(delivery: Delivery, timeoutMs: number): Promise<boolean> {
+  try {
+    const res = await fetch(delivery.url, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.status >= 200 && res.status < 300;
+  } catch {
+    return false;
+  }
+}

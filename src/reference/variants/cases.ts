@@ -1,0 +1,51 @@
+/** Variants of the case endpoints: DELETE's answer and effects, GET's absence, what a save touches. */
+import { HttpError } from '../http.ts';
+import { variant } from '../switches.ts';
+
+const NO_GET = 'GET /api/cases/{id}/';
+
+export const CASE_VARIANTS = [
+  variant('delete.status-200', 'DELETE answers 200 with {"id", "deleted": true}, not 204 without a body', () => ({
+    deletedAnswer: (c) => ({ status: 200, body: { id: c.id, deleted: true } }),
+  })),
+  variant('delete.keeps-customer', 'deleting a case keeps its customer, even when no case uses it any more', () => ({
+    customerOrphaned: () => {},
+  })),
+  variant(
+    'read.get-405',
+    'no GET /api/cases/{id}/: it answers 405 with Allow: PATCH, DELETE (alternative to read.get-404, read.get-403)',
+    () => ({ caseMethods: ['PATCH', 'DELETE'] }),
+    NO_GET,
+  ),
+  variant(
+    'read.get-404',
+    'no GET /api/cases/{id}/: it answers 404, as an unknown route (alternative to read.get-405, read.get-403)',
+    () => ({
+      readCase: (_org, id) => {
+        throw new HttpError(404, 'not_found', `no route for GET /api/cases/${id}/`);
+      },
+    }),
+    NO_GET,
+  ),
+  variant(
+    'read.get-403',
+    'no GET /api/cases/{id}/: it answers 403, not permitted to any credential (alternative to read.get-405, ' +
+      'read.get-404)',
+    () => ({
+      readCase: () => {
+        throw new HttpError(403, 'permission_denied', 'you do not have permission to read a case by id');
+      },
+    }),
+    NO_GET,
+  ),
+  variant(
+    'model.save-touches-checks',
+    "every save of a case (PATCH, bulk update, a check deleted) sets its checks' updated_at to the case's",
+    (base, env) => ({
+      saveCase(c) {
+        base.saveCase(c);
+        for (const k of env.store.checksOfCase(c.org, c.id)) k.updated_at = c.updated_at;
+      },
+    }),
+  ),
+];

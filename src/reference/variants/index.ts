@@ -1,0 +1,22 @@
+/** Every variant switch, by area. */
+import { BULK_VARIANTS } from './bulk.ts';
+import { CASE_VARIANTS } from './cases.ts';
+import { ERROR_VARIANTS } from './errors.ts';
+import { HTTP_VARIANTS } from './http.ts';
+import { READ_VARIANTS } from './read.ts';
+import { TENANT_VARIANTS } from './tenant.ts';
+import { TEXT_VARIANTS } from './text.ts';
+import { TOKEN_VARIANTS } from './token.ts';
+import { WEBHOOK_VARIANTS } from './webhook.ts';
+
+export const ALL_VARIANTS = [
+  ...ERROR_VARIANTS,
+  ...TENANT_VARIANTS,
+  ...CASE_VARIANTS,
+  ...BULK_VARIANTS,
+  ...TOKEN_VARIANTS,
+  ...TEXT_VARIANTS,
+  ...READ_VARIANTS,
+  ...WEBHOOK_VARIANTS,
+  ...HTTP_VARIANTS,
+];
