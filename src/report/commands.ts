@@ -1,5 +1,5 @@
 /**
- * `screenconf report DIR` (re-render report.html and report.md from conformance.json) and
+ * `screenconf report DIR` (re-render report.html, report.md and junit.xml from conformance.json) and
  * `screenconf verify DIR` (check a run folder against its SHA256SUMS). DIR is a run folder, or
  * a report folder whose `latest` link names one.
  */
@@ -7,8 +7,9 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT, exitForVerify } from '../exit.ts';
-import { latestRunFolder, renderViews, REPORT_FILES } from './folder.ts';
+import { latestRunFolder, renderViews, REPORT_FILES, VIEW_FILES } from './folder.ts';
 import { loadReport } from './load.ts';
+import type { MarkdownOptions } from './markdown.ts';
 import { MANIFEST, manifestText, readManifest, sha256File, verifyFolder, type Problem } from './manifest.ts';
 
 export interface CommandIO {
@@ -25,23 +26,24 @@ export function runFolderOf(dirArg: string, cwd: string, wants: string): string 
 }
 
 /** Re-renders the views; keeps SHA256SUMS true when it vouched for the folder before. */
-export function reportCommand(dirArg: string, io: CommandIO): number {
+export function reportCommand(dirArg: string, io: CommandIO, options: MarkdownOptions = {}): number {
   const dir = runFolderOf(dirArg, io.cwd, REPORT_FILES.json);
   const jsonPath = join(dir, REPORT_FILES.json);
   const report = loadReport(jsonPath);
   // Only a manifest that still vouches for everything but the views is brought up to date:
   // re-rendering must not make a tampered folder look intact.
-  const views: string[] = [REPORT_FILES.html, REPORT_FILES.markdown];
+  const views: readonly string[] = VIEW_FILES;
   const hasManifest = existsSync(join(dir, MANIFEST));
   const before = hasManifest
     ? verifyFolder(dir).problems.filter((p) => !(views.includes(p.file) && p.kind !== 'manifest'))
     : [];
-  const { html, markdown } = renderViews(report);
+  const { html, markdown, junit } = renderViews(report, options);
   writeFileSync(join(dir, REPORT_FILES.html), html);
   writeFileSync(join(dir, REPORT_FILES.markdown), markdown);
+  writeFileSync(join(dir, REPORT_FILES.junit), junit);
   io.out(
-    `rendered ${join(dir, REPORT_FILES.html)} and ${REPORT_FILES.markdown} from ${REPORT_FILES.json} (run ` +
-      `${report.run.id})`,
+    `rendered ${join(dir, REPORT_FILES.html)}, ${REPORT_FILES.markdown} and ${REPORT_FILES.junit} from ` +
+      `${REPORT_FILES.json} (run ${report.run.id})`,
   );
   if (!hasManifest) return EXIT.ok;
   if (before.length) {
@@ -55,7 +57,7 @@ export function reportCommand(dirArg: string, io: CommandIO): number {
   const { entries } = readManifest(dir);
   for (const v of views) entries.set(v, sha256File(join(dir, v)));
   writeFileSync(join(dir, MANIFEST), manifestText(entries));
-  io.out(`${MANIFEST} updated for the re-rendered ${REPORT_FILES.html} and ${REPORT_FILES.markdown}`);
+  io.out(`${MANIFEST} updated for the re-rendered ${views.join(', ')}`);
   return EXIT.ok;
 }
 

@@ -4,7 +4,9 @@
  */
 import { CATALOGUE_VERSION } from '../spec/index.ts';
 import { VERSION } from '../version.ts';
+import type { CheckOutcome } from './outcome.ts';
 import {
+  type Check,
   type ConformanceReport,
   type Interruption,
   REPORT_SCHEMA_VERSION,
@@ -27,6 +29,10 @@ export interface RunInfo {
   interrupted?: Interruption;
   /** The run's settings, secrets already removed (publicOptions). */
   options: Record<string, unknown>;
+  /** The machine that ran it. */
+  host?: { os: string; node: string };
+  /** The git commit of the screenconf checkout, when it ran from one. */
+  commit?: string | undefined;
 }
 
 export interface JudgedTarget {
@@ -37,6 +43,22 @@ export interface JudgedTarget {
   serverHeaders: Record<string, string[]>;
   summary: Summary;
   results: RequirementResult[];
+  checks?: Check[];
+}
+
+/** Every check as the report lists it (`checks[]`), from the settled outcomes. */
+export function checkEntries(outcomes: readonly CheckOutcome[]): Check[] {
+  return outcomes.map((o) => ({
+    suite: o.suite,
+    name: o.name,
+    state: o.state,
+    requirements: o.requirements,
+    durationMs: Math.round(o.durationMs),
+    ...(o.skipReason ? { skipReason: o.skipReason } : {}),
+    ...(o.notRun ? { notRun: true } : {}),
+    ...(o.flaky !== undefined ? { flaky: o.flaky } : {}),
+    ...(o.harnessFault ? { harnessFault: { code: o.harnessFault.code, message: o.harnessFault.message } } : {}),
+  }));
 }
 
 /** The report of a run against one target: `targets` holds it once, labelled "default". */
@@ -53,7 +75,7 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
   };
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'screenconf', version: VERSION },
+    tool: { name: 'screenconf', version: VERSION, ...(run.commit ? { commit: run.commit } : {}) },
     catalogueVersion: CATALOGUE_VERSION,
     run: {
       id: run.id,
@@ -64,11 +86,13 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
       suites: run.suites,
       ...(run.interrupted ? { interrupted: run.interrupted } : {}),
       options: run.options,
+      ...(run.host ? { host: run.host } : {}),
     },
     target: { baseUrl: target.baseUrl, kind: target.kind, ...faults, label, serverHeaders: target.serverHeaders },
     targets: [entry],
     summary: target.summary,
     results: target.results,
+    ...(target.checks ? { checks: target.checks } : {}),
   };
 }
 

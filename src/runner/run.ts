@@ -6,7 +6,7 @@
  * runs, and the report says what ran.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redactor } from '../base/redact.ts';
 import { DEFAULT_TRANSPORT, Transport } from '../client/transport.ts';
@@ -68,21 +68,9 @@ function gated(report: ConformanceReport, expectations: Expectation[], options: 
   return { ...report, summary, targets: report.targets.map((t) => ({ ...t, summary })), results };
 }
 
-/**
- * Writes a report folder: conformance.json, report.html, report.md and, last, SHA256SUMS over
- * every file in it. Files written by others (vitest's junit.xml) pass the redactor first.
- */
+/** Writes a report folder: conformance.json, report.html, report.md, junit.xml and, last, SHA256SUMS. */
 function writeReport(dir: string, report: ConformanceReport, redactor: Redactor): string {
-  redactFile(resolve(dir, 'junit.xml'), redactor);
   return writeRunReports(dir, report, redactor).json;
-}
-
-/** Files written by others (vitest's JUnit report) pass through the redactor too. */
-function redactFile(path: string, redactor: Redactor): void {
-  if (!existsSync(path)) return;
-  const text = readFileSync(path, 'utf8');
-  const redacted = redactor.redact(text);
-  if (redacted !== text) writeFileSync(path, redacted);
 }
 
 /** The config of one target of a run with several: its URL and credentials, its own report folder. */

@@ -70,6 +70,13 @@ export const SETTINGS = {
       'folder of the reports: one folder per run (<UTC time>-<run id>/: conformance.json, report.html, ' +
       'report.md, junit.xml, SHA256SUMS), a "latest" link to the newest, and the run ledger (default reports/)',
   },
+  mdMaxChars: {
+    flag: 'md-max-chars',
+    env: 'SCREENCONF_MD_MAX_CHARS',
+    help:
+      'longest report.md, in characters (default 60000: a GitHub comment holds 65536); failures past it are ' +
+      'listed one line each, then by id',
+  },
   keep: {
     flag: 'keep',
     env: 'SCREENCONF_KEEP',

@@ -11,7 +11,7 @@ import { HarnessError } from '../errors.ts';
 import type { RunContext } from '../kit/context.ts';
 import { LEDGER_FILE, Ledger } from '../provision/ledger.ts';
 import type { Removal } from '../provision/removal.ts';
-import { buildReport } from '../results/build.ts';
+import { buildReport, checkEntries } from '../results/build.ts';
 import { judge } from '../results/judge.ts';
 import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
@@ -24,6 +24,7 @@ import type { Stopper } from './stopper.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
+import { gitCommit, hostDescription } from '../version.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
 
@@ -144,7 +145,10 @@ function judgeRun(
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
-  const judged = judge(settleOutcomes(run.collector.outcomes, why));
+  // In suite order, whatever order the worker processes ended their files in: the report reads the same each run.
+  const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
+  const settled = settleOutcomes(bySuite, why);
+  const judged = judge(settled);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
     ...judged.summary,
@@ -165,6 +169,8 @@ function judgeRun(
       suites: o.suites,
       ...(stopper.interruption ? { interrupted: stopper.interruption } : {}),
       options: publicOptions(config, SECRET_SETTINGS),
+      host: hostDescription(),
+      commit: gitCommit(),
     },
     {
       ...(o.label ? { label: o.label } : {}),
@@ -174,6 +180,7 @@ function judgeRun(
       serverHeaders,
       summary,
       results: markNotRun(judged.results, why),
+      checks: checkEntries(settled),
     },
   );
   return { report, why };
@@ -220,7 +227,6 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         context: runContext(o, target, session),
         collector,
         workers: session.limits.workers,
-        junitFile: resolve(o.reportDir, 'junit.xml'),
         stopper: o.stopper,
         redactor: o.redactor,
         out: o.out,
