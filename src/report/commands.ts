@@ -10,7 +10,8 @@ import { EXIT, exitForVerify } from '../exit.ts';
 import { latestRunFolder, renderViews, REPORT_FILES, VIEW_FILES } from './folder.ts';
 import { loadReport } from './load.ts';
 import type { MarkdownOptions } from './markdown.ts';
-import { MANIFEST, manifestText, readManifest, sha256File, verifyFolder, type Problem } from './manifest.ts';
+import { MANIFEST, manifestText, readManifest, SIGNATURE, sha256File, verifyFolder, type Problem } from './manifest.ts';
+import { checkSignature, loadPublicKey } from './signature.ts';
 
 export interface CommandIO {
   out: (...lines: string[]) => void;
@@ -55,6 +56,19 @@ export function reportCommand(dirArg: string, io: CommandIO, options: MarkdownOp
     return EXIT.ok;
   }
   const { entries } = readManifest(dir);
+  const changed = views.filter((v) => entries.get(v) !== sha256File(join(dir, v)));
+  if (!changed.length) {
+    io.out(`${MANIFEST} holds as it was: the views came out the same`);
+    return EXIT.ok;
+  }
+  // A signed manifest is the signer's: changing it would break the signature, so the difference is shown instead.
+  if (existsSync(join(dir, SIGNATURE))) {
+    io.out(
+      `${MANIFEST} left as it was: it is signed (${SIGNATURE}); the re-rendered ${changed.join(', ')} now differ ` +
+        `from it, as "screenconf verify" will say`,
+    );
+    return EXIT.ok;
+  }
   for (const v of views) entries.set(v, sha256File(join(dir, v)));
   writeFileSync(join(dir, MANIFEST), manifestText(entries));
   io.out(`${MANIFEST} updated for the re-rendered ${views.join(', ')}`);
@@ -65,20 +79,39 @@ function describe(p: Problem): string {
   return p.kind === 'manifest' ? `${p.file}: ${p.detail}` : `${p.kind}: ${p.file}`;
 }
 
-/** 0 intact, 1 a file changed, went missing or was added (each named). */
-export function verifyCommand(dirArg: string, io: CommandIO): number {
+/**
+ * 0 intact, 1 a file changed, went missing or was added (each named); with a public key, also 1 when SHA256SUMS.sig
+ * is missing, altered, made with another key, or does not sign SHA256SUMS as it is.
+ */
+export function verifyCommand(dirArg: string, io: CommandIO, options: { publicKey?: string } = {}): number {
+  const publicKey = options.publicKey ? loadPublicKey(resolve(io.cwd, options.publicKey)) : undefined;
   const dir = runFolderOf(dirArg, io.cwd, MANIFEST);
   const { problems, checked } = verifyFolder(dir);
-  if (!problems.length) {
-    io.out(`intact: ${checked} file${checked === 1 ? '' : 's'} match ${MANIFEST} in ${dir}`);
-    return exitForVerify(0);
-  }
+  const signature = checkSignature(dir, publicKey);
   for (const p of problems)
     io.out(
       p.kind === 'manifest'
         ? `${p.kind.toUpperCase().padEnd(8)} ${p.file}: ${p.detail}`
         : `${p.kind.toUpperCase().padEnd(8)} ${p.file}`,
     );
-  io.out(`NOT INTACT: ${problems.length} difference${problems.length === 1 ? '' : 's'} from ${MANIFEST} in ${dir}`);
-  return exitForVerify(problems.length);
+  let signed = true;
+  if (signature.status === 'valid') io.out(`signed: ${SIGNATURE} holds for ${MANIFEST}, by the key ${signature.key}`);
+  else if (signature.status === 'invalid') {
+    io.out(`SIGNATURE ${signature.problem}`);
+    signed = false;
+  } else if (signature.status === 'absent' && publicKey) {
+    io.out(`SIGNATURE ${SIGNATURE} is missing: the folder was not signed, or the signature was removed`);
+    signed = false;
+  } else if (signature.status === 'unchecked')
+    io.out(`${SIGNATURE} (key ${signature.key ?? '?'}) not checked: give --public-key to check it`);
+  if (!problems.length && signed) {
+    io.out(`intact: ${checked} file${checked === 1 ? '' : 's'} match ${MANIFEST} in ${dir}`);
+    return exitForVerify(0);
+  }
+  const what = [
+    ...(problems.length ? [`${problems.length} difference${problems.length === 1 ? '' : 's'} from ${MANIFEST}`] : []),
+    ...(signed ? [] : ['a signature that does not hold']),
+  ];
+  io.out(`NOT INTACT: ${what.join(' and ')} in ${dir}`);
+  return exitForVerify(problems.length, signed);
 }

@@ -7,6 +7,7 @@
  *     20260131T120000Z-1a2b3c4d/      <UTC start>-<run id>: sorts by time, never reused
  *       conformance.json  report.html  report.md  junit.xml  [throttled.jsonl]
  *       SHA256SUMS                    SHA-256 of every other file (screenconf verify)
+ *       SHA256SUMS.sig                with --sign-key: its Ed25519 signature (verify --public-key)
  *
  * Every text written passes the redactor; the manifest is written last.
  */
@@ -20,12 +21,14 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Redactor } from '../base/redact.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { writeManifest } from './manifest.ts';
+import { signFolder } from './signature.ts';
 import { type MarkdownOptions, renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
 import type { ConformanceReport } from '../results/report.ts';
@@ -111,12 +114,13 @@ export function renderViews(
 
 /**
  * Writes conformance.json, report.html, report.md and junit.xml into the run folder, then SHA256SUMS
- * over everything in it (so any log must be there first). Returns the paths.
+ * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths.
  */
 export function writeRunReports(
   runDir: string,
   report: ConformanceReport,
   redactor: Redactor,
+  signKey?: KeyObject,
 ): { json: string; html: string; markdown: string; junit: string } {
   const clean = redactDeep(report, redactor);
   const paths = {
@@ -133,5 +137,6 @@ export function writeRunReports(
   writeFileSync(paths.markdown, redactor.redact(views.markdown));
   writeFileSync(paths.junit, redactor.redact(views.junit));
   writeManifest(runDir);
+  if (signKey) signFolder(runDir, signKey);
   return paths;
 }

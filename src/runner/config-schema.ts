@@ -144,6 +144,7 @@ export const ConfigSchema = z
     allowInsecureHttp: bool.default(false),
     keep: bool.default(false),
     reportDir: z.string().min(1).default('reports'),
+    signKey: z.string().min(1, { message: 'must name a key file' }).optional(),
     mdMaxChars: intFrom(MIN_MD_MAX_CHARS, 10_000_000).default(DEFAULT_MD_MAX_CHARS),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
     runs: intFrom(1, 100_000).default(25),
