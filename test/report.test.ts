@@ -97,6 +97,7 @@ describe('the run folder', () => {
     expect(readdirSync(folder).sort()).toEqual([
       'SHA256SUMS',
       'conformance.json',
+      'exchanges.har',
       'junit.xml',
       'report.html',
       'report.md',
@@ -324,12 +325,12 @@ describe('screenconf verify', () => {
   it('exits 0 on the folder as written, and `sha256sum -c` would agree (same format)', async () => {
     const r = await cli(['verify', folder]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+    expect(r.stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
     expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(
-      /^([0-9a-f]{64} {2}(conformance\.json|junit\.xml|report\.html|report\.md)\n){4}$/,
+      /^([0-9a-f]{64} {2}(conformance\.json|exchanges\.har|junit\.xml|report\.html|report\.md)\n){5}$/,
     );
     // The report folder stands for its latest run.
-    expect((await cli(['verify', dir])).stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+    expect((await cli(['verify', dir])).stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
   });
 
   it('exits 1 naming the file when one byte changed', async () => {
@@ -353,7 +354,7 @@ describe('screenconf verify', () => {
     expect(r.stdout).toContain('MISSING  junit.xml\n');
     expect(r.stdout).toContain('EXTRA    notes.txt\n');
     writeFileSync(join(to, 'SHA256SUMS'), `${readFileSync(join(to, 'SHA256SUMS'), 'utf8')}not a line\n`);
-    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 5 is not "<sha256>  <file>"');
+    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 6 is not "<sha256>  <file>"');
     rmSync(join(to, 'SHA256SUMS'));
     const none = await cli(['verify', to]);
     expect(none.status).toBe(1);

@@ -3,6 +3,7 @@
  * metadata (not the name); so do observations and, on failure, the failure's fields and the
  * redacted exchanges it judged, with curl reproductions, for the runner to collect.
  */
+import { basename } from 'node:path';
 import { test } from 'vitest';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
@@ -12,6 +13,7 @@ import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { type RequirementId, requirement } from '../spec/index.ts';
 import { getHarness, type Harness } from './context.ts';
+import { beginCheck, endCheck } from './exchange-log.ts';
 import './meta.ts';
 
 export interface CheckApi extends Harness {
@@ -88,6 +90,7 @@ export function check(
     }
     const h = getHarness();
     h.exchanges.length = 0;
+    beginCheck(basename(ctx.task.file.filepath).replace(/\.test\.ts$/, ''), ctx.task.fullTestName, ids);
     const baseUrl = h.run.target.baseUrl;
     let skipping = false;
     const api: CheckApi = {
@@ -133,6 +136,8 @@ export function check(
       }
       if (err instanceof Error) err.message = redact(err.message);
       throw err;
+    } finally {
+      endCheck();
     }
   });
 }

@@ -10,6 +10,7 @@ import { Provisioner } from '../provision/provisioner.ts';
 import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
+import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
 export interface RunContext {
@@ -33,6 +34,8 @@ export interface RunContext {
   keep?: boolean;
   /** --provisioner: an absolute path to the provisioning adapter module. */
   provisioner?: string;
+  /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
+  exchangeLog?: string;
 }
 
 declare module 'vitest' {
@@ -123,6 +126,7 @@ export function getHarness(): Harness {
   const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
   const serverHeaders = new ServerHeaders();
   const record = (e: Exchange) => {
+    logExchange(run.exchangeLog, e);
     serverHeaders.observe(e.response?.headers);
     exchanges.push(e);
     if (exchanges.length > 50) exchanges.shift();

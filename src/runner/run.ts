@@ -26,6 +26,7 @@ import {
   runEndLine,
 } from '../report/console.ts';
 import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.ts';
+import { writeMergedHar } from '../report/har.ts';
 import { MANIFEST, SIGNATURE } from '../report/manifest.ts';
 import { fingerprint, loadPrivateKey } from '../report/signature.ts';
 import { VERSION } from '../version.ts';
@@ -180,6 +181,8 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
     writeReport(dir, report, redactor);
     done.push({ label: t.label, report, path: `${t.label}/conformance.json` });
   }
+  const targetDirs = done.map((d) => resolve(run.runDir, d.label));
+  writeMergedHar(run.runDir, targetDirs, { version: VERSION, runId: run.target.runId }, redactor);
   const merged = mergeReports(done, run.gateOptions);
   // The merged report's settings are the whole run's (every target), not the first target's.
   merged.run = { ...merged.run, options: publicOptions(config, SECRET_SETTINGS) };

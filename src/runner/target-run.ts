@@ -24,7 +24,9 @@ import type { Stopper } from './stopper.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
-import { gitCommit, hostDescription } from '../version.ts';
+import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
+import { logExchange, setStage } from '../kit/exchange-log.ts';
+import { gitCommit, hostDescription, VERSION } from '../version.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
 
@@ -62,6 +64,8 @@ interface Session {
   serverHeaders: ServerHeaders;
   ledger: Ledger;
   throttleLog: string;
+  /** Every exchange of the run, tagged with its check (JSON lines; exchanges.har is made from it). */
+  exchangeLog: string;
 }
 
 function prepare(o: TargetRunOptions, target: Target): Session {
@@ -69,17 +73,20 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const limits = loadLimits(o.config, target.kind);
   const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
   rmSync(throttleLog, { force: true });
+  const exchangeLog = resolve(o.reportDir, EXCHANGE_LOG);
+  rmSync(exchangeLog, { force: true });
   const { timeoutMs, maxResponseBytes } = o.config;
   const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog };
   const serverHeaders = new ServerHeaders();
   const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
-  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) =>
-    serverHeaders.observe(e.response?.headers),
-  );
+  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) => {
+    logExchange(exchangeLog, e);
+    serverHeaders.observe(e.response?.headers);
+  });
   if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
   const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
   ledger.begin(target.kind, o.config.keep);
-  return { limits, base, transport, serverHeaders, ledger, throttleLog };
+  return { limits, base, transport, serverHeaders, ledger, throttleLog, exchangeLog };
 }
 
 function describeLimits(limits: Session['limits']): string {
@@ -117,6 +124,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     },
     transport: { ...s.base, ...s.limits.perWorker },
     ledgerPath: s.ledger.path,
+    exchangeLog: s.exchangeLog,
     keep: config.keep,
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
@@ -217,6 +225,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   try {
     const session = prepare(o, target);
     announce(o, target, session);
+    setStage('preflight');
     await preflight(target, session.transport);
     const collector = new OutcomeCollector((line) => o.out(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line));
     let runErrors: string[] = [];
@@ -232,7 +241,10 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         out: o.out,
       });
     }
+    setStage('sweep');
     const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
+    const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
+    writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
     const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
     reportCleanup(o, target, session, cleanup, left);
     return outcome;
@@ -242,6 +254,8 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     }
     throw e;
   } finally {
+    // A run that ended before its reports leaves no log behind (exchanges.har is made from it once they are).
+    rmSync(resolve(o.reportDir, EXCHANGE_LOG), { force: true });
     await target.close();
   }
 }
