@@ -3,6 +3,19 @@
 import { register } from 'tsx/esm/api';
 
 register();
+
+// A reader that goes away (`screenconf list | head -1`, `run … | head`) closes the pipe: writes
+// then fail with EPIPE. That is no fault of the command: its output stops there, quietly, and it
+// ends with its own status (a run still cleans up and writes its reports).
+const closed = new Set();
+for (const stream of [process.stdout, process.stderr]) {
+  // Any other write error (EIO on a vanished terminal) ends that output the same way: never a stack trace.
+  stream.on('error', () => closed.add(stream));
+}
+const write = (stream, text) => {
+  if (!closed.has(stream) && !stream.destroyed) stream.write(text);
+};
+
 const { main } = await import('../src/cli.ts');
 const { SIGNAL_EXIT } = await import('../src/exit.ts');
 
@@ -20,7 +33,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       stop(signal);
       return;
     }
-    process.stderr.write(
+    write(
+      process.stderr,
       `screenconf: ${signal} again: exiting without cleanup; "screenconf cleanup <report-dir>/ledger.jsonl" removes ` +
         `what the run left\n`,
     );
@@ -30,9 +44,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 const status = await main(process.argv.slice(2), {
   out: (...lines) => {
-    for (const l of lines) process.stdout.write(`${l}\n`);
+    for (const l of lines) write(process.stdout, `${l}\n`);
   },
-  err: (line) => process.stderr.write(`${line}\n`),
+  err: (line) => write(process.stderr, `${line}\n`),
   env: process.env,
   cwd: process.cwd(),
   stopSignal,
@@ -42,6 +56,8 @@ const status = await main(process.argv.slice(2), {
 // Pipes are written asynchronously: exiting at once would cut a long output (`list | less`, a
 // test reading stdout). An empty write calls back once everything before it is flushed.
 await Promise.all(
-  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+  [process.stdout, process.stderr]
+    .filter((stream) => !closed.has(stream) && !stream.destroyed)
+    .map((stream) => new Promise((resolve) => stream.write('', resolve))),
 );
 process.exit(status);

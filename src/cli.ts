@@ -19,8 +19,9 @@ Commands:
   cleanup  remove what a killed run left on the target, from its ledger
   serve    start the reference server standalone
   list     print the requirement catalogue (--json for JSON)
-  report   re-render report.html and report.md of a run folder from its conformance.json
-  verify   check a run folder against its SHA256SUMS (0 intact, 1 changed, 2 usage)
+  report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
+  verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
+  keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
   help     this help; "screenconf <command> --help" for a command's options
 
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
@@ -39,6 +40,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return await (await import('./commands/serve.ts')).serveCommand(rest, io);
       case 'list':
         return (await import('./commands/list.ts')).listCommand(rest, io);
+      case 'keygen':
+        return (await import('./commands/keygen.ts')).keygenCommand(rest, io);
       case 'report':
       case 'verify':
         return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);
@@ -55,7 +58,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       default:
         throw new HarnessError(
           'SC_USAGE',
-          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, help)`,
+          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, keygen, help)`,
         );
     }
   } catch (err) {

@@ -36,6 +36,11 @@ export const ERROR_CODES = {
     2,
     'the conformance.json given to report cannot be read, is not JSON, or does not fit the report schema',
   ),
+  SC_KEY_FILE: code(
+    2,
+    'a key file (run --sign-key, verify --public-key) cannot be read or is not an Ed25519 key in PEM; or keygen ' +
+      'would overwrite one',
+  ),
   SC_PROVISIONER: code(
     2,
     'the --provisioner module cannot be loaded or has the wrong shape (checked before any ' + 'request)',

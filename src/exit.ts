@@ -35,9 +35,12 @@ export function exitForRun(end: RunEnd): number {
   return end.gatePassed ? EXIT.ok : EXIT.notConforming;
 }
 
-/** `screenconf verify`: 0 intact, 1 a difference. */
-export function exitForVerify(problems: number): number {
-  return problems === 0 ? EXIT.ok : EXIT.notConforming;
+/**
+ * `screenconf verify`: 0 intact, 1 a difference from SHA256SUMS or a signature that does not hold (altered, made
+ * with another key, or missing when a public key was given to check it).
+ */
+export function exitForVerify(problems: number, signatureHolds = true): number {
+  return problems === 0 && signatureHolds ? EXIT.ok : EXIT.notConforming;
 }
 
 /** `screenconf cleanup`: 0 nothing left on the target, 1 something left or unknown. */

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { arch, release, type } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,3 +9,40 @@ export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const VERSION: string = (
   JSON.parse(readFileSync(resolve(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * The git commit screenconf runs from, when it runs from a checkout (a clone or a worktree):
+ * read from .git's files, so no git program is needed; undefined when installed as a package.
+ */
+export function gitCommit(root: string = PACKAGE_ROOT): string | undefined {
+  try {
+    const dotGit = resolve(root, '.git');
+    const gitDir = statSync(dotGit).isDirectory()
+      ? dotGit
+      : resolve(root, /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))![1]!.trim());
+    const head = readFileSync(resolve(gitDir, 'HEAD'), 'utf8').trim();
+    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
+    const ref = /^ref: (\S+)$/.exec(head)?.[1];
+    if (!ref) return undefined;
+    const common = existsSync(resolve(gitDir, 'commondir'))
+      ? resolve(gitDir, readFileSync(resolve(gitDir, 'commondir'), 'utf8').trim())
+      : gitDir;
+    for (const dir of [gitDir, common]) {
+      const file = resolve(dir, ref);
+      if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    }
+    const packed = resolve(common, 'packed-refs');
+    if (!existsSync(packed)) return undefined;
+    const line = readFileSync(packed, 'utf8')
+      .split('\n')
+      .find((l) => l.endsWith(` ${ref}`));
+    return line?.split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine a run is on, for the report: operating system, release, architecture; Node's version. */
+export function hostDescription(): { os: string; node: string } {
+  return { os: `${type()} ${release()} (${arch()})`, node: process.version };
+}

@@ -18,6 +18,7 @@ import { loadExpectations } from '../src/runner/expectations.ts';
 import { resolveConfig } from '../src/runner/config.ts';
 import { reportFiles, runFolder, screenconf, tempDir } from './support/cli.ts';
 import { harnessError } from './support/errors.ts';
+import { children, junitProblems, parseXml } from './support/junit.ts';
 
 const ESC = '\u001b[';
 
@@ -610,6 +611,25 @@ describe('screenconf run: several targets', () => {
     );
     for (const text of [r.stdout, r.stderr, ...files.map(([, text]) => text)])
       expect(text.includes(a!.clientSecret)).toBe(false);
+
+    // One junit.xml and one exchanges.har for the whole run, beside the targets' own.
+    const folder = runFolder(dir);
+    const junit = parseXml(readFileSync(join(folder, 'junit.xml'), 'utf8'));
+    expect(await junitProblems(readFileSync(join(folder, 'junit.xml'), 'utf8'))).toEqual([]);
+    const names = children(junit, 'testsuite').map((s) => s.getAttribute('name')!);
+    expect(names).toEqual(expect.arrayContaining(['token [us]', 'token [eu]']));
+    expect(names.every((n) => / \[(us|eu)\]$/.test(n))).toBe(true);
+    const failed = children(junit, 'testsuite').flatMap((s) =>
+      children(s, 'testcase')
+        .filter((tc) => children(tc, 'failure').length > 0)
+        .map(() => s.getAttribute('name')),
+    );
+    expect(failed).toEqual(['token [eu]']);
+    const har = JSON.parse(readFileSync(join(folder, 'exchanges.har'), 'utf8')) as {
+      log: { pages: unknown[]; entries: { _screenconf: { target?: string } }[] };
+    };
+    expect(har.log.pages).toHaveLength(2);
+    expect(new Set(har.log.entries.map((e) => e._screenconf.target))).toEqual(new Set(['us', 'eu']));
   });
 
   it('an expectation for one target excuses its failure there only; every target conforming is exit 0', async () => {

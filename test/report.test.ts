@@ -7,7 +7,9 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Element } from '@xmldom/xmldom';
 import { renderHtml } from '../src/report/html.ts';
+import { renderJunit } from '../src/report/junit.ts';
 import { parseReport } from '../src/report/load.ts';
 import { renderMarkdown } from '../src/report/markdown.ts';
 import { type ConformanceReport, ConformanceReportSchema } from '../src/results/report.ts';
@@ -15,6 +17,7 @@ import { CATALOGUE } from '../src/spec/index.ts';
 import { main } from '../src/cli.ts';
 import { cleanEnv, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
 import { expectGolden, normalize } from './support/golden.ts';
+import { child, children, junitProblems, parseXml } from './support/junit.ts';
 
 const dir = tempDir('screenconf-report-');
 let run: CliResult;
@@ -28,9 +31,9 @@ beforeAll(async () => {
     '--report-dir',
     dir,
     '--suites',
-    'case-delete',
+    'token,case-delete',
     '--reference-faults',
-    'delete.noop',
+    'delete.noop,token.cacheable',
     '--seed',
     '5',
   ]);
@@ -56,9 +59,12 @@ function judgedView(r: ConformanceReport): ConformanceReport {
     ),
   );
   expect(r.results.length).toBe(CATALOGUE.length);
+  // What differs between machines and commits.
+  const machine = { host: { os: '<os>', node: '<node>' } };
   return {
     ...raw,
-    run: { ...raw.run, options },
+    tool: { ...raw.tool, commit: '<commit>' },
+    run: { ...raw.run, options, ...machine },
     summary,
     targets: raw.targets.map((t) => ({ ...t, summary })),
     results,
@@ -91,6 +97,7 @@ describe('the run folder', () => {
     expect(readdirSync(folder).sort()).toEqual([
       'SHA256SUMS',
       'conformance.json',
+      'exchanges.har',
       'junit.xml',
       'report.html',
       'report.md',
@@ -115,9 +122,16 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(4);
-    expect(report.run).toMatchObject({ seed: 5, suites: ['case-delete'] });
-    expect(report.run.options).toMatchObject({ seed: 5, reportDir: dir, referenceFaults: ['delete.noop'] });
+    expect(report.schemaVersion).toBe(5);
+    expect(report.run).toMatchObject({ seed: 5, suites: ['token', 'case-delete'] });
+    expect(report.run.options).toMatchObject({
+      seed: 5,
+      reportDir: dir,
+      referenceFaults: ['delete.noop', 'token.cacheable'],
+    });
+    // Where it ran: the host, Node, and the commit of this checkout.
+    expect(report.run.host).toEqual({ os: expect.stringMatching(/\S/), node: process.version });
+    expect(report.tool.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(report.targets).toEqual([
       expect.objectContaining({
         label: 'default',
@@ -204,21 +218,101 @@ describe('report.md and report.html', () => {
 });
 
 describe('junit.xml', () => {
-  it('names each check\'s requirements as <property name="requirement"> of its testcase', () => {
-    const xml = readFileSync(join(folder, 'junit.xml'), 'utf8');
-    const cases = [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)];
-    expect(cases.length).toBe(2);
-    for (const [, name, body] of cases) {
-      const ids = [...body!.matchAll(/<property name="requirement" value="([^"]+)">/g)].map((m) => m[1]);
-      const expected = report.results
-        .filter((r) => r.tests.some((t) => t.name === name!.replace(/&gt;/g, '>')))
-        .map((r) => r.id);
-      expect(ids.sort(), name).toEqual(expected.sort());
+  let xml: string;
+  let root: Element;
+  let cases: Element[];
+  beforeAll(() => {
+    xml = readFileSync(join(folder, 'junit.xml'), 'utf8');
+    root = parseXml(xml);
+    cases = children(root, 'testsuite').flatMap((s) => children(s, 'testcase'));
+  });
+  const props = (e: Element | undefined, name: string) =>
+    children(child(e!, 'properties')!, 'property')
+      .filter((p) => p.getAttribute('name') === name)
+      .map((p) => p.getAttribute('value'));
+  const text = (e: Element | undefined) => e?.textContent ?? '';
+
+  it('is valid against the published Jenkins JUnit schema (with its two documented extensions)', async () => {
+    expect(await junitProblems(xml)).toEqual([]);
+  });
+
+  it('is <testsuites name="screenconf"> with one testsuite per suite, each carrying the run id', () => {
+    expect(root.tagName).toBe('testsuites');
+    expect(root.getAttribute('name')).toBe('screenconf');
+    const suites = children(root, 'testsuite');
+    expect(suites.map((s) => s.getAttribute('name')).sort()).toEqual(['case-delete', 'token']);
+    for (const s of suites) expect(props(s, 'run id')).toEqual([report.run.id]);
+  });
+
+  it('has one testcase per check of conformance.json, with its requirement ids as properties', () => {
+    const checks = report.checks!;
+    expect(checks.length).toBeGreaterThan(10);
+    expect(cases.length).toBe(checks.length);
+    cases.forEach((tc, i) => {
+      expect(tc.getAttribute('name')).toContain(checks[i]!.name);
+      expect(props(tc, 'requirement')).toEqual(checks[i]!.requirements);
+    });
+    expect(Number(root.getAttribute('tests'))).toBe(checks.length);
+  });
+
+  it('fails only what the gate fails on: the MUST failure, once; the SHOULD warning is no failure', () => {
+    expect(cases.every((tc) => children(tc, 'failure').length <= 1)).toBe(true);
+    const failed = cases.filter((tc) => child(tc, 'failure'));
+    expect(failed.map((tc) => props(tc, 'requirement')[0])).toEqual(['CASE-DELETE-REMOVES']);
+    expect(Number(root.getAttribute('failures'))).toBe(1);
+    const failure = child(failed[0]!, 'failure')!;
+    expect(failure.getAttribute('type')).toBe('MUST');
+    expect(failure.getAttribute('message')).toMatch(/^CASE-DELETE-REMOVES: PATCH of case \d+ after it was deleted$/);
+    expect(text(failure)).toMatch(/\nExpected: a 4xx rejection\nReceived: HTTP 200 /);
+    expect(text(failure)).toMatch(/\nReproduce with:\ncurl -sS -i -X PATCH "\$SCREENCONF_BASE_URL"/);
+    // The re-run is told once, in system-out, not as a second failure.
+    expect(text(child(failed[0]!, 'system-out'))).toContain('Re-run once after failing: failed again');
+
+    const should = report.results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn');
+    expect(should.map((r) => r.id)).toEqual(['TOKEN-NO-STORE']);
+    const warned = cases.filter((tc) => props(tc, 'warning').length > 0);
+    expect(warned.length).toBeGreaterThan(0);
+    for (const tc of warned) {
+      expect(props(tc, 'warning')).toEqual(['TOKEN-NO-STORE']);
+      expect(child(tc, 'failure')).toBeUndefined();
+      expect(text(child(tc, 'system-out'))).toMatch(
+        /^WARNING: SHOULD requirement not met, which does not fail the run/,
+      );
     }
   });
 
+  it('records what OBSERVE checks saw as properties and system-out', () => {
+    const observed = report.results.filter((r) => r.level === 'OBSERVE' && r.observationEvidence?.length);
+    expect(observed.length).toBeGreaterThan(0);
+    for (const r of observed) {
+      for (const o of r.observationEvidence!) {
+        const tc = cases.find((c) => c.getAttribute('name') === o.test)!;
+        expect(props(tc, 'observed')).toContain(r.id);
+        expect(text(child(tc, 'system-out'))).toContain(`OBSERVE ${r.id}: ${o.text}`);
+      }
+    }
+  });
+
+  it('gives each skipped check <skipped message="reason">', () => {
+    const skipped = report.checks!.filter((c) => c.state === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const c of skipped) {
+      const tc = cases[report.checks!.indexOf(c)]!;
+      expect(child(tc, 'skipped')?.getAttribute('message')).toBe(c.skipReason);
+    }
+  });
+
+  it('holds no harness internals: no stack frames, no serialized errors', () => {
+    for (const leak of ['❯', 'src/kit/', 'Serialized Error', 'ConformanceFailure', 'AssertionError', 'node_modules'])
+      expect(xml, leak).not.toContain(leak);
+  });
+
+  it('is what the renderer makes of conformance.json', () => {
+    expect(xml).toBe(renderJunit(report));
+  });
+
   it('matches its golden file', () => {
-    expectGolden('junit.xml', normalize(readFileSync(join(folder, 'junit.xml'), 'utf8'), volatile()));
+    expectGolden('junit.xml', normalize(renderJunit(judgedView(report)), volatile()));
   });
 });
 
@@ -233,12 +327,12 @@ describe('screenconf verify', () => {
   it('exits 0 on the folder as written, and `sha256sum -c` would agree (same format)', async () => {
     const r = await cli(['verify', folder]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+    expect(r.stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
     expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(
-      /^([0-9a-f]{64} {2}(conformance\.json|junit\.xml|report\.html|report\.md)\n){4}$/,
+      /^([0-9a-f]{64} {2}(conformance\.json|exchanges\.har|junit\.xml|report\.html|report\.md)\n){5}$/,
     );
     // The report folder stands for its latest run.
-    expect((await cli(['verify', dir])).stdout).toBe(`intact: 4 files match SHA256SUMS in ${folder}\n`);
+    expect((await cli(['verify', dir])).stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
   });
 
   it('exits 1 naming the file when one byte changed', async () => {
@@ -262,7 +356,7 @@ describe('screenconf verify', () => {
     expect(r.stdout).toContain('MISSING  junit.xml\n');
     expect(r.stdout).toContain('EXTRA    notes.txt\n');
     writeFileSync(join(to, 'SHA256SUMS'), `${readFileSync(join(to, 'SHA256SUMS'), 'utf8')}not a line\n`);
-    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 5 is not "<sha256>  <file>"');
+    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 6 is not "<sha256>  <file>"');
     rmSync(join(to, 'SHA256SUMS'));
     const none = await cli(['verify', to]);
     expect(none.status).toBe(1);

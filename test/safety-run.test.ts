@@ -388,7 +388,9 @@ describe('no secret in any output', () => {
       expect(files.map(([f]) => f)).toEqual(
         expect.arrayContaining([
           LEDGER_FILE,
-          ...['conformance.json', 'junit.xml', 'report.html', 'report.md', 'SHA256SUMS'].map((f) => `${run}/${f}`),
+          ...['conformance.json', 'exchanges.har', 'junit.xml', 'report.html', 'report.md', 'SHA256SUMS'].map(
+            (f) => `${run}/${f}`,
+          ),
         ]),
       );
       const outputs: [string, string][] = [

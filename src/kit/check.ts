@@ -3,6 +3,7 @@
  * metadata (not the name); so do observations and, on failure, the failure's fields and the
  * redacted exchanges it judged, with curl reproductions, for the runner to collect.
  */
+import { basename } from 'node:path';
 import { inject, test } from 'vitest';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
@@ -13,6 +14,7 @@ import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type RequirementId, requirement } from '../spec/index.ts';
 import { type CheckScope, getHarness, type Harness, runInCheck } from './context.ts';
+import { checkTag } from './exchange-log.ts';
 import './meta.ts';
 
 export interface CheckApi extends Harness {
@@ -100,7 +102,8 @@ export function check(
       }
     }
     const h = getHarness();
-    const scope: CheckScope = { exchanges: [], requests: 0 };
+    const suite = basename(ctx.task.file.filepath).replace(/\.test\.ts$/, '');
+    const scope: CheckScope = { exchanges: [], requests: 0, tag: checkTag(suite, ctx.task.fullTestName, ids) };
     const { exchanges } = scope;
     const baseUrl = h.run.target.baseUrl;
     let skipping = false;

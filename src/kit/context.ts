@@ -9,8 +9,10 @@ import { Redactor } from '../base/redact.ts';
 import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
 import type { Exchange, OrganisationRole } from '../results/exchange.ts';
+import type { ExchangeTag } from '../results/exchange-log.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
+import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
 export interface RunContext {
@@ -38,6 +40,8 @@ export interface RunContext {
   only?: string[];
   /** How long a failing property may shrink against the target: time and requests (--shrink-*). */
   shrink?: ShrinkBudget;
+  /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
+  exchangeLog?: string;
 }
 
 /** What a failing property may spend shrinking its counterexample against a live target. */
@@ -103,6 +107,8 @@ const checkScope = new AsyncLocalStorage<CheckScope>();
 export interface CheckScope {
   exchanges: Exchange[];
   requests: number;
+  /** What the check's exchanges are tagged with in the run's exchange log. */
+  tag?: ExchangeTag;
 }
 
 /** Runs a check's code with its own scope: its requests are recorded there. */
@@ -159,6 +165,7 @@ export function getHarness(): Harness {
     serverHeaders.observe(e.response?.headers);
     const scope = checkScope.getStore();
     if (scope) scope.requests += 1;
+    logExchange(run.exchangeLog, scope?.tag, e);
     const list = scope?.exchanges ?? exchanges;
     list.push(e);
     if (list.length > 50) list.shift();

@@ -7,6 +7,7 @@
  *     20260131T120000Z-1a2b3c4d/      <UTC start>-<run id>: sorts by time, never reused
  *       conformance.json  report.html  report.md  junit.xml  [throttled.jsonl]
  *       SHA256SUMS                    SHA-256 of every other file (screenconf verify)
+ *       SHA256SUMS.sig                with --sign-key: its Ed25519 signature (verify --public-key)
  *
  * Every text written passes the redactor; the manifest is written last.
  */
@@ -20,12 +21,15 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Redactor } from '../base/redact.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
 import { writeManifest } from './manifest.ts';
-import { renderMarkdown } from './markdown.ts';
+import { signFolder } from './signature.ts';
+import { type MarkdownOptions, renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
 import type { ConformanceReport } from '../results/report.ts';
 
@@ -94,25 +98,36 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
   return out as T;
 }
 
-/** report.html and report.md of a report (pure: the same report gives the same bytes). */
-export function renderViews(report: ConformanceReport): { html: string; markdown: string } {
-  return { html: renderHtml(report), markdown: renderMarkdown(report) };
+/** The files rendered from conformance.json, by name. */
+export const VIEW_FILES = [REPORT_FILES.html, REPORT_FILES.markdown, REPORT_FILES.junit] as const;
+
+/**
+ * report.html, report.md and junit.xml of a report (pure: the same report gives the same bytes). report.md keeps to
+ * `mdMaxChars`, by default the run's own --md-max-chars.
+ */
+export function renderViews(
+  report: ConformanceReport,
+  options: MarkdownOptions = {},
+): { html: string; markdown: string; junit: string } {
+  return { html: renderHtml(report), markdown: renderMarkdown(report, options), junit: renderJunit(report) };
 }
 
 /**
- * Writes conformance.json, report.html and report.md into the run folder, then SHA256SUMS
- * over everything in it (so junit.xml and any log must be there first). Returns the paths.
+ * Writes conformance.json, report.html, report.md and junit.xml into the run folder, then SHA256SUMS
+ * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths.
  */
 export function writeRunReports(
   runDir: string,
   report: ConformanceReport,
   redactor: Redactor,
-): { json: string; html: string; markdown: string } {
+  signKey?: KeyObject,
+): { json: string; html: string; markdown: string; junit: string } {
   const clean = redactDeep(report, redactor);
   const paths = {
     json: join(runDir, REPORT_FILES.json),
     html: join(runDir, REPORT_FILES.html),
     markdown: join(runDir, REPORT_FILES.markdown),
+    junit: join(runDir, REPORT_FILES.junit),
   };
   const json = renderJson(clean, redactor);
   writeFileSync(paths.json, json);
@@ -120,6 +135,8 @@ export function writeRunReports(
   const views = renderViews(parseReport(json, paths.json));
   writeFileSync(paths.html, redactor.redact(views.html));
   writeFileSync(paths.markdown, redactor.redact(views.markdown));
+  writeFileSync(paths.junit, redactor.redact(views.junit));
   writeManifest(runDir);
+  if (signKey) signFolder(runDir, signKey);
   return paths;
 }

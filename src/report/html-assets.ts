@@ -74,15 +74,39 @@ ul.legend .warn::before{background:var(--warn)}
 ul.legend .skip::before{background:#9e9e9e}
 ul.legend .observed::before{background:var(--observed)}
 footer{color:var(--muted);font-size:12px;margin-top:30px}
-@media print{form.filters{display:none}details{display:block}pre{max-height:none}}
+header.verdict p.ids{font-weight:600}header.verdict p.ids a{color:#fff}
+#failures article.failure{background:#fff;border:1px solid var(--line);border-left:6px solid var(--warn);
+  padding:10px 14px;margin:12px 0}
+#failures article.failure.fail{border-left-color:var(--fail)}
+#failures h3{margin:0 0 6px;font-size:17px}#failures h3 .id{font-family:ui-monospace,Menlo,Consolas,monospace}
+#failures h3 .level{color:var(--muted);font-size:13px}
+#failures h4{margin:12px 0 4px;font-size:14px}#failures h5,.evidence h5{margin:10px 0 4px;font-size:13px}
+#failures p.none{color:var(--pass);font-weight:600}
+dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}
+dl.fields dt{font-weight:600;color:var(--muted)}dl.fields dd{margin:0;overflow-wrap:anywhere}
+.exchange{margin:6px 0}.exchange pre{margin:0 0 2px}.exchange.judged pre.head{border-left:4px solid var(--fail)}
+details.fold summary{color:#1a1a1a}details.fold .length{color:var(--muted);font-size:12px}
+table.kv{width:auto;min-width:50%}table.kv th{background:none;position:static;color:var(--muted);
+  white-space:nowrap;font-weight:600}
+table.trace th[scope=rowgroup]{background:#f7f7f7;position:static;max-width:280px;font-weight:600}
+table.trace ul{margin:0;padding-left:16px}.state.failed{color:var(--fail);font-weight:600}
+.state.skipped{color:var(--skip)}.state.passed{color:var(--pass)}
+input[type=search]{min-width:260px}
+@media print{form.filters{display:none}details{display:block}pre{max-height:none}
+  tbody.req[hidden]{display:table-row-group}}
 `;
 
-/** Shows the rows the filters let through; clicking a bar of the chart filters by its area. */
+/**
+ * Shows the rows the filters let through (search: every word must be in the row's text); clicking a bar of the chart
+ * filters by its area.
+ */
 export const SCRIPT = `
 (function () {
   var form = document.getElementById('filters');
   if (!form) return;
   var rows = Array.prototype.slice.call(document.querySelectorAll('tbody.req'));
+  var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+  var search = document.getElementById('f-search');
   var failures = document.getElementById('f-failures');
   var level = document.getElementById('f-level');
   var area = document.getElementById('f-area');
@@ -90,8 +114,10 @@ export const SCRIPT = `
   var shown = document.getElementById('shown');
   function apply() {
     var n = 0;
-    rows.forEach(function (row) {
-      var ok = (!failures.checked || row.getAttribute('data-failing') === '1') &&
+    var words = search.value.toLowerCase().split(/\\s+/).filter(function (w) { return w !== ''; });
+    rows.forEach(function (row, i) {
+      var ok = words.every(function (w) { return texts[i].indexOf(w) >= 0; }) &&
+        (!failures.checked || row.getAttribute('data-failing') === '1') &&
         (level.value === '' || row.getAttribute('data-level') === level.value) &&
         (area.value === '' || row.getAttribute('data-area') === area.value) &&
         (!differs || !differs.checked || row.getAttribute('data-differs') === '1');
@@ -101,6 +127,7 @@ export const SCRIPT = `
     shown.textContent = 'showing ' + n + ' of ' + rows.length;
   }
   form.addEventListener('change', apply);
+  search.addEventListener('input', apply);
   form.addEventListener('submit', function (e) { e.preventDefault(); });
   Array.prototype.forEach.call(document.querySelectorAll('svg g.bar'), function (bar) {
     bar.addEventListener('click', function () {

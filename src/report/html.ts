@@ -1,8 +1,10 @@
 /**
- * report.html: one self-contained page an auditor can open and file. The verdict at the top,
- * a chart of results by area (inline SVG), the requirement table with statements and sources,
- * filters (failures only, level, area; differences with several targets) and each entry's
- * checks and evidence expandable in place.
+ * report.html: one self-contained page an auditor can open and file. The verdict at the top with
+ * the ids of what failed; then the failures (html-parts.ts: each failed and warned requirement,
+ * its statement, source, expected / received, the judged exchange and the reproduction); the
+ * environment; a chart of results by area (inline SVG); the requirement table with a search box
+ * and filters (failures only, on when something failed; level, area; differences with several
+ * targets); and the traceability view. Everything but the filters works with the script off.
  *
  * No network and no external asset: the CSS and the script are inline, and a Content Security
  * Policy allows exactly those two (by hash) and nothing else, so even a mistake in escaping
@@ -11,33 +13,23 @@
  * conformance.json (no clock), so re-rendering it gives the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { overallVerdict, verdictLine, type OverallVerdict } from '../results/build.ts';
-import type { Evidence } from '../results/evidence.ts';
+import { overallVerdict, targetVerdict, verdictLine, type OverallVerdict } from '../results/build.ts';
 import { areaTitle, byArea } from '../results/judge.ts';
 import {
-  describeTarget,
-  exchangeText,
-  isFailing,
-  isMultiTarget,
-  serverHeadersText,
-  VERDICTS,
-} from './render-common.ts';
-import { SCRIPT, STYLE } from './html-assets.ts';
-import type {
-  ConformanceReport,
-  ObservationEvidence,
-  RequirementResult,
-  TargetResult,
-  Verdict,
-} from '../results/report.ts';
+  badge,
+  environmentSection,
+  esc,
+  evidenceHtml,
+  failingInOrder,
+  failureHtml,
+  failuresSection,
+  traceSection,
+} from './html-parts.ts';
+import { describeTarget, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
 
-/** Escapes text for HTML content and (double-quoted) attribute values. */
-export function esc(s: unknown): string {
-  return String(s).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
+export { esc };
+import { SCRIPT, STYLE } from './html-assets.ts';
+import type { ConformanceReport, ObservationEvidence, RequirementResult, TargetResult } from '../results/report.ts';
 
 /** Attributes of an element, each value escaped: ` a="1" b="x"`. */
 function attrs(values: Record<string, string | number>): string {
@@ -55,10 +47,6 @@ const VERDICT_CLASS: Record<OverallVerdict, string> = {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
-}
-
-function badge(v: Verdict | undefined): string {
-  return v ? `<span class="badge ${esc(v)}">${esc(v)}</span>` : '<span class="badge none">—</span>';
 }
 
 function chart(results: RequirementResult[]): string {
@@ -108,40 +96,8 @@ function chart(results: RequirementResult[]): string {
   return `<svg${attrs(svg)}>\n${bars}\n</svg>\n${legend}`;
 }
 
-function evidenceHtml(evidence: Evidence | undefined): string {
-  if (!evidence) return '';
-  const out: string[] = [];
-  const p = evidence.property;
-  if (p) {
-    out.push(
-      `<p>Property <strong>${esc(p.name)}</strong>: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} ` +
-        `steps; fast-check seed ${p.seed}, path <code>${esc(p.path)}</code>; replay the run with <code>--seed ` +
-        `${p.runSeed}</code>.</p>`,
-      `<pre class="counterexample">${esc(p.counterexample)}</pre>`,
-    );
-  }
-  evidence.exchanges.forEach((e, i) => {
-    out.push(`<pre class="exchange">${esc(exchangeText(e))}</pre>`);
-    if (evidence.curl[i]) out.push(`<p>Reproduce with:</p><pre class="curl">${esc(evidence.curl[i])}</pre>`);
-  });
-  return out.join('\n');
-}
-
 function failuresHtml(failures: RequirementResult['failures']): string {
-  return (failures ?? [])
-    .map((f) => {
-      const flaky =
-        f.flaky === true
-          ? ' (flaky: failed, then passed when re-run)'
-          : f.flaky === false
-            ? ' (failed again when re-run)'
-            : '';
-      return (
-        `<h4>Failed check: ${esc(f.test)}${f.target ? ` on ${esc(f.target)}` : ''}${esc(flaky)}</h4>\n<pre ` +
-        `class="message">${esc(f.message)}</pre>\n${evidenceHtml(f.evidence)}`
-      );
-    })
-    .join('\n');
+  return (failures ?? []).map(failureHtml).join('\n');
 }
 
 function observationsHtml(r: Pick<RequirementResult, 'observations' | 'observationEvidence'>): string {
@@ -242,7 +198,7 @@ function rowHtml(r: RequirementResult, labels: string[]): string {
 function targetsHtml(report: ConformanceReport): string {
   const columns = ['Target', 'Base URL', 'Server', 'Verdict', 'MUST failed', 'SHOULD warned'];
   const rows = report.targets.map((t) => {
-    const verdict = t.summary.conforming ? 'conforming' : '<strong>not conforming</strong>';
+    const verdict = targetVerdict(t.summary, (v) => `<strong>${v}</strong>`);
     const cells = [esc(t.label), esc(describeTarget(t)), esc(serverHeadersText(t.serverHeaders)), verdict];
     cells.push(String(t.summary.mustFailures), String(t.summary.shouldWarnings));
     return `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
@@ -252,43 +208,30 @@ function targetsHtml(report: ConformanceReport): string {
   return `<section id="targets"><h2>Targets</h2>${table}</section>`;
 }
 
+/** The ids behind the verdict, linked to their entries in the failures section. */
+function verdictIds(report: ConformanceReport): string {
+  const link = (r: RequirementResult) => `<a href="#fail-${esc(r.id)}">${esc(r.id)}</a>`;
+  const failing = failingInOrder(report);
+  const groups: [string, RequirementResult[]][] = [
+    ['MUST failed', failing.filter((r) => r.level === 'MUST' && r.verdict === 'fail' && !r.expected)],
+    ['SHOULD warned', failing.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn' && !r.expected)],
+    ['not observed', failing.filter((r) => r.level === 'OBSERVE')],
+    ['expected to fail', failing.filter((r) => r.expected && r.level !== 'OBSERVE')],
+  ];
+  const parts = groups.filter(([, rs]) => rs.length).map(([what, rs]) => `${what}: ${rs.map(link).join(', ')}`);
+  return parts.length ? `<p class="ids">${parts.join('; ')}</p>` : '';
+}
+
 export function renderHtml(report: ConformanceReport): string {
   const verdict = overallVerdict(report);
   const multi = isMultiTarget(report);
   const labels = report.targets.map((t) => t.label);
   const gate = report.summary.gate;
-  const run = report.run;
   const areas = byArea(report.results);
   // Built from constants and base64 digests only: nothing in it needs escaping.
   const csp =
     `default-src 'none'; style-src 'sha256-${sha256(STYLE)}'; script-src 'sha256-${sha256(SCRIPT)}'; ` +
     `img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'`;
-  const dl = (rows: [string, string][]) =>
-    `<dl class="run">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
-  const info: [string, string][] = [];
-  if (!multi) {
-    info.push(['Target', esc(describeTarget(report.target))]);
-    info.push(['Server', esc(serverHeadersText(report.target.serverHeaders ?? report.targets[0]?.serverHeaders))]);
-  }
-  info.push(
-    [
-      'Run',
-      `<code>${esc(run.id)}</code>, ${esc(run.startedAt)} to ` +
-        `${esc(run.finishedAt)}${run.interrupted ? `, interrupted (${esc(run.interrupted)})` : ''}`,
-    ],
-    [
-      'Seed',
-      `${esc(run.seed)} (replay with <code>--seed ${esc(run.seed)}</code>), ${esc(run.runs)} generated cases per ` +
-        `property`,
-    ],
-    ['Suites', esc(run.suites.join(', '))],
-    [
-      'screenconf',
-      `${esc(report.tool.version)}, requirement catalogue ${esc(report.catalogueVersion)}, report schema ` +
-        `${esc(report.schemaVersion)}`,
-    ],
-  );
-  if (run.options) info.push(['Options', `<code>${esc(JSON.stringify(run.options))}</code>`]);
   const problems = [
     ...report.summary.harnessFaults.map((f) => `Harness fault: ${f}`),
     ...report.summary.suiteErrors.map((e) => `Suite error: ${e}`),
@@ -309,6 +252,8 @@ export function renderHtml(report: ConformanceReport): string {
     ? `<section id="problems"><h2>Problems of the run</h2>` +
       `<ul>${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul></section>`
     : '';
+  // Failures only is on when something failed: the table then opens on what needs reading.
+  const failuresOnly = report.results.some(isFailing) ? ' checked' : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -323,18 +268,21 @@ export function renderHtml(report: ConformanceReport): string {
 <header class="verdict ${VERDICT_CLASS[verdict]}" id="verdict">
 <h1>${esc(verdict)}</h1>
 <p>${esc(verdictLine(report))}</p>
+${verdictIds(report)}
 ${gateLine}
 </header>
 <main>
-<section id="run"><h2>Run</h2>${dl(info)}</section>
-${targetsTable}
+${failuresSection(report)}
 ${problemsList}
+${environmentSection(report)}
+${targetsTable}
 <section id="chart"><h2>Results by area</h2>
 ${chart(report.results)}
 </section>
 <section id="requirements"><h2>Requirements</h2>
 <form class="filters" id="filters">
-<label><input type="checkbox" id="f-failures"> Failures only</label>
+<label>Search <input type="search" id="f-search" placeholder="id, statement, check, text" autocomplete="off"></label>
+<label><input type="checkbox" id="f-failures"${failuresOnly}> Failures only</label>
 <label>Level <select id="f-level"><option value="">all</option>${levelOptions}</select></label>
 <label>Area <select id="f-area"><option value="">all</option>${areaOptions}</select></label>
 ${multi ? '<label><input type="checkbox" id="f-differs"> Differences only</label>' : ''}
@@ -345,8 +293,9 @@ ${multi ? '<label><input type="checkbox" id="f-differs"> Differences only</label
 ${report.results.map((r) => rowHtml(r, labels)).join('\n')}
 </table>
 </section>
+${traceSection(report)}
 <footer>screenconf ${esc(report.tool.version)} · rendered from conformance.json (schema ${esc(report.schemaVersion)})
-· check this folder with <code>screenconf verify DIR</code></footer>
+· every exchange of the run is in exchanges.har · check this folder with <code>screenconf verify DIR</code></footer>
 </main>
 <script>${SCRIPT}</script>
 </body>

@@ -9,12 +9,14 @@ import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const MANIFEST = 'SHA256SUMS';
+/** The detached signature of the manifest (signature.ts), written after it: not listed in it. */
+export const SIGNATURE = `${MANIFEST}.sig`;
 
 const LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 
 /**
- * Files of a folder, recursively, as relative paths with '/', sorted; the manifest itself left out. Symbolic links and
- * other non-files are listed in `others`.
+ * Files of a folder, recursively, as relative paths with '/', sorted; the manifest and its signature left out.
+ * Symbolic links and other non-files are listed in `others`.
  */
 export function folderFiles(dir: string): { files: string[]; others: string[] } {
   const files: string[] = [];
@@ -25,7 +27,7 @@ export function folderFiles(dir: string): { files: string[]; others: string[] } 
       const stat = lstatSync(join(dir, path));
       if (stat.isDirectory()) walk(path);
       else if (stat.isFile()) {
-        if (path !== MANIFEST) files.push(path);
+        if (path !== MANIFEST && path !== SIGNATURE) files.push(path);
       } else others.push(path);
     }
   };

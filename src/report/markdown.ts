@@ -1,28 +1,30 @@
 /**
- * report.md: the report as Markdown (GitHub-flavoured), for a pull-request comment or a wiki:
- * the verdict, the run and target, counts by area, every failure and warning with its
- * reproduction and transcript (folded), the observations, and the requirement table.
+ * report.md: the report as Markdown (GitHub-flavoured), for a pull-request comment: the verdict,
+ * the run and target, counts by area, every failure and warning (id, one-line statement, expected
+ * and received, how to reproduce), then links to report.html and conformance.json for the rest
+ * (transcripts, observations, every requirement).
  *
- * Server-controlled text (messages, bodies, header values) is either inside a code fence
- * longer than any backtick run it holds, or escaped, so it cannot add Markdown or HTML.
- * To stay within what a comment holds (GitHub: 65536 characters), bodies are cut at 2000
- * characters, observations are listed without their exchanges, and the requirement table
- * leaves out the catalogue's decisions: report.html and conformance.json have everything.
+ * It is never longer than its budget (--md-max-chars, default 60,000 characters; a GitHub comment
+ * holds 65,536): failures are written in full while they fit, then one line each, then by id, and
+ * the count of any left out is said. Server-controlled text is inside a code span or fence longer
+ * than any backtick run it holds, or escaped, so it cannot add Markdown or HTML.
  */
-import { overallVerdict, verdictLine } from '../results/build.ts';
-import type { Evidence } from '../results/evidence.ts';
-import { areaTitle, byArea } from '../results/judge.ts';
-import {
-  describeTarget,
-  exchangeText,
-  isFailing,
-  isMultiTarget,
-  serverHeadersText,
-  VERDICTS,
-} from './render-common.ts';
-import type { ConformanceReport, ObservationEvidence } from '../results/report.ts';
+import { oneLine } from '../base/text.ts';
+import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts';
+import { describeRequest } from '../results/exchange.ts';
+import { byArea } from '../results/judge.ts';
+import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
+import { describeTarget, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
 
-const BODY_CHARS = 2000;
+/** What a GitHub pull-request comment holds, less room for a heading a bot may put above it. */
+export const DEFAULT_MD_MAX_CHARS = 60_000;
+/** The smallest budget: the verdict, the counts, the links and a list of ids. */
+export const MIN_MD_MAX_CHARS = 2_000;
+
+export interface MarkdownOptions {
+  /** The longest report.md, in characters (default: the run's --md-max-chars, else 60,000). */
+  maxChars?: number;
+}
 
 /** Text that Markdown and HTML leave alone: special characters escaped, lines joined with <br>. */
 export function mdText(s: string): string {
@@ -52,217 +54,241 @@ export function mdBlock(text: string, lang = ''): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
-const BADGE: Record<string, string> = {
-  pass: '✅ pass',
-  fail: '❌ fail',
-  warn: '⚠️ warn',
-  skip: '⏭️ skip',
-  observed: '👁️ observed',
-};
-
 function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** The evidence: counterexample, reproduction, and the exchanges, folded. */
-function evidenceMd(evidence: Evidence | undefined, out: string[]): void {
-  if (!evidence) return;
-  const p = evidence.property;
-  if (p) {
-    out.push(
-      '',
-      `Property ${mdText(p.name)}: counterexample after ${p.numRuns} runs, shrunk ${p.numShrinks} steps (fast-check ` +
-        `seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ${mdCode(`--seed ${p.runSeed}`)}):`,
-      '',
-      mdBlock(p.counterexample),
-    );
-  }
-  const curl = evidence.curl.at(-1);
-  if (curl) out.push('', 'Reproduce with:', '', mdBlock(curl, 'sh'));
-  if (evidence.exchanges.length) {
-    out.push(
-      '',
-      `<details><summary>Transcript (${evidence.exchanges.length} ` +
-        `exchange${evidence.exchanges.length === 1 ? '' : 's'})</summary>`,
-      '',
-    );
-    evidence.exchanges.forEach((e, i) => {
-      out.push(mdBlock(exchangeText(e, BODY_CHARS), 'http'));
-      if (evidence.curl[i] && i < evidence.exchanges.length - 1) out.push('', mdBlock(evidence.curl[i]!, 'sh'));
-      out.push('');
-    });
-    out.push('</details>');
-  }
+/** The budget a report is rendered to: an option, else the run's own --md-max-chars, else the default. */
+export function markdownBudget(report: ConformanceReport, options: MarkdownOptions = {}): number {
+  const fromRun = report.run.options?.mdMaxChars;
+  const chosen = options.maxChars ?? (typeof fromRun === 'number' ? fromRun : DEFAULT_MD_MAX_CHARS);
+  return Math.max(MIN_MD_MAX_CHARS, chosen);
 }
 
-export function renderMarkdown(report: ConformanceReport): string {
+/** A failing requirement with the failures to show, worst first: what fails the gate, then warnings. */
+interface Entry {
+  r: RequirementResult;
+  failures: Failure[];
+  rank: number;
+}
+
+function entries(report: ConformanceReport): Entry[] {
+  const gating = report.summary.gate?.gating;
+  const gates = (r: RequirementResult) =>
+    gating ? gating.some((g) => g.id === r.id) : r.level === 'MUST' && r.verdict === 'fail';
+  return report.results
+    .filter(isFailing)
+    .map((r) => ({ r, failures: r.failures ?? [], rank: gates(r) ? 0 : r.expected ? 2 : 1 }))
+    .sort((a, b) => a.rank - b.rank);
+}
+
+function verdictWord(r: RequirementResult): string {
+  if (r.expected?.outcome === 'expected-fail') return 'EXPECTED FAIL';
+  return r.verdict === 'fail' ? 'FAIL' : 'WARN';
+}
+
+function rerunNote(f: Failure): string {
+  if (f.flaky === true) return ' (flaky: failed, then passed when re-run)';
+  return f.flaky === false ? ' (failed again when re-run)' : '';
+}
+
+/** How to reproduce a failure: its last curl command, and the seed for a property. */
+function reproduce(f: Failure, seed: number, maxCurl: number): string[] {
   const out: string[] = [];
+  const p = f.evidence?.property;
+  if (p)
+    out.push(
+      `Counterexample (fast-check seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ` +
+        `${mdCode(`--seed ${p.runSeed}`)}): ${mdCode(oneLine(p.counterexample, 400))}`,
+    );
+  const curl = f.evidence?.curl.at(-1);
+  if (curl && curl.length <= maxCurl) out.push(mdBlock(curl, 'sh'));
+  else if (curl) out.push(`Reproduce: the curl command (${curl.length} characters) is in report.html.`);
+  else if (!p) out.push(`Reproduce: run again with ${mdCode(`--seed ${seed}`)}.`);
+  return out;
+}
+
+/** A failing requirement in full: statement, each failing check's expected / received, reproduction. */
+function fullEntry(e: Entry, report: ConformanceReport, limits: { received: number; curl: number }): string {
+  const { r } = e;
+  const out = [`### ${verdictWord(r)} ${mdCode(r.id)} (${r.level})`, '', `${mdText(r.statement)}`];
+  if (r.expected)
+    out.push(
+      '',
+      `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ` +
+        `${mdText(oneLine(r.expected.reason, 300))}`,
+    );
+  if (r.byTarget && isMultiTarget(report))
+    out.push(
+      '',
+      `On each target: ${Object.entries(r.byTarget)
+        .map(([l, t]) => `${mdText(l)} ${t.verdict}`)
+        .join(', ')}`,
+    );
+  if (r.level === 'OBSERVE') out.push('', 'Not observed: the check that records it failed before it could (below).');
+  if (!e.failures.length && r.reason) out.push('', `- **Why:** ${mdCode(oneLine(r.reason, limits.received))}`);
+  for (const f of e.failures) {
+    const on = f.target ? ` on ${mdText(f.target)}` : '';
+    out.push('', `- **Check:** ${mdText(oneLine(f.test, 300))}${on}${mdText(rerunNote(f))}`);
+    out.push(`- **What:** ${mdText(oneLine(f.what ?? f.message.split('\n')[0]!, 300))}`);
+    if (f.expected !== undefined) out.push(`- **Expected:** ${mdCode(oneLine(f.expected, limits.received))}`);
+    if (f.received !== undefined) out.push(`- **Received:** ${mdCode(oneLine(f.received, limits.received))}`);
+    if (f.request) out.push(`- **Request:** ${mdText(describeRequest(f.request))}`);
+    out.push('', ...reproduce(f, report.run.seed, limits.curl));
+  }
+  return out.join('\n');
+}
+
+/** A failing requirement on one line: id, level, statement, and the first failure's expected / received. */
+function lineEntry(e: Entry): string {
+  const f = e.failures[0];
+  const got =
+    f?.expected !== undefined || f?.received !== undefined
+      ? ` — expected ${mdCode(oneLine(f.expected ?? '?', 80))}, received ${mdCode(oneLine(f.received ?? '?', 120))}`
+      : e.r.reason
+        ? ` — ${mdCode(oneLine(e.r.reason, 160))}`
+        : '';
+  return `- ${verdictWord(e.r)} ${mdCode(e.r.id)} (${e.r.level}): ${mdText(oneLine(e.r.statement, 160))}${got}`;
+}
+
+function header(report: ConformanceReport): string[] {
   const verdict = overallVerdict(report);
   const multi = isMultiTarget(report);
-  const labels = report.targets.map((t) => t.label);
-  out.push(
+  const out = [
     `# screenconf conformance report: ${verdict}`,
     '',
     `**Verdict: ${verdict}** — ${mdText(verdictLine(report))}`,
-  );
+  ];
   const gate = report.summary.gate;
   if (gate) {
     const strict = gate.strict ? ' (--strict)' : '';
     const file = gate.expectations ? ` with expectations ${mdCode(gate.expectations)}` : '';
     out.push('', `**Gate: ${gate.passed ? 'passed' : 'FAILED'}**${strict}${file}`);
   }
-
   out.push('', row(['', '']), row(['---', '---']));
-  if (!multi) {
+  if (multi) {
+    for (const t of report.targets)
+      out.push(
+        row([
+          `Target ${mdText(t.label)}`,
+          `${mdText(describeTarget(t))}; ${mdText(serverHeadersText(t.serverHeaders))}; ` +
+            `${targetVerdict(t.summary, (v) => `**${v}**`)}`,
+        ]),
+      );
+  } else {
     out.push(row(['Target', mdText(describeTarget(report.target))]));
-    out.push(
-      row(['Server', mdText(serverHeadersText(report.target.serverHeaders ?? report.targets[0]?.serverHeaders))]),
-    );
-  } else out.push(row(['Targets', mdText(labels.join(', '))]));
+    const headers = report.target.serverHeaders ?? report.targets[0]?.serverHeaders;
+    out.push(row(['Server headers', mdText(oneLine(serverHeadersText(headers), 300))]));
+  }
+  const run = report.run;
+  const commit = report.tool.commit ? ` (commit ${mdCode(report.tool.commit.slice(0, 12))})` : '';
   out.push(
     row([
       'Run',
-      `${mdCode(report.run.id)}, ${mdText(report.run.startedAt)} to ${mdText(report.run.finishedAt)}` +
-        (report.run.interrupted ? `, interrupted (${mdText(report.run.interrupted)})` : ''),
+      `${mdCode(run.id)}, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}` +
+        (run.interrupted ? `, interrupted (${mdText(run.interrupted)})` : ''),
     ]),
     row([
       'Seed',
-      `${report.run.seed} (replay with ${mdCode(`--seed ${report.run.seed}`)}), ${report.run.runs} generated cases ` +
-        `per property`,
+      `${run.seed} (replay with ${mdCode(`--seed ${run.seed}`)}), ${run.runs} generated cases per property`,
     ]),
-    row(['Suites', mdText(report.run.suites.join(', '))]),
+    row(['Suites', mdText(run.suites.join(', '))]),
     row([
       'screenconf',
-      `${mdText(report.tool.version)}, requirement catalogue ${mdText(report.catalogueVersion)}, report schema ` +
+      `${mdText(report.tool.version)}${commit}, catalogue ${mdText(report.catalogueVersion)}, report schema ` +
         `${report.schemaVersion}`,
     ]),
   );
-  if (report.run.options) out.push(row(['Options', mdCode(JSON.stringify(report.run.options))]));
-
-  if (multi) {
-    out.push(
-      '',
-      '## Targets',
-      '',
-      row(['Target', 'Base URL', 'Server', 'Verdict', 'MUST failed', 'SHOULD warned']),
-      row(['---', '---', '---', '---', '---:', '---:']),
-    );
-    for (const t of report.targets) {
-      out.push(
-        row([
-          mdText(t.label),
-          mdText(describeTarget(t)),
-          mdText(serverHeadersText(t.serverHeaders)),
-          t.summary.conforming ? 'conforming' : '**not conforming**',
-          String(t.summary.mustFailures),
-          String(t.summary.shouldWarnings),
-        ]),
-      );
-    }
-  }
-
   out.push('', '## Results by area', '', row(['Area', ...VERDICTS]), row(['---', ...VERDICTS.map(() => '---:')]));
   for (const a of byArea(report.results)) out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
   out.push(row(['**All requirements**', ...VERDICTS.map((v) => `**${report.summary.counts[v]}**`)]));
-
   const problems = report.summary.harnessFaults
     .map((f) => `Harness fault: ${f}`)
     .concat(report.summary.suiteErrors.map((e) => `Suite error: ${e}`));
   if (report.summary.leftovers.length)
     problems.push(`Could not delete cases ${report.summary.leftovers.join(', ')} on the target`);
-  if (problems.length) out.push('', '## Problems of the run', '', ...problems.map((p) => `- ${mdText(p)}`));
-
-  const failing = report.results.filter(isFailing);
-  out.push('', '## Failures and warnings');
-  if (!failing.length) out.push('', 'None.');
-  for (const r of failing) {
-    out.push(
-      '',
-      `### ${r.verdict.toUpperCase()} ${mdCode(r.id)} (${r.level})`,
-      '',
-      mdText(r.statement),
-      '',
-      `Source: ${mdText(r.source)}`,
-    );
-    if (r.expected)
-      out.push(
-        '',
-        `Expected failure (${mdText(r.expected.outcome)}, until ${mdText(r.expected.expires)}): ` +
-          `${mdText(r.expected.reason)}`,
-      );
-    if (multi && r.byTarget)
-      out.push(
-        '',
-        `On each target: ${Object.entries(r.byTarget)
-          .map(([l, t]) => `${mdText(l)} ${t.verdict}`)
-          .join(', ')}`,
-      );
-    if (r.level === 'OBSERVE')
-      out.push('', 'Not observed: the check that records it failed before it could (its failure below).');
-    if (!r.failures?.length && r.reason) out.push('', mdBlock(r.reason));
-    for (const f of r.failures ?? []) {
-      const flaky =
-        f.flaky === true
-          ? ' (flaky: failed, then passed when re-run)'
-          : f.flaky === false
-            ? ' (failed again when re-run)'
-            : '';
-      out.push(
-        '',
-        `**Check:** ${mdText(f.test)}${f.target ? ` on ${mdText(f.target)}` : ''}${mdText(flaky)}`,
-        '',
-        mdBlock(f.message),
-      );
-      evidenceMd(f.evidence, out);
-    }
+  if (problems.length) {
+    out.push('', '## Problems of the run', '');
+    for (const p of problems.slice(0, 10)) out.push(`- ${mdText(oneLine(p, 300))}`);
+    if (problems.length > 10) out.push(`- … and ${problems.length - 10} more (report.html lists them)`);
   }
+  return out;
+}
 
-  const observed = report.results.filter((r) => r.observations?.length);
-  if (observed.length) {
-    out.push(
-      '',
-      '## Observations',
-      '',
-      'What the server did where the interface leaves it unsaid (never a failure); the exchanges are in report.html.',
-    );
-    for (const r of observed) {
-      out.push('', `### ${mdCode(r.id)}`, '', mdText(r.statement));
-      const details: ObservationEvidence[] =
-        r.observationEvidence ?? (r.observations ?? []).map((text) => ({ test: '', text }));
-      for (const o of details) {
-        out.push(
-          '',
-          `- ${mdText(o.text)}${o.test ? ` — ${mdText(o.test)}` : ''}${o.target ? ` (${mdText(o.target)})` : ''}`,
-        );
-      }
-    }
-  }
-
-  out.push('', '## All requirements', '');
-  const head = [
-    'Requirement',
-    'Level',
-    'Verdict',
-    ...(multi ? labels.map((l) => mdText(l)) : []),
-    'Area',
-    'Statement',
-    'Source',
-  ];
-  out.push(row(head), row(head.map(() => '---')));
-  for (const r of report.results) {
-    const verdictCell = `${BADGE[r.verdict] ?? r.verdict}${r.differs ? ' **(differs)**' : ''}`;
-    const perTarget = multi ? labels.map((l) => BADGE[r.byTarget?.[l]?.verdict ?? ''] ?? '—') : [];
-    const skipped = r.verdict === 'skip' && r.reason ? `<br>*skipped: ${mdText(r.reason)}*` : '';
-    const statement = `${mdText(r.statement)}${skipped}`;
-    out.push(
-      row([mdCode(r.id), r.level, verdictCell, ...perTarget, mdText(areaTitle(r.area)), statement, mdText(r.source)]),
-    );
-  }
-  out.push(
+function footer(report: ConformanceReport): string[] {
+  const skipped = report.summary.counts.skip;
+  const observed = report.summary.counts.observed;
+  return [
+    '',
+    '## The rest',
+    '',
+    `Every requirement with its verdict, the transcripts of the failures, what ${observed} OBSERVE ` +
+      `requirement(s) recorded and why ${skipped} were skipped: [report.html](report.html) (one page, no network ` +
+      `needed) and [conformance.json](conformance.json) (for scripts), beside this file in the run folder.`,
     '',
     `<sub>screenconf ${mdText(report.tool.version)} · rendered from conformance.json · check the folder with ` +
       `${mdCode('screenconf verify DIR')}</sub>`,
     '',
-  );
-  return out.join('\n');
+  ];
+}
+
+/**
+ * Every failing requirement within `room` characters: first each gets its id, then (in order, while
+ * they all fit) a line, then from the top a full entry (or a shorter one) while it fits; what does
+ * not fit even as an id is counted.
+ */
+function failureSection(report: ConformanceReport, room: number): string[] {
+  const all = entries(report);
+  if (!all.length) return ['', '## Failures and warnings', '', 'None.'];
+  // The forms of each entry, smallest first: id, line, shorter entry, full entry.
+  const forms = all.map((e) => [
+    mdCode(e.r.id),
+    lineEntry(e),
+    fullEntry(e, report, { received: 200, curl: 600 }),
+    fullEntry(e, report, { received: 600, curl: 4000 }),
+  ]);
+  const cost = (i: number, form: number) => forms[i]![form]!.length + 2;
+  const budget = room - 400; // headings, the line and id lead-ins, the count of what is left out
+  const form = all.map(() => -1);
+  let used = 0;
+  for (let i = 0; i < all.length && used + cost(i, 0) <= budget; i++) {
+    form[i] = 0;
+    used += cost(i, 0);
+  }
+  const upgrade = (i: number, to: number) => {
+    const delta = cost(i, to) - (form[i]! < 0 ? 0 : cost(i, form[i]!));
+    if (form[i]! < 0 || used + delta > budget) return false;
+    form[i] = to;
+    used += delta;
+    return true;
+  };
+  for (let i = 0; i < all.length; i++) if (!upgrade(i, 1)) break;
+  for (let i = 0; i < all.length; i++) if (!upgrade(i, 3) && !upgrade(i, 2)) break;
+
+  const out = ['', '## Failures and warnings'];
+  const full = form.flatMap((f, i) => (f >= 2 ? [forms[i]![f]!] : []));
+  for (const text of full) out.push('', text);
+  const lines = form.flatMap((f, i) => (f === 1 ? [forms[i]![1]!] : []));
+  if (lines.length)
+    out.push(
+      '',
+      `${full.length ? `The other ${lines.length}` : 'Each'} in one line (report.html has them in full):`,
+      '',
+      ...lines,
+    );
+  const ids = form.flatMap((f, i) => (f === 0 ? [forms[i]![0]!] : []));
+  if (ids.length) out.push('', `And by id: ${ids.join(', ')}`);
+  const left = form.filter((f) => f < 0).length;
+  if (left) out.push('', `… and ${left} more failing requirement(s): see report.html.`);
+  return out;
+}
+
+export function renderMarkdown(report: ConformanceReport, options: MarkdownOptions = {}): string {
+  const max = markdownBudget(report, options);
+  const head = header(report).join('\n');
+  const foot = footer(report).join('\n');
+  const body = failureSection(report, max - head.length - foot.length - 2).join('\n');
+  const text = `${head}\n${body}\n${foot}`;
+  // The sections keep to their room; a header longer than the whole budget (hundreds of targets) is cut.
+  return text.length <= max ? text : `${text.slice(0, max - 80)}\n\n… (cut at ${max} characters: see report.html)\n`;
 }

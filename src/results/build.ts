@@ -4,7 +4,9 @@
  */
 import { CATALOGUE_VERSION } from '../spec/index.ts';
 import { VERSION } from '../version.ts';
+import type { CheckOutcome } from './outcome.ts';
 import {
+  type Check,
   type ConformanceReport,
   type Interruption,
   REPORT_SCHEMA_VERSION,
@@ -29,6 +31,10 @@ export interface RunInfo {
   cutShort?: string;
   /** The run's settings, secrets already removed (publicOptions). */
   options: Record<string, unknown>;
+  /** The machine that ran it. */
+  host?: { os: string; node: string };
+  /** The git commit of the screenconf checkout, when it ran from one. */
+  commit?: string | undefined;
 }
 
 export interface JudgedTarget {
@@ -40,6 +46,22 @@ export interface JudgedTarget {
   serverHeaders: Record<string, string[]>;
   summary: Summary;
   results: RequirementResult[];
+  checks?: Check[];
+}
+
+/** Every check as the report lists it (`checks[]`), from the settled outcomes. */
+export function checkEntries(outcomes: readonly CheckOutcome[]): Check[] {
+  return outcomes.map((o) => ({
+    suite: o.suite,
+    name: o.name,
+    state: o.state,
+    requirements: o.requirements,
+    durationMs: Math.round(o.durationMs),
+    ...(o.skipReason ? { skipReason: o.skipReason } : {}),
+    ...(o.notRun ? { notRun: true } : {}),
+    ...(o.flaky !== undefined ? { flaky: o.flaky } : {}),
+    ...(o.harnessFault ? { harnessFault: { code: o.harnessFault.code, message: o.harnessFault.message } } : {}),
+  }));
 }
 
 /** The report of a run against one target: `targets` holds it once, labelled "default". */
@@ -59,7 +81,7 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
   };
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'screenconf', version: VERSION },
+    tool: { name: 'screenconf', version: VERSION, ...(run.commit ? { commit: run.commit } : {}) },
     catalogueVersion: CATALOGUE_VERSION,
     run: {
       id: run.id,
@@ -71,11 +93,13 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
       ...(run.interrupted ? { interrupted: run.interrupted } : {}),
       ...(run.cutShort ? { cutShort: run.cutShort } : {}),
       options: run.options,
+      ...(run.host ? { host: run.host } : {}),
     },
     target: { baseUrl: target.baseUrl, kind: target.kind, ...faults, label, serverHeaders: target.serverHeaders },
     targets: [entry],
     summary: target.summary,
     results: target.results,
+    ...(target.checks ? { checks: target.checks } : {}),
   };
 }
 
@@ -93,6 +117,15 @@ export function overallVerdict(report: {
   // Reports before schemaVersion 4 carry no verdict.
   if (report.summary.harnessFaults.length || report.summary.suiteErrors.length) return 'INCOMPLETE';
   return report.summary.conforming ? 'CONFORMING' : 'NOT CONFORMING';
+}
+
+/** One target's verdict in lower-case words; anything but "conforming" goes through `stress` (bold). */
+export function targetVerdict(
+  summary: Pick<Summary, 'harnessFaults' | 'suiteErrors' | 'conforming' | 'verdict'>,
+  stress: (words: string) => string,
+): string {
+  const words = overallVerdict({ run: {}, summary }).toLowerCase();
+  return words === 'conforming' ? words : stress(words);
 }
 
 /** Why a run is incomplete, in words: MUST requirements not judged, problems that kept checks from judging. */

@@ -9,6 +9,7 @@ import type {
   ConformanceReport,
   Failure,
   GateSummary,
+  ObservationEvidence,
   RequirementResult,
   TargetResult,
   TestRef,
@@ -40,6 +41,7 @@ export function mergeReports(
     const byTarget: Record<string, TargetResult> = {};
     const tests: TestRef[] = [];
     const failures: Failure[] = [];
+    const observationEvidence: ObservationEvidence[] = [];
     for (const { label, report } of perTarget) {
       const r = report.results.find((x) => x.id === base.id);
       if (!r) {
@@ -56,6 +58,7 @@ export function mergeReports(
       };
       tests.push(...r.tests.map((t) => ({ ...t, target: label })));
       failures.push(...(r.failures ?? []).map((f) => ({ ...f, target: label })));
+      observationEvidence.push(...(r.observationEvidence ?? []).map((o) => ({ ...o, target: label })));
     }
     const verdicts = Object.values(byTarget).map((t) => t.verdict);
     const verdict = worstVerdict(verdicts);
@@ -70,6 +73,7 @@ export function mergeReports(
       ...(decidedBy ? { reason: `${decidedBy[0]}: ${decidedBy[1].reason}` } : {}),
       tests,
       ...(failures.length ? { failures } : {}),
+      ...(observationEvidence.length ? { observationEvidence } : {}),
       byTarget,
       differs: new Set(verdicts).size > 1,
     };
@@ -120,7 +124,7 @@ export function mergeReports(
     .sort()
     .at(-1)!;
   const interrupted = perTarget.map((t) => t.report.run.interrupted).find(Boolean);
-  const { targets: _targets, results: _results, summary: _summary, ...rest } = first;
+  const { targets: _targets, results: _results, summary: _summary, checks: _checks, ...rest } = first;
   return {
     ...rest,
     run: { ...first.run, startedAt, finishedAt, ...(interrupted ? { interrupted } : {}) },
@@ -136,5 +140,6 @@ export function mergeReports(
     })),
     summary,
     results,
+    checks: perTarget.flatMap(({ label, report }) => (report.checks ?? []).map((c) => ({ ...c, target: label }))),
   };
 }

@@ -14,9 +14,10 @@ import { obj, text } from './schema-helpers.ts';
 
 /**
  * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
- * 4: summary.verdict (incomplete when a MUST was not judged) and the gate's notJudged.
+ * 4: every check (`checks`), the host and the harness's commit; 5: summary.verdict (incomplete when a
+ * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged.
  */
-export const REPORT_SCHEMA_VERSION = 4;
+export const REPORT_SCHEMA_VERSION = 5;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -66,6 +67,28 @@ export const TestRefSchema = obj({
   flaky: z.boolean().optional(),
   target: text('multi-target reports: the target it ran against').optional(),
 }).meta({ id: 'TestRef' });
+
+export const CheckSchema = obj({
+  suite: text('suite file name (suites/<suite>.test.ts)'),
+  name: text('full name of the check'),
+  state: z
+    .enum(['passed', 'failed', 'skipped'])
+    .describe('failed: the server broke what it checks (results[] says whether that fails, warns or records)'),
+  requirements: z.array(z.string()).describe('the requirement ids it names: at most one MUST or SHOULD, any OBSERVE'),
+  durationMs: z.number().describe('every attempt of the check, in ms'),
+  skipReason: text('why it did not judge').optional(),
+  notRun: z.boolean().describe('never started: the run was stopping').optional(),
+  flaky: z
+    .boolean()
+    .describe('re-run after failing: true when the re-run passed, false when it failed again')
+    .optional(),
+  harnessFault: obj({ code: text('SC_* error code'), message: z.string() })
+    .describe('what kept it from judging (not a verdict on the server)')
+    .optional(),
+  target: text('multi-target reports: the target it ran against').optional(),
+})
+  .describe('one check (a vitest test of suites/) and how it ended')
+  .meta({ id: 'Check' });
 
 export const ExpectedMarkSchema = obj({
   reason: text('why the failure is known (from the expectations file)'),
@@ -192,7 +215,13 @@ export const ConformanceReportSchema = obj({
     .int()
     .min(2, { message: 'reports before schemaVersion 2 cannot be rendered; run again' })
     .describe('raised when fields are added'),
-  tool: obj({ name: z.literal('screenconf'), version: z.string() }),
+  tool: obj({
+    name: z.literal('screenconf'),
+    version: z.string(),
+    commit: text(
+      'git commit of the screenconf checkout the run came from (absent when installed as a package)',
+    ).optional(),
+  }),
   catalogueVersion: text('version of the requirement catalogue judged against'),
   run: obj({
     id: text('run id (in the external ids of the cases the run created)'),
@@ -206,6 +235,10 @@ export const ConformanceReportSchema = obj({
       'why the run stopped early of its own accord (--max-failures); what did not run is skipped',
     ).optional(),
     options: z.record(z.string(), z.unknown()).describe('the run settings; secrets are "[REDACTED]"').optional(),
+    host: obj({
+      os: text('operating system, release and architecture of the machine that ran screenconf'),
+      node: text('Node.js version'),
+    }).optional(),
   }),
   target: obj({
     baseUrl: z.string(),
@@ -221,6 +254,10 @@ export const ConformanceReportSchema = obj({
     .describe('every target of the run, with its own summary; one entry labelled "default" for a single target'),
   summary: SummarySchema.describe('the run: with several targets, conforming only when every target conforms'),
   results: z.array(RequirementResultSchema).describe('one entry per requirement of the catalogue, in catalogue order'),
+  checks: z
+    .array(CheckSchema)
+    .describe('every check of the run, in the order they ended (junit.xml has one testcase per entry)')
+    .optional(),
 }).describe('screenconf conformance report (conformance.json)');
 
 export type ConformanceReport = z.infer<typeof ConformanceReportSchema>;
@@ -238,6 +275,7 @@ export type Interruption = z.infer<typeof InterruptionSchema>;
 export type TargetKind = z.infer<typeof TargetKindSchema>;
 export type Failure = z.infer<typeof FailureSchema>;
 export type TestRef = z.infer<typeof TestRefSchema>;
+export type Check = z.infer<typeof CheckSchema>;
 export type Verdict = z.infer<typeof VerdictSchema>;
 export type ExpectedMark = z.infer<typeof ExpectedMarkSchema>;
 export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { FAULTS, type FaultName, isFaultName } from '../reference/faults.ts';
 import { isVariantName, VARIANTS, type VariantName, variantConflict } from '../reference/variants.ts';
 import { findRequirement } from '../spec/index.ts';
+import { DEFAULT_MD_MAX_CHARS, MIN_MD_MAX_CHARS } from '../report/markdown.ts';
 import { type SettingKey, SUITES } from './settings.ts';
 
 const list = z.preprocess(
@@ -145,6 +146,8 @@ export const ConfigSchema = z
     allowInsecureHttp: bool.default(false),
     keep: bool.default(false),
     reportDir: z.string().min(1).default('reports'),
+    signKey: z.string().min(1, { message: 'must name a key file' }).optional(),
+    mdMaxChars: intFrom(MIN_MD_MAX_CHARS, 10_000_000).default(DEFAULT_MD_MAX_CHARS),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
     runs: intFrom(1, 100_000).default(25),
     timeoutMs: intFrom(100, 600_000).default(15_000),

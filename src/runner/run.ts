@@ -5,8 +5,8 @@
  * stops the run gracefully: the checks in flight finish, the rest are not started, cleanup still
  * runs, and the report says what ran.
  */
-import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type KeyObject, randomBytes, randomInt } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redactor } from '../base/redact.ts';
 import { DEFAULT_TRANSPORT, Transport } from '../client/transport.ts';
@@ -27,6 +27,9 @@ import {
   runEndLine,
 } from '../report/console.ts';
 import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.ts';
+import { writeMergedHar } from '../report/har.ts';
+import { MANIFEST, SIGNATURE } from '../report/manifest.ts';
+import { fingerprint, loadPrivateKey } from '../report/signature.ts';
 import { VERSION } from '../version.ts';
 import { type Config, configSecrets, type TargetConfig } from './config.ts';
 import { isIsoDate, loadExpectations, todayUtc } from './expectations.ts';
@@ -64,6 +67,8 @@ interface RunShared {
   runDir: string;
   expectations: Expectation[];
   gateOptions: GateOptions;
+  /** --sign-key, loaded before anything is sent. */
+  signKey: KeyObject | undefined;
   target: Omit<TargetRunOptions, 'config' | 'reportDir'>;
 }
 
@@ -75,20 +80,16 @@ function gated(report: ConformanceReport, expectations: Expectation[], options: 
 }
 
 /**
- * Writes a report folder: conformance.json, report.html, report.md and, last, SHA256SUMS over
- * every file in it. Files written by others (vitest's junit.xml) pass the redactor first.
+ * Writes a report folder: conformance.json, report.html, report.md, junit.xml and, last, SHA256SUMS (signed with
+ * --sign-key in the run folder itself, whose SHA256SUMS covers the targets' folders too).
  */
-function writeReport(dir: string, report: ConformanceReport, redactor: Redactor): string {
-  redactFile(resolve(dir, 'junit.xml'), redactor);
-  return writeRunReports(dir, report, redactor).json;
+function writeReport(dir: string, report: ConformanceReport, redactor: Redactor, signKey?: KeyObject): string {
+  return writeRunReports(dir, report, redactor, signKey).json;
 }
 
-/** Files written by others (vitest's JUnit report) pass through the redactor too. */
-function redactFile(path: string, redactor: Redactor): void {
-  if (!existsSync(path)) return;
-  const text = readFileSync(path, 'utf8');
-  const redacted = redactor.redact(text);
-  if (redacted !== text) writeFileSync(path, redacted);
+/** With --sign-key: where the signature is and which key made it (what verify --public-key checks). */
+function announceSignature(run: RunShared): void {
+  if (run.signKey) run.io.out(`signed ${MANIFEST} into ${SIGNATURE} with the key ${fingerprint(run.signKey)}`);
 }
 
 /** The config of one target of a run with several: its URL and credentials, its own report folder. */
@@ -131,7 +132,8 @@ async function runOneTarget(run: RunShared): Promise<number> {
     ledgerDir: run.reportDir,
   });
   const final = gated(report, run.expectations, run.gateOptions);
-  const reportPath = writeReport(run.runDir, final, redactor);
+  const reportPath = writeReport(run.runDir, final, redactor, run.signKey);
+  announceSignature(run);
   pointLatest(run.reportDir, run.runDir);
   const notes = [
     ...(final.run.cutShort ? [`Cut short: ${final.run.cutShort}; cleanup ran, and what did not run is skipped.`] : []),
@@ -190,10 +192,13 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
     writeReport(dir, report, redactor);
     done.push({ label: t.label, report, path: `${t.label}/conformance.json` });
   }
+  const targetDirs = done.map((d) => resolve(run.runDir, d.label));
+  writeMergedHar(run.runDir, targetDirs, { version: VERSION, runId: run.target.runId }, redactor);
   const merged = mergeReports(done, run.gateOptions);
   // The merged report's settings are the whole run's (every target), not the first target's.
   merged.run = { ...merged.run, options: publicOptions(config, SECRET_SETTINGS) };
-  const reportPath = writeReport(run.runDir, merged, redactor);
+  const reportPath = writeReport(run.runDir, merged, redactor, run.signKey);
+  announceSignature(run);
   pointLatest(run.reportDir, run.runDir);
   const notes = reproductionNotes(
     done.flatMap((d) => d.report.results),
@@ -230,6 +235,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   // So is the provisioning adapter: a module that does not load must not cost a run either.
   const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
   if (provisioner) await loadAdapter(provisioner);
+  // And the signing key: a run whose evidence cannot be signed as asked is not started.
+  const signKey = config.signKey ? loadPrivateKey(resolve(io.cwd, config.signKey)) : undefined;
 
   // A stop (signal or deadline) cancels the vitest run once it is going; before that, it is checked between steps.
   const stopper = new Stopper();
@@ -254,6 +261,7 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
       runDir,
       expectations,
       gateOptions,
+      signKey,
       target: {
         out: io.out,
         err,

@@ -70,6 +70,20 @@ export const SETTINGS = {
       'folder of the reports: one folder per run (<UTC time>-<run id>/: conformance.json, report.html, ' +
       'report.md, junit.xml, SHA256SUMS), a "latest" link to the newest, and the run ledger (default reports/)',
   },
+  signKey: {
+    flag: 'sign-key',
+    env: 'SCREENCONF_SIGN_KEY',
+    help:
+      "Ed25519 private key (PEM, from screenconf keygen): sign the run folder's SHA256SUMS into SHA256SUMS.sig, " +
+      'for screenconf verify --public-key',
+  },
+  mdMaxChars: {
+    flag: 'md-max-chars',
+    env: 'SCREENCONF_MD_MAX_CHARS',
+    help:
+      'longest report.md, in characters (default 60000: a GitHub comment holds 65536); failures past it are ' +
+      'listed one line each, then by id',
+  },
   keep: {
     flag: 'keep',
     env: 'SCREENCONF_KEEP',

@@ -25,8 +25,6 @@ export interface SuitesStage {
   progress: Progress;
   /** Worker processes (each runs one suite file at a time). */
   workers: number;
-  /** Where vitest's JUnit reporter writes junit.xml. */
-  junitFile: string;
   /** --max-failures: vitest stops after this many failed checks. */
   bail?: number | undefined;
   stopper: Stopper;
@@ -46,8 +44,7 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
         config: false,
         include: ['suites/**/*.test.ts'],
         setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
-        reporters: [stage.collector, stage.progress, ['junit', {}]],
-        outputFile: { junit: stage.junitFile },
+        reporters: [stage.collector, stage.progress],
         provide: { screenconf: stage.context },
         watch: false,
         testTimeout: 120_000,
@@ -94,9 +91,9 @@ function withoutVitestSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
 }
 
 /**
- * What vitest's logger writes to standard output, line by line: its JUnit reporter's "JUNIT
- * report written to …" is dropped (the report folder is printed at the start and the end);
- * anything else goes to the run's output. Not a terminal, so vitest does not hide the cursor.
+ * What vitest's logger writes to standard output, line by line: a "JUNIT report written to …" is
+ * dropped (the report folder is printed at the start and the end); anything else goes to the run's
+ * output. Not a terminal, so vitest does not hide the cursor.
  */
 export function vitestStdout(out: (line: string) => void): Writable {
   let pending = '';

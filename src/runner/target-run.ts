@@ -11,7 +11,7 @@ import { HarnessError } from '../errors.ts';
 import type { RunContext } from '../kit/context.ts';
 import { LEDGER_FILE, Ledger } from '../provision/ledger.ts';
 import type { Removal } from '../provision/removal.ts';
-import { buildReport } from '../results/build.ts';
+import { buildReport, checkEntries } from '../results/build.ts';
 import { judge, notJudged, runVerdict } from '../results/judge.ts';
 import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
@@ -25,6 +25,9 @@ import type { Stopper } from './stopper.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
+import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
+import { logExchange, setStage } from '../kit/exchange-log.ts';
+import { gitCommit, hostDescription, VERSION } from '../version.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
 /** Where a transport that gave up on the target says so to the others (removed before the reports). */
@@ -70,6 +73,8 @@ interface Session {
   throttleLog: string;
   /** Requests the runner itself sent (preflight, sweep). */
   sent: { requests: number };
+  /** Every exchange of the run, tagged with its check (JSON lines; exchanges.har is made from it). */
+  exchangeLog: string;
 }
 
 function prepare(o: TargetRunOptions, target: Target): Session {
@@ -77,6 +82,8 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const limits = loadLimits(o.config, target.kind);
   const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
   rmSync(throttleLog, { force: true });
+  const exchangeLog = resolve(o.reportDir, EXCHANGE_LOG);
+  rmSync(exchangeLog, { force: true });
   const { timeoutMs, maxResponseBytes } = o.config;
   const breakerFile = resolve(o.reportDir, BREAKER_FILE);
   rmSync(breakerFile, { force: true });
@@ -86,12 +93,13 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const sent = { requests: 0 };
   const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) => {
     sent.requests += 1;
+    logExchange(exchangeLog, undefined, e);
     serverHeaders.observe(e.response?.headers);
   });
   if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
   const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
   ledger.begin(target.kind, o.config.keep);
-  return { limits, base, transport, serverHeaders, ledger, throttleLog, sent };
+  return { limits, base, transport, serverHeaders, ledger, throttleLog, sent, exchangeLog };
 }
 
 function describeLimits(limits: Session['limits']): string {
@@ -131,6 +139,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     },
     transport: { ...s.base, ...s.limits.perWorker },
     ledgerPath: s.ledger.path,
+    exchangeLog: s.exchangeLog,
     keep: config.keep,
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
     ...(config.only ? { only: config.only } : {}),
@@ -175,7 +184,10 @@ function judgeRun(
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
   const short = cutShort(config, run.collector);
-  const judged = judge(settleOutcomes(run.collector.outcomes, why ?? short));
+  // In suite order, whatever order the worker processes ended their files in: the report reads the same each run.
+  const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
+  const settled = settleOutcomes(bySuite, why ?? short);
+  const judged = judge(settled);
   const results = markNotRun(judged.results, why ?? short, o.suites);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
@@ -205,6 +217,8 @@ function judgeRun(
       ...(stopper.interruption ? { interrupted: stopper.interruption } : {}),
       ...(short ? { cutShort: short } : {}),
       options: publicOptions(config, SECRET_SETTINGS),
+      host: hostDescription(),
+      commit: gitCommit(),
     },
     {
       ...(o.label ? { label: o.label } : {}),
@@ -215,6 +229,7 @@ function judgeRun(
       serverHeaders,
       summary,
       results,
+      checks: checkEntries(settled),
     },
   );
   return { report, why };
@@ -251,6 +266,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   try {
     const session = prepare(o, target);
     announce(o, target, session);
+    setStage('preflight');
     await preflight(target, session.transport);
     const progress = new Progress({
       mode: o.progress,
@@ -271,15 +287,17 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         collector,
         progress,
         workers: session.limits.workers,
-        junitFile: resolve(o.reportDir, 'junit.xml'),
         bail: maxFailures(o.config),
         stopper: o.stopper,
         redactor: o.redactor,
         out: o.out,
       });
     }
+    setStage('sweep');
     const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
     rmSync(session.base.breakerFile!, { force: true });
+    const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
+    writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
     const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
     reportCleanup(o, target, session, cleanup, left);
     return outcome;
@@ -289,6 +307,8 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     }
     throw e;
   } finally {
+    // A run that ended before its reports leaves no log behind (exchanges.har is made from it once they are).
+    rmSync(resolve(o.reportDir, EXCHANGE_LOG), { force: true });
     await target.close();
   }
 }

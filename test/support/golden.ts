@@ -37,6 +37,8 @@ export function normalize(text: string, v: Volatile): string {
       .replace(/( time=")[\d.]+"/g, '$1<s>"')
       .replace(/( hostname=")[^"]*"/g, '$1<host>"')
       .replace(/((?:src|suites)\/[\w./-]+\.ts):\d+:\d+/g, '$1:<line>')
+      // the embedded server's client ids
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>')
   );
 }
 
