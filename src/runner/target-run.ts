@@ -199,7 +199,10 @@ function judgeRun(
     mustNotJudged: notJudged(results),
     requests: {
       total: Object.values(run.collector.requestsBySuite).reduce((a, b) => a + b, 0) + s.sent.requests,
-      bySuite: run.collector.requestsBySuite,
+      // In suite order, whatever order the workers finished in: the report reads the same each run.
+      bySuite: Object.fromEntries(
+        o.suites.filter((x) => x in run.collector.requestsBySuite).map((x) => [x, run.collector.requestsBySuite[x]!]),
+      ),
       runner: s.sent.requests,
     },
   };
