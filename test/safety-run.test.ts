@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEDGER_FILE, readLedger, type LedgerLine } from '../src/provision/ledger.ts';
 import { createReferenceServer, type TenantCredentials, type ReferenceServer } from '../src/reference/server.ts';
+import type { VariantName } from '../src/reference/variants.ts';
 import { plantedOrganisations, proxy, relay, STACK_LINE } from './hostile/support.ts';
 import { BIN, cleanEnv, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
 
@@ -20,9 +21,11 @@ afterAll(async () => {
   await Promise.all(references.map((r) => r.close()));
 });
 
-async function reference(): Promise<{ server: ReferenceServer; organisations: TenantCredentials[] }> {
+async function reference(
+  variants: VariantName[] = [],
+): Promise<{ server: ReferenceServer; organisations: TenantCredentials[] }> {
   const organisations = plantedOrganisations();
-  const server = await createReferenceServer({ organisations });
+  const server = await createReferenceServer({ organisations, variants });
   references.push(server);
   return { server, organisations };
 }
@@ -232,6 +235,28 @@ describe('a run killed outright (SIGKILL), then screenconf cleanup', () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('nothing of this ledger is left on the target');
   }, 150_000);
+});
+
+describe('what the interface gives no way to delete', () => {
+  it('counts the customers made with the cases, and says they may remain', async () => {
+    // A server that keeps a case's customer when the case is deleted (a legal choice).
+    const { server, organisations } = await reference(['delete.keeps-customer']);
+    const dir = tempDir();
+    const { args, env } = targetArgs(server.url, organisations);
+    const r = await screenconf(['run', ...args, '--report-dir', dir, '--max-rps', '0', '--suites', 'case-delete'], {
+      env,
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(server.store.countCases('org-1')).toBe(0);
+    const made = new Set(ledgerLines(dir).flatMap((l) => (l.customerId ? [`${l.org} ${l.customerId}`] : []))).size;
+    expect(made).toBeGreaterThan(0);
+    // Every one of them is still on the server, and the run says how many.
+    expect(server.store.countCustomers('org-1') + server.store.countCustomers('org-2')).toBe(made);
+    expect(r.stdout).toContain(`cleanup: ${made} customer(s) made with the run's cases: the interface has no customer`);
+    const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
+    expect(report.summary.cleanup.undeletable).toEqual({ customers: made });
+    expect(readFileSync(join(runFolder(dir), 'report.md'), 'utf8')).toContain(`| Left by design | ${made} customer(s)`);
+  }, 120_000);
 });
 
 describe('--keep, the deadline and the ledger', () => {

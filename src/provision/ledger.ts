@@ -12,6 +12,9 @@
  *   refused  nothing was created: the target answered without an id, or the request was
  *            certainly never sent (status 0)
  *   deleted  the case is gone, confirmed by a later request answering 4xx
+ *
+ * A `created` line also names the case's customer (`customerId`): the interface has no way to
+ * delete a customer, so the run can only count the customers it made, and say so.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
@@ -37,6 +40,8 @@ export interface LedgerLine {
   externalId?: string;
   customerExternalId?: string;
   id?: number;
+  /** On `created`: the id of the case's customer, made with it (none known: absent). */
+  customerId?: number;
   status?: number;
 }
 
@@ -98,8 +103,8 @@ export class Ledger {
     });
   }
 
-  created(org: string, externalId: string, id: number): void {
-    this.#append({ event: 'created', kind: 'case', org, externalId, id });
+  created(org: string, externalId: string, id: number, customerId?: number): void {
+    this.#append({ event: 'created', kind: 'case', org, externalId, id, ...(customerId ? { customerId } : {}) });
   }
 
   refused(org: string, externalId: string, status: number): void {
@@ -134,6 +139,11 @@ export interface LedgerState {
   unconfirmed: { run: string; baseUrl: string; org: string; externalId: string }[];
   /** Cases created and confirmed deleted. */
   removed: number;
+  /**
+   * Customers made with the cases, by run: the interface gives no way to delete them (a server may
+   * remove one with its case, which the interface does not show).
+   */
+  customers: Record<string, number>;
   /** Lines that could not be read (a run killed in the middle of a write leaves at most one). */
   unreadable: number;
 }
@@ -154,6 +164,7 @@ export function readLedger(path: string, text?: string): LedgerState {
   const runs = new Map<string, LedgerRun>();
   const cases = new Map<string, LedgerCase & { deleted: boolean }>();
   const intents = new Map<string, { run: string; baseUrl: string; org: string; externalId: string }>();
+  const customers = new Map<string, Set<string>>();
   let unreadable = 0;
   let lineNo = 0;
   for (const raw of content.split('\n')) {
@@ -195,6 +206,11 @@ export function readLedger(path: string, text?: string): LedgerState {
         break;
       case 'created':
         intents.delete(intentKey);
+        if (typeof line.customerId === 'number' && line.org) {
+          const made = customers.get(line.run) ?? new Set<string>();
+          made.add(`${line.baseUrl} ${line.org} ${line.customerId}`);
+          customers.set(line.run, made);
+        }
         if (typeof line.id === 'number' && line.org) {
           cases.set(key(line.id), {
             run: line.run,
@@ -222,6 +238,7 @@ export function readLedger(path: string, text?: string): LedgerState {
     pending: all.filter((c) => !c.deleted).map(({ deleted: _deleted, ...c }) => c),
     unconfirmed: [...intents.values()],
     removed: all.filter((c) => c.deleted).length,
+    customers: Object.fromEntries([...customers].map(([run, ids]) => [run, ids.size])),
     unreadable,
   };
 }

@@ -167,7 +167,13 @@ export class Provisioner {
       if (res.status !== 201 && res.status !== 200) this.#fail(what, res);
       this.#fail(`${what} (no integer id in the case it gave)`, res);
     }
-    this.#ledger?.created(this.#org, body.external_id, created.id);
+    const customerId = (created.customer as { id?: unknown } | null | undefined)?.id;
+    this.#ledger?.created(
+      this.#org,
+      body.external_id,
+      created.id,
+      typeof customerId === 'number' && !(input.customer && 'id' in input.customer) ? customerId : undefined,
+    );
     this.#created.add(created.id);
     return created;
   }

@@ -65,6 +65,7 @@ export interface Store {
   deleteCheck(org: string, id: number): void;
   /** Counts per organisation, for tests that show nothing was left behind. */
   countCases(org: string): number;
+  countCustomers(org: string): number;
   /** Returns a rollback: calling it puts every record back as it is now (same objects, same values). */
   snapshot(): () => void;
 }
@@ -132,6 +133,12 @@ export class MemoryStore implements Store {
   countCases(org: string) {
     let n = 0;
     for (const c of this.#cases.values()) if (c.org === org) n++;
+    return n;
+  }
+
+  countCustomers(org: string) {
+    let n = 0;
+    for (const c of this.#customers.values()) if (c.org === org) n++;
     return n;
   }
   snapshot(): () => void {

@@ -14,7 +14,14 @@ import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts'
 import { describeRequest } from '../results/exchange.ts';
 import { byArea } from '../results/judge.ts';
 import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
-import { describeTarget, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
+import {
+  describeTarget,
+  isFailing,
+  isMultiTarget,
+  serverHeadersText,
+  undeletableText,
+  VERDICTS,
+} from './render-common.ts';
 
 /** What a GitHub pull-request comment holds, less room for a heading a bot may put above it. */
 export const DEFAULT_MD_MAX_CHARS = 60_000;
@@ -193,6 +200,10 @@ function header(report: ConformanceReport): string[] {
       `${run.seed} (replay with ${mdCode(`--seed ${run.seed}`)}), ${run.runs} generated cases per property`,
     ]),
     row(['Suites', mdText(run.suites.join(', '))]),
+    ...report.targets.flatMap((t) => {
+      const text = undeletableText(t.summary.cleanup, t.kind);
+      return text ? [row([`Left by design${isMultiTarget(report) ? ` (${mdText(t.label)})` : ''}`, mdText(text)])] : [];
+    }),
     row([
       'screenconf',
       `${mdText(report.tool.version)}${commit}, catalogue ${mdText(report.catalogueVersion)}, report schema ` +

@@ -46,6 +46,22 @@ export function describeTarget(t: {
   return `${t.baseUrl}${kind}${faults}${variants}`;
 }
 
+/**
+ * What a run against a target made and cannot delete through the interface, in words; undefined
+ * when nothing (or the embedded server, gone with the run).
+ */
+export function undeletableText(
+  cleanup: { undeletable?: { customers: number } | undefined } | undefined,
+  kind: string,
+): string | undefined {
+  const customers = cleanup?.undeletable?.customers ?? 0;
+  if (!customers || kind === 'embedded') return undefined;
+  return (
+    `${customers} customer(s) made with the run's cases: the interface has no customer deletion, so they may ` +
+    'remain on the target (a server may remove a customer with its case; the interface does not show it)'
+  );
+}
+
 export function serverHeadersText(headers: Record<string, string[]> | undefined): string {
   const entries = Object.entries(headers ?? {});
   if (!entries.length) return 'none seen';

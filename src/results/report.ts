@@ -155,6 +155,16 @@ export const CleanupSchema = obj({
   removedAtEnd: z.int().describe('cases the end-of-run sweep removed'),
   left: z.array(z.number()).describe('case ids still on the target'),
   unconfirmed: z.array(z.string()).describe('external ids of create requests that got no answer'),
+  undeletable: obj({
+    customers: z
+      .int()
+      .describe(
+        'customers the run made with its cases: the interface has no customer deletion, so they may stay ' +
+          '(a server may remove a customer with its case; the interface does not show it)',
+      ),
+  })
+    .describe('what the run created that the interface gives no way to delete')
+    .optional(),
 });
 
 export const RunVerdictSchema = z

@@ -17,7 +17,8 @@ export async function sweep(
   const state = readLedger(ledger.path);
   const pending = state.pending.filter((c) => c.run === ledger.run);
   const unconfirmed = state.unconfirmed.filter((u) => u.run === ledger.run).map((u) => u.externalId);
-  const base = { ledger: ledger.path, kept: keep, unconfirmed };
+  const customers = state.customers[ledger.run] ?? 0;
+  const base = { ledger: ledger.path, kept: keep, unconfirmed, ...(customers ? { undeletable: { customers } } : {}) };
   if (keep) return { cleanup: { ...base, removedAtEnd: 0, left: pending.map((c) => c.id) }, left: [] };
   if (pending.length === 0) return { cleanup: { ...base, removedAtEnd: 0, left: [] }, left: [] };
   const { baseUrl } = target;

@@ -28,6 +28,7 @@ import { openTarget, type Target } from './target.ts';
 import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
 import { logExchange, setStage } from '../kit/exchange-log.ts';
 import { gitCommit, hostDescription, VERSION } from '../version.ts';
+import { undeletableText } from '../report/render-common.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
 /** Where a transport that gave up on the target says so to the others (removed before the reports). */
@@ -253,6 +254,8 @@ function reportCleanup(o: TargetRunOptions, target: Target, s: Session, cleanup:
         `with no known id; their external ids: ${ids}`,
     );
   }
+  const undeletable = undeletableText(cleanup, target.kind);
+  if (undeletable) o.out(`cleanup${tag}: ${undeletable}`);
   if (o.config.keep && cleanup.left.length && target.kind === 'url') {
     o.out(
       `kept${tag} ${cleanup.left.length} case(s) on the target (--keep): ${cleanup.left.join(', ')}; remove them ` +
