@@ -196,7 +196,7 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
         .join('\n');
     for (const secret of [...creds.secrets, creds.json]) expect(everything).not.toContain(secret);
     expect(await screenconfContainers()).toEqual(before);
-  }, 180_000);
+  });
 
   it('removes a container that exits before it answers (SC_CONTAINER, exit 3)', async () => {
     const before = await screenconfContainers();
@@ -216,63 +216,59 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
     expectOneLineError(r, 'SC_CONTAINER', 3);
     expect(r.stderr).toMatch(/exited \(status 2\) before it answered HTTP on port 8080/);
     expect(await screenconfContainers()).toEqual(before);
-  }, 120_000);
+  });
 
   it.each([
     // As soon as the container exists (it is still starting), and once the suites start.
     ['SIGINT', 130, 'as soon as the container exists'],
     ['SIGTERM', 143, 'once the suites start'],
-  ] as const)(
-    'removes the container when %s stops the run (exit %i; signal sent %s)',
-    async (signal, status, when) => {
-      const before = await screenconfContainers();
-      const creds = credentials();
-      const child = spawn(
-        process.execPath,
-        [
-          BIN,
-          'run',
-          '--target-image',
-          IMAGE,
-          ...creds.flags,
-          '--suites',
-          'token,auth,case-patch',
-          '--max-rps',
-          '0',
-          '--report-dir',
-          tempDir(),
-        ],
-        {
-          cwd: ROOT,
-          env: cleanEnv(),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      let done = false;
-      void exited.then(() => (done = true));
-      // Poll for the moment (no timing assumption): a new labelled container, or the suites line.
-      for (;;) {
-        if (done) break;
-        if (
-          when === 'as soon as the container exists'
-            ? (await screenconfContainers()).some((id) => !before.includes(id))
-            : /^suites: /m.test(stdout)
-        )
-          break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(done, `the run ended before the signal (${when}): ${stdout}${stderr}`).toBe(false);
-      child.kill(signal);
-      expect(await exited, stdout + stderr).toBe(status);
-      expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
-      expect(stderr).not.toMatch(/^\s+at /m);
-      expect(await screenconfContainers()).toEqual(before);
-    },
-    120_000,
-  );
+  ] as const)('removes the container when %s stops the run (exit %i; signal sent %s)', async (signal, status, when) => {
+    const before = await screenconfContainers();
+    const creds = credentials();
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--target-image',
+        IMAGE,
+        ...creds.flags,
+        '--suites',
+        'token,auth,case-patch',
+        '--max-rps',
+        '0',
+        '--report-dir',
+        tempDir(),
+      ],
+      {
+        cwd: ROOT,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let done = false;
+    void exited.then(() => (done = true));
+    // Poll for the moment (no timing assumption): a new labelled container, or the suites line.
+    for (;;) {
+      if (done) break;
+      if (
+        when === 'as soon as the container exists'
+          ? (await screenconfContainers()).some((id) => !before.includes(id))
+          : /^suites: /m.test(stdout)
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(done, `the run ended before the signal (${when}): ${stdout}${stderr}`).toBe(false);
+    child.kill(signal);
+    expect(await exited, stdout + stderr).toBe(status);
+    expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(await screenconfContainers()).toEqual(before);
+  });
 });

@@ -10,7 +10,7 @@ describe('screenconf run against the embedded reference server', () => {
   let result: CliResult;
   beforeAll(async () => {
     result = await screenconf(['run', '--report-dir', dir, '--seed', '7']);
-  }, 180_000);
+  });
 
   it('exits 0 and prints the verdict', () => {
     expect(result.stderr).toBe('');

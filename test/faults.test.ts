@@ -152,7 +152,7 @@ describe('each fault is caught by its requirement', () => {
         if (!shouldOnly) expect(report.summary.conforming).toBe(false);
         expect(result.status).toBe(1);
         // Some bulk faults take ~45 s when CI runs them beside other tests on 2 cores.
-      }, 150_000);
+      });
     },
   );
 

@@ -118,7 +118,7 @@ describe('screenconf run --provisioner', () => {
     expect(report.results.find((x) => x.id === 'WEBHOOK-DELIVERED')?.verdict).toBe('pass');
     for (const org of reference.organisations)
       expect(reference.store.countCases(org.name), `cases left for ${org.name}`).toBe(0);
-  }, 180_000);
+  });
 
   it('without the adapter, says provisioning failed and how to fix it (exit 3)', async () => {
     const r = await screenconf([

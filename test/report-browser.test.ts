@@ -71,7 +71,7 @@ beforeAll(async () => {
     attempted.push(url);
     return route.abort();
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await context?.close();
@@ -143,7 +143,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('report.html in chromium', ()
     expect(attempted).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('the table: failures only at first, a search box, filters by level and area, evidence in place', async () => {
     const page = await open(join(folder, 'report.html'));
@@ -190,7 +190,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('report.html in chromium', ()
     expect(attempted).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('reads with JavaScript off: the failures section and the table are all there', async () => {
     const off = await context.browser()!.newContext({ javaScriptEnabled: false });
@@ -210,7 +210,7 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('report.html in chromium', ()
     } finally {
       await off.close();
     }
-  }, 60_000);
+  });
 
   it('shows hostile server text as text: no script runs, no markup is added, nothing is fetched', async () => {
     const hostile = join(tmp, 'hostile');
@@ -266,5 +266,5 @@ describe.skipIf(!HAVE_CHROMIUM && !process.env.CI)('report.html in chromium', ()
     expect(attempted).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 });

@@ -52,7 +52,7 @@ beforeAll(async () => {
   har = JSON.parse(readFileSync(join(folder, 'exchanges.har'), 'utf8')) as Har;
   report = JSON.parse(readFileSync(join(folder, 'conformance.json'), 'utf8')) as ConformanceReport;
   entries = har.log.entries as ScreenconfEntry[];
-}, 120_000);
+});
 
 describe('exchanges.har', () => {
   it('is HAR 1.2, valid against its JSON Schema, and listed in SHA256SUMS', () => {

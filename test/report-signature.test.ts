@@ -60,7 +60,7 @@ beforeAll(async () => {
     join(keys, 'auditor.key'),
   ]);
   folder = runFolder(dir);
-}, 120_000);
+});
 
 describe('screenconf keygen', () => {
   it('writes a private key only its owner reads, a public key, and prints the fingerprint', async () => {
@@ -97,7 +97,7 @@ describe('run --sign-key', () => {
       expect(r.stderr).toMatch(/^screenconf: error SC_KEY_FILE: [^\n]+\n$/);
     }
     expect(existsSync(join(other, 'latest'))).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe('verify --public-key', () => {

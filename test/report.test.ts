@@ -40,7 +40,7 @@ beforeAll(async () => {
   folder = runFolder(dir);
   text = readFileSync(join(folder, 'conformance.json'), 'utf8');
   report = parseReport(text, 'conformance.json');
-}, 120_000);
+});
 
 /**
  * The report as its golden file holds it: only the requirements this run judged, counts to
@@ -116,7 +116,7 @@ describe('the run folder', () => {
     expect(runFolder(other)).not.toBe(one);
     expect(existsSync(join(one, 'conformance.json'))).toBe(true);
     expect((await cli(['verify', one])).status).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('conformance.json', () => {
@@ -186,7 +186,7 @@ describe('conformance.json', () => {
     expect(readFileSync(join(runFolder(other), 'report.md'), 'utf8')).toContain(
       `fast-check seed ${property.seed}, path \`${property.path}\`; replay the run with \`--seed 3\``,
     );
-  }, 120_000);
+  });
 
   it('gives each observation the check and the exchange it came from', () => {
     const observed = report.results.filter((r) => r.observations?.length);

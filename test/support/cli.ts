@@ -32,10 +32,10 @@ export function screenconf(
       child.kill('SIGKILL');
       reject(
         new Error(
-          `screenconf ${args.join(' ')} did not finish within ${options.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`,
+          `screenconf ${args.join(' ')} did not finish within ${options.timeoutMs ?? 280_000} ms\n${stdout}\n${stderr}`,
         ),
       );
-    }, options.timeoutMs ?? 120_000);
+    }, options.timeoutMs ?? 280_000);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
