@@ -1,6 +1,6 @@
 /**
  * The embedded reference server: a correct implementation of every endpoint the interface
- * shows, plus the provisioning conventions of DESIGN.md. State lives in memory. Switches bend
+ * shows, plus the provisioning conventions of docs/architecture.md. State lives in memory. Switches bend
  * it on purpose: faults (faults.ts) break one requirement each, for the self-tests; variants
  * (variants.ts) make another legal choice, which a conformance run must accept.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/cases/ (a provisioning convention, DESIGN.md): a case with a new or existing
+ * POST /api/cases/ (a provisioning convention, docs/architecture.md): a case with a new or existing
  * customer and its checks, PENDING until processing starts.
  */
 import { randomUUID } from 'node:crypto';

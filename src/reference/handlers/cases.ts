@@ -1,6 +1,6 @@
 /**
  * One case: PATCH and DELETE /api/cases/{id}/ (interface § Endpoints), and the provisioning
- * conventions GET /api/cases/{id}/ and POST /api/cases/{id}/start/ (DESIGN.md).
+ * conventions GET /api/cases/{id}/ and POST /api/cases/{id}/start/ (docs/architecture.md).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Env, Op } from '../behaviour.ts';

@@ -1,5 +1,5 @@
 /**
- * Asynchronous case processing after `start` (a provisioning convention, DESIGN.md): each check
+ * Asynchronous case processing after `start` (a provisioning convention, docs/architecture.md): each check
  * moves PENDING → DECIDING → DECIDED, one step at a time; the case then completes, its outcome
  * the worst of its checks', and its completion webhook goes out.
  */
