@@ -57,6 +57,11 @@ export const ERROR_CODES = {
     'the target container (--target-image) could not be started: no container engine, image missing, or it never ' +
       'answered HTTP',
   ),
+  SC_BULK_UNRECOGNISED: code(
+    3,
+    'a bulk answer reports its items in a shape screenconf does not recognise (a harness limitation, not a verdict ' +
+      'on the server): --bulk-failures-path names where failed items are listed',
+  ),
   SC_WEBHOOK_TIMEOUT: code(3, 'an awaited webhook delivery did not arrive within --webhook-timeout-ms', 'fails'),
   SC_WEBHOOK_CLOSED: code(3, 'the webhook receiver was closed while a check waited for a delivery'),
   SC_INCOMPLETE: code(3, 'the run finished but some checks could not judge the target (see the report)'),

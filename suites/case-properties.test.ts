@@ -32,6 +32,7 @@ import {
   fail,
   property,
   readCase,
+  stableValue,
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
@@ -125,7 +126,8 @@ function untouchedDiffs(before: CaseBody, patch: Patch, after: CaseBody): Differ
   const diffs: Difference[] = [];
   for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
     // Fields the interface does not define (a version, an etag) may change on any write.
-    if (skip.has(field) || !CASE_FIELDS.has(field) || deepEqual(before[field], after[field])) continue;
+    if (skip.has(field) || !CASE_FIELDS.has(field)) continue;
+    if (deepEqual(stableValue(field, before[field]), stableValue(field, after[field]))) continue;
     diffs.push({ field, expected: before[field], received: after[field] });
   }
   return diffs;

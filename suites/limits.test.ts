@@ -2,8 +2,9 @@
  * The Limits table at its exact edges (interface § Limits; § Endpoints › PATCH, bulk customer
  * update). Each edge is tried from both sides: the last value inside is accepted and shown,
  * the first value outside is rejected and the state keeps what was there. Lengths are judged
- * with ASCII values only, where code points, UTF-16 units and UTF-8 bytes agree; how the server
- * counts non-ASCII is recorded (LIMIT-LENGTH-UNIT).
+ * with ASCII values, and at the limit with é (U+00E9), which code points and UTF-16 units (the
+ * two legal readings of "characters") count alike and UTF-8 bytes do not: a server counting bytes
+ * fails. Astral characters, where the legal readings differ, only feed LIMIT-LENGTH-UNIT.
  */
 import { describe } from 'vitest';
 import { httpUrlOfLength } from '../src/arbitraries/index.ts';
@@ -33,6 +34,26 @@ type OptionalField = 'webhook_url' | 'delete_after';
 function asciiOfLength(prefix: string, length: number): string {
   if (prefix.length >= length) throw new Error(`prefix ${prefix} is longer than ${length}`);
   return prefix + 'x'.repeat(length - prefix.length);
+}
+
+/**
+ * A value of exactly `length` characters filled with é (U+00E9): one code point and one UTF-16
+ * unit each, so both legal readings of "characters" count `length`; two UTF-8 bytes each, so a
+ * server counting bytes (not a legal reading) refuses it.
+ */
+function bmpOfLength(prefix: string, length: number): string {
+  if (prefix.length >= length) throw new Error(`prefix ${prefix} is longer than ${length}`);
+  return prefix + '\u00e9'.repeat(length - prefix.length);
+}
+
+/** A value at the limit in a non-ASCII character both readings count alike: accepted and shown. */
+async function acceptedAtLimit(t: CheckApi, field: 'external_id', value: string): Promise<void> {
+  const c = await t.primary.provision.createCase();
+  const what =
+    `PATCH {${field}: ${short(value)}} on case ${c.id} (at the limit in code points and in UTF-16 units, ` +
+    'over it in UTF-8 bytes)';
+  shows(await patchOk(t, c.id, { [field]: value }, what), field, value, `the answer to ${what}`);
+  shows(await readCase(t.primary, c.id), field, value, `case ${c.id} read after ${what}`);
 }
 
 function short(v: unknown): string {
@@ -223,6 +244,7 @@ describe('limits at their exact edges', () => {
       asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength),
       asciiOfLength(prefix, LIMITS.caseExternalIdMaxLength + 1),
     );
+    await acceptedAtLimit(t, 'external_id', bmpOfLength(prefix, LIMITS.caseExternalIdMaxLength));
   });
 
   check('customer external_id: 255 characters applied, 256 not', ['LIMIT-CUSTOMER-EXTERNAL-ID-255'], async (t) => {
@@ -238,6 +260,13 @@ describe('limits at their exact edges', () => {
       'full_name',
       asciiOfLength('Screenconf Limit ', max),
       asciiOfLength('Screenconf Limit ', max + 1),
+    );
+    // At the limit in é: both legal readings count 255, UTF-8 bytes 493.
+    await customerEdge(
+      t,
+      'full_name',
+      bmpOfLength('Screenconf Limit ', max),
+      bmpOfLength('Screenconf Limit ', max + 1),
     );
   });
 

@@ -583,6 +583,18 @@ describe.concurrent('the completion webhook', () => {
         `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, ` +
           `watched until ${quiet} ms after the first was answered ${acked.status}`,
       );
+      // At-least-once delivery that names the delivery (the same Webhook-Id as the one acknowledged)
+      // lets a receiver drop the repeat: recorded, not a warning.
+      const id = deliveryId(acked);
+      const repeats = id ? again.filter((d) => deliveryId(d)?.value === id.value) : [];
+      if (id && repeats.length === again.length && again.length > 0) {
+        t.observe(
+          'WEBHOOK-DUPLICATES',
+          `the ${again.length === 1 ? 'repeat carries' : `${again.length} repeats carry`} the same ${id.header} ` +
+            'header as the acknowledged delivery: at-least-once delivery a receiver can deduplicate',
+        );
+        return;
+      }
       if (again.length) {
         fail(
           `the webhook for case ${b.caseId} at ${b.url}`,
@@ -805,6 +817,27 @@ describe.concurrent('the completion webhook', () => {
 
 /** Authentication-looking headers, by name and form only: a value may be a secret. */
 /** A delivery after the acknowledged one: how much later, and whether it carried the same body. */
+/** Headers that name a delivery, so a repeat can be recognised (Standard Webhooks, Svix, GitHub, …). */
+const DELIVERY_ID_HEADERS = [
+  'webhook-id',
+  'svix-id',
+  'x-webhook-id',
+  'x-delivery-id',
+  'x-github-delivery',
+  'idempotency-key',
+  'x-idempotency-key',
+  'x-event-id',
+];
+
+/** The delivery id a webhook carries, and the header it came in. */
+function deliveryId(d: WebhookDelivery): { header: string; value: string } | undefined {
+  for (const header of DELIVERY_ID_HEADERS) {
+    const value = d.headers[header];
+    if (value) return { header, value };
+  }
+  return undefined;
+}
+
 function laterDelivery(d: WebhookDelivery, acked: WebhookDelivery): string {
   return `${d.receivedAt - acked.receivedAt} ms later, ${d.body === acked.body ? 'the same body' : 'another body'}`;
 }

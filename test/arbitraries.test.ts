@@ -346,6 +346,18 @@ describe('invalidCustomerItem', () => {
     );
   });
 
+  it('never carries both an id and a valid external_id', () => {
+    fc.assert(
+      fc.property(invalidCustomerItem(), ({ item }) => {
+        const validExternalId =
+          typeof item.external_id === 'string' &&
+          BulkCustomerUpdateItem.shape.external_id.safeParse(item.external_id).success;
+        expect('id' in item && validExternalId).toBe(false);
+      }),
+      runs,
+    );
+  });
+
   it('covers every reason code', () => {
     const sample = fc.sample(invalidCustomerItem(), { seed: 7, numRuns: 1000 });
     expect(new Set(sample.map((s) => s.reason))).toEqual(new Set(CUSTOMER_ITEM_INVALID_REASONS));

@@ -4,6 +4,7 @@ import type { ReceivedResponse } from '../src/client/transport.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkRequestItem } from '../src/kit/bulk-report.ts';
 import { expectFailuresReported } from '../src/kit/bulk.ts';
 import type { Harness } from '../src/kit/context.ts';
+import { HarnessError } from '../src/errors.ts';
 
 /** Cases 501, 502, 503 (ids far from any index). */
 const CASES: BulkRequestItem[] = [{ id: 501 }, { id: 502 }, { id: 503 }];
@@ -301,6 +302,55 @@ describe('bare numbers: an index 3 or an id 3', () => {
   });
 });
 
+describe('the shapes of other servers (issue 14), without --bulk-failures-path', () => {
+  /** Cases 1, 2, 3: ids that are also valid indexes. */
+  const SMALL: BulkRequestItem[] = [{ id: 1 }, { id: 2 }, { id: 3 }];
+
+  it('results[{index, id, ok, errors}]', () => {
+    const body = {
+      results: [
+        { index: 0, id: 501, ok: true, errors: [] },
+        { index: 1, id: 502, ok: false, errors: ['no such case'] },
+        { index: 2, id: 503, ok: true, errors: [] },
+      ],
+    };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('succeeded[ids] and errors[{index, reason}]', () => {
+    const body = { succeeded: [501, 503], errors: [{ index: 1, reason: 'not found' }] };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+
+  it('results[{id, status}], customers by external_id', () => {
+    const body = {
+      results: [
+        { id: 501, status: 'updated' },
+        { external_id: 'cust-b', status: 'not_found' },
+        { id: 503, status: 'invalid' },
+      ],
+    };
+    expect(items(body, CUSTOMERS)).toEqual(['succeeded', 'failed', 'failed']);
+  });
+
+  it('reads bare numbers as indexes when the name says so, even where they are also requested ids', () => {
+    expect(items({ failed_indexes: [1] }, SMALL)).toEqual(['unreported', 'failed', 'unreported']);
+    expect(items({ errorIndices: [2], updated_ids: [1, 2] }, SMALL)).toEqual(['succeeded', 'succeeded', 'failed']);
+    expect(items({ failed_ids: [1] }, SMALL)).toEqual(['failed', 'unreported', 'unreported']);
+  });
+
+  it("does not take a returned case's own failed: true for a failed item", () => {
+    const body = {
+      results: [
+        { id: 501, status: 'updated', case: { id: 501 } },
+        { index: 1, ok: false },
+      ],
+      updated: [{ id: 503, failed: true, is_complete: true, checks: [], customer: { id: 9 } }],
+    };
+    expect(items(body)).toEqual(['succeeded', 'failed', 'succeeded']);
+  });
+});
+
 describe('answers it cannot interpret', () => {
   it.each([
     ['an empty object', {}],
@@ -424,11 +474,20 @@ describe('expectFailuresReported: the verdict and its message', () => {
     ).toThrow(/item 0 \(valid delete_after\) was applied but is reported as failed/);
   });
 
-  it('shows an answer it cannot interpret and points to --bulk-failures-path', () => {
+  it('calls an answer it cannot interpret a harness limitation, shows it and points to --bulk-failures-path', () => {
     const res = answer({ ok: true });
-    expect(() =>
-      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
-    ).toThrow(/cannot interpret: HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/);
+    let thrown: unknown;
+    try {
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(HarnessError);
+    expect((thrown as HarnessError).code).toBe('SC_BULK_UNRECOGNISED');
+    expect((thrown as HarnessError).inCheck).toBe('not-judged');
+    expect((thrown as Error).message).toMatch(
+      /harness limitation[\s\S]*HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/,
+    );
   });
 
   it('reads the configured path only', () => {

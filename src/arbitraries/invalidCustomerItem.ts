@@ -78,7 +78,10 @@ export function invalidCustomerItem(
         // Neither key, or an external_id of null: both leave the customer unnamed.
         item = { ...(nullExternalId ? { external_id: null } : {}), ...rest };
       } else {
-        const base: CustomerItem = { ...ident, ...rest };
+        // A broken id never comes with a valid external_id: a server may find the customer by
+        // either (the interface does not say which wins), and the item would not be invalid.
+        const { external_id: _named, ...byIdOnly } = ident;
+        const base: CustomerItem = { ...(b.field === 'id' ? byIdOnly : ident), ...rest };
         item = { ...base, [b.field]: b.value };
       }
       return { item, field: b.field, reason: b.reason };

@@ -92,7 +92,7 @@ export class ApiClient {
       body = encoded.text;
     }
     const url = targetUrl(this.baseUrl, path);
-    return this.transport.send({
+    const req = {
       method,
       url,
       headers,
@@ -100,7 +100,14 @@ export class ApiClient {
       credential,
       ...(this.organisation && credential !== 'none' ? { organisation: this.organisation } : {}),
       ...(options.cleanup ? { cleanup: true } : {}),
-    });
+    };
+    const res = await this.transport.send(req);
+    // Our own access token refused: it may have expired early or been revoked by a newer one (the
+    // interface leaves a token's life open). A new token, once; what the retry answers stands.
+    if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || authorization === undefined) return res;
+    const renewed = await this.#tokens.renew(authorization.slice('Bearer '.length));
+    this.transport.logTokenRenewal(req, res.status);
+    return this.transport.send({ ...req, headers: { ...headers, authorization: `Bearer ${renewed}` } });
   }
 
   /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
@@ -138,11 +145,16 @@ export function organisationClient(options: {
   credentials: Credentials | undefined;
   transport: Transport;
   organisation?: OrganisationRole;
+  /** Where the run's worker processes share their access tokens (token-share.ts). */
+  tokenShareDir?: string | undefined;
 }): ApiClient | undefined {
-  const { baseUrl, credentials, transport, organisation } = options;
+  const { baseUrl, credentials, transport, organisation, tokenShareDir } = options;
   if (!credentials) return undefined;
   const { clientId, clientSecret, apiKey } = credentials;
-  const tokens = clientId && clientSecret ? new TokenSource(baseUrl, { clientId, clientSecret }, transport) : undefined;
+  const tokens =
+    clientId && clientSecret
+      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, tokenShareDir)
+      : undefined;
   if (!tokens && !apiKey) return undefined;
   return new ApiClient({ baseUrl, transport, tokens, apiKey, organisation });
 }

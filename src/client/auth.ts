@@ -1,6 +1,7 @@
 /** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
 import { HarnessError, TransportError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
+import { type SharedToken, TokenShare } from './token-share.ts';
 import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
 export interface ClientCredentials {
@@ -16,20 +17,61 @@ export const TOKEN_PATH = '/api/oauth/token/';
  * is where the response is judged.
  */
 export class TokenSource {
-  #token?: { value: string; refreshAt: number };
+  #token?: SharedToken;
   #pending?: Promise<string>;
+  readonly #share: TokenShare | undefined;
 
   constructor(
     private readonly baseUrl: string,
     private readonly credentials: ClientCredentials,
     private readonly transport: Transport,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** A folder the run's worker processes share their tokens in (token-share.ts); without it, each its own. */
+    shareDir?: string,
+  ) {
+    this.#share = shareDir ? new TokenShare(shareDir, credentials.clientId) : undefined;
+  }
+
+  #valid(t: SharedToken | undefined, not?: string): t is SharedToken {
+    return t !== undefined && t.value !== not && this.now() < t.refreshAt;
+  }
 
   /** A valid access token, from the cache or freshly issued. */
   async get(): Promise<string> {
-    if (this.#token && this.now() < this.#token.refreshAt) return this.#token.value;
-    this.#pending ??= this.#issue().finally(() => {
+    if (this.#valid(this.#token)) return this.#token.value;
+    return this.#replace(undefined);
+  }
+
+  /**
+   * A token to use instead of `rejected`, which the target refused (401): the one in use now when
+   * another request (or worker) already replaced it, else a new one. A target may let tokens
+   * expire early or revoke a client's earlier tokens when it issues a new one (the interface
+   * leaves both open).
+   */
+  async renew(rejected: string): Promise<string> {
+    if (this.#pending) return this.#pending;
+    if (this.#valid(this.#token, rejected)) return this.#token.value;
+    this.invalidate();
+    return this.#replace(rejected);
+  }
+
+  /** One replacement at a time in this process; across processes, under the share's lock. */
+  #replace(rejected: string | undefined): Promise<string> {
+    this.#pending ??= (async () => {
+      const share = this.#share;
+      if (!share) return this.#issue();
+      return share.locked(async () => {
+        const shared = share.read();
+        if (this.#valid(shared, rejected)) {
+          this.transport.redactor.add(shared.value);
+          this.#token = shared;
+          return shared.value;
+        }
+        const value = await this.#issue();
+        if (this.#token) share.write(this.#token);
+        return value;
+      });
+    })().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;

@@ -25,6 +25,8 @@ export interface TransportOptions {
   retry429?: { maxRetries: number; maxWaitMs: number };
   /** A JSON-lines file that gets one line per 429 received (the runner counts them). */
   throttleLog?: string;
+  /** A JSON-lines file that gets one line per request sent again with a new access token after a 401 (counted). */
+  tokenRenewalLog?: string;
   /** Failures in a row with no HTTP answer (refused, reset, timeout) after which no more is sent. */
   breakerThreshold?: number;
   /**
@@ -240,6 +242,17 @@ export class Transport {
     };
     try {
       appendFileSync(this.options.throttleLog, `${JSON.stringify(line)}\n`);
+    } catch {
+      // Counting is best effort; the request itself is unaffected.
+    }
+  }
+
+  /** Records that a request answered 401 with the run's access token is sent again with a new one. */
+  logTokenRenewal(req: OutgoingRequest, status: number): void {
+    if (!this.options.tokenRenewalLog) return;
+    const line = { at: new Date().toISOString(), method: req.method, url: this.redactor.redact(req.url), status };
+    try {
+      appendFileSync(this.options.tokenRenewalLog, `${JSON.stringify(line)}\n`);
     } catch {
       // Counting is best effort; the request itself is unaffected.
     }

@@ -13,8 +13,9 @@
  *     / `result` (a word: updated, deleted, ok, success… or failed, error, not_found, rejected,
  *     invalid, conflict, skipped…; or an HTTP status, 2xx succeeded and 4xx/5xx failed),
  *     `status_code` / `http_status` / `code` (an HTTP status), or `error` / `errors` (non-empty
- *     means failed; null or empty, with no other sign, succeeded). The `status` of an object that
- *     is a Case or a Check (check_type, reasoning, risk_score, checks…) is its own, not a report.
+ *     means failed; null or empty, with no other sign, succeeded). The `status` and `failed` of an
+ *     object that is a Case or a Check (check_type, reasoning, risk_score, checks…) are its own, not
+ *     a report.
  *  2. Lists named for their outcome: failed, failures, errors, rejected, invalid, not_found,
  *     missing, unknown, skipped, conflicts… against updated, succeeded, success, deleted,
  *     removed, ok, applied, done… (the words ids, items, indexes, external… in a name are
@@ -31,8 +32,9 @@
  *    item names the one at its own position, the entry's position;
  *  - else its `id` (pk, case_id, customer_id, check_id) and `external_id` fields, or those of a
  *    nested `item` / `request` / `input` / `data` object, name every request item with that value;
- *  - a bare number (an entry, a map key, a numeric string) is read with its list or map as a
- *    whole: as ids when every number there is a requested id; else as indexes when every number
+ *  - a bare number (an entry, a map key, a numeric string) is read as the name of its list or map
+ *    says (`failed_indexes`, `errorIndices`, `positions` → indexes; `failed_ids` → ids); else with
+ *    the list or map as a whole: as ids when every number there is a requested id; else as indexes when every number
  *    is a valid index; else number by number, a requested id first, then an index. So
  *    `{"failed": [3]}` means the item with id 3 when one was requested, the item at index 3
  *    otherwise; `{"failed": [{"index": 3}]}` and `{"failed": [{"id": 3}]}` are never ambiguous;
@@ -41,6 +43,9 @@
  * An entry's own status decides its outcome; failing that, the name of its list or map.
  * An item reported both ways is 'contradictory'. 1-based positions (row, line) are not
  * recognised.
+ *
+ * When nothing is recognised the checks do not fail the server: that is a harness limitation
+ * (SC_BULK_UNRECOGNISED, kit/bulk.ts), reported with the body.
  *
  * With `failuresPath` (--bulk-failures-path, e.g. `$.errors`, `$.data.failed`) only the value
  * there is read, as a failure list or map under rules 2–4 (entries carrying a success status of

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Organisation } from './context.ts';
-import { Case, Customer, type CheckType } from '../spec/index.ts';
+import { Case, Check, Customer, type CheckType } from '../spec/index.ts';
 import { deepEqual, expectStatus, fail } from './assert.ts';
 
 export type CaseBody = Record<string, unknown> & { id: number };
@@ -34,15 +34,45 @@ export const CASE_FIELDS: ReadonlySet<string> = new Set(Object.keys(Case.shape))
 /** The fields of the nested Customer the interface defines. */
 export const CUSTOMER_FIELDS: ReadonlySet<string> = new Set(Object.keys(Customer.shape));
 
+/** The fields of a nested Check the interface defines. */
+export const CHECK_FIELDS: ReadonlySet<string> = new Set(Object.keys(Check.shape));
+
+/** An object's fields of `fields`, updated_at aside; anything else as it is. */
+function stableObject(value: unknown, fields: ReadonlySet<string>): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'updated_at' && fields.has(k)));
+}
+
 /**
- * A case's interface-defined fields, except those that move by themselves (updated_at). Fields
- * the interface does not define (a version, an etag) may change on any write, so they are left out.
+ * A field's value as compared between two reads: the nested customer and checks keep their
+ * interface-defined fields except updated_at (a save of the case may bump theirs: the interface
+ * does not say it must not), and checks are taken in id order (their order is not shown).
+ */
+export function stableValue(field: string, value: unknown): unknown {
+  if (field === 'customer') return stableObject(value, CUSTOMER_FIELDS);
+  if (field !== 'checks' || !Array.isArray(value)) return value;
+  const id = (k: unknown) => (k as { id?: unknown } | null)?.id;
+  const ordered = [...value].sort((a, b) => {
+    const [x, y] = [id(a), id(b)];
+    return typeof x === 'number' && typeof y === 'number' ? x - y : 0;
+  });
+  return ordered.map((k) => stableObject(k, CHECK_FIELDS));
+}
+
+/**
+ * A case's interface-defined fields, except those that move by themselves (updated_at, also of
+ * its customer and checks: stableValue). Fields the interface does not define (a version, an etag)
+ * may change on any write, so they are left out.
  */
 export function stableFields(
   c: Record<string, unknown>,
   fields: ReadonlySet<string> = CASE_FIELDS,
 ): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'updated_at' && fields.has(k)));
+  return Object.fromEntries(
+    Object.entries(c)
+      .filter(([k]) => k !== 'updated_at' && fields.has(k))
+      .map(([k, v]) => [k, stableValue(k, v)]),
+  );
 }
 
 /** A value for a message: its JSON, cut at 90 characters. */

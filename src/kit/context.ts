@@ -40,6 +40,10 @@ export interface RunContext {
   only?: string[];
   /** How long a failing property may shrink against the target: time and requests (--shrink-*). */
   shrink?: ShrinkBudget;
+  /** How long a started case may take to complete while a check polls it (--processing-timeout-ms). */
+  processingTimeoutMs?: number;
+  /** A private folder the workers share their access tokens in (client/token-share.ts). */
+  tokenShareDir?: string;
   /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
   exchangeLog?: string;
 }
@@ -129,7 +133,7 @@ function organisation(
   const baseUrl = run.target.baseUrl;
   // Without any credential the client still exists: the auth checks send requests with none.
   const api =
-    organisationClient({ baseUrl, credentials, transport, organisation: role }) ??
+    organisationClient({ baseUrl, credentials, transport, organisation: role, tokenShareDir: run.tokenShareDir }) ??
     new ApiClient({ baseUrl, transport, organisation: role });
   return {
     api,

@@ -16,6 +16,7 @@ export {
   readCase,
   show,
   stableFields,
+  stableValue,
   type CaseBody,
   type CaseCustomer,
   type CaseWithChecks,

@@ -31,6 +31,9 @@ export const PROVISION_PATHS = {
 
 type CaseBody = Record<string, unknown> & { id: number };
 
+/** Answers to GET of a case that may mean the target has no such route (not shown by the interface). */
+const GET_MISSING_STATUSES: readonly number[] = [403, 404, 405, 501];
+
 export interface ProvisionerOptions {
   /** The organisation label recorded in the ledger: a (primary) or b (peer). */
   org?: string;
@@ -51,6 +54,8 @@ export class Provisioner {
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
+  /** Whether GET of a case works on this target: true once it answered 2xx, false once a PATCH read what it refused. */
+  #getWorks?: boolean;
   #adapter?: Promise<ProvisionAdapter>;
 
   constructor(
@@ -178,11 +183,21 @@ export class Provisioner {
     return created;
   }
 
-  /** Reads a case: GET when the target has it, else an empty PATCH (which changes nothing). */
+  /**
+   * Reads a case: GET when the target has it, else an empty PATCH (which changes nothing). The
+   * interface does not list GET of a case, so a target may answer it 403, 404, 405 or 501 for
+   * every case: when GET has never answered 2xx and refuses a case, the empty PATCH decides; once
+   * that reads the case, GET is taken to be missing and every later read is a PATCH. Once GET has
+   * answered 2xx, its 403 or 404 is an answer about the case and is returned as it is.
+   */
   async readCase(id: number): Promise<ReceivedResponse> {
+    if (this.#getWorks === false) return this.api.patchCase(id, {});
     const res = await this.api.request('GET', await this.#path('readCase', id));
-    if (res.status !== 405 && res.status !== 501) return res;
-    return this.api.patchCase(id, {});
+    if (res.status >= 200 && res.status < 300) this.#getWorks = true;
+    if (!GET_MISSING_STATUSES.includes(res.status) || this.#getWorks) return res;
+    const patched = await this.api.patchCase(id, {});
+    if (patched.status >= 200 && patched.status < 300) this.#getWorks = false;
+    return patched;
   }
 
   async startCase(id: number): Promise<void> {

@@ -73,6 +73,18 @@ export function harnessLines(summary: Summary, tag = ''): string[] {
       `Throttled${tag}: the target answered 429 to ${summary.throttled} request(s); each was retried after its ` +
         `Retry-After`,
     );
+  if (summary.flaky?.length)
+    lines.push(
+      '',
+      `Flaky${tag}: ${summary.flaky.join(', ')}: a check failed, then passed when re-run; not counted as a ` +
+        'failure (the first failure is the reason of each in the report)',
+    );
+  if (summary.tokenRenewals)
+    lines.push(
+      '',
+      `Token renewed${tag}: the target refused the run's access token (401) on ${summary.tokenRenewals} ` +
+        'request(s); each was sent again once with a new token (tokens may expire early or be revoked by a newer one)',
+    );
   return lines;
 }
 

@@ -123,7 +123,7 @@ function rerunNote(check: Check): string | undefined {
   if (check.flaky === true)
     return check.state === 'failed'
       ? 'Re-run once after failing: passed on the re-run (flaky); the failure seen first is reported.'
-      : 'Re-run once after it could not judge: passed on the re-run.';
+      : 'Re-run once after it failed or could not judge: passed on the re-run (flaky, not counted as a failure).';
   if (check.flaky === false) return 'Re-run once after failing: failed again (deterministic).';
   return undefined;
 }

@@ -5,6 +5,8 @@
  *   OBSERVE: something recorded → observed (with what was seen); nothing recorded and a check
  *            failed → warn (could not observe)
  *   every level: no check ran (skipped or filtered out) → skip, with the reason
+ *   a check that failed, then passed when re-run, is flaky: not a failure; the verdict's reason
+ *   says so, with the first failure, and summary.flaky lists the requirement
  */
 import { AREAS, type Area, CATALOGUE, type Requirement } from '../spec/index.ts';
 import type { CheckOutcome } from './outcome.ts';
@@ -13,7 +15,7 @@ import type { Counts, Failure, NotJudged, RequirementResult, RunVerdict, Summary
 /** The summary fields judging decides; the runner adds what the run itself produced (cleanup, errors). */
 export type JudgedSummary = Pick<
   Summary,
-  'verdict' | 'conforming' | 'counts' | 'mustFailures' | 'shouldWarnings' | 'harnessFaults' | 'mustNotJudged'
+  'verdict' | 'conforming' | 'counts' | 'mustFailures' | 'shouldWarnings' | 'harnessFaults' | 'mustNotJudged' | 'flaky'
 >;
 
 /** What decides the verdict of a run (or of one target of it). */
@@ -50,6 +52,14 @@ export function deselected(reason: string): boolean {
   return reason === NOT_SELECTED || reason === NOT_IN_ONLY;
 }
 
+/** The reason of a requirement whose check failed once and passed when re-run: what failed first follows. */
+export const FLAKY = 'flaky: a check failed, then passed when re-run (not counted as a failure); it failed first with:';
+
+/** A check that passed on its re-run after a failure, and kept that failure. */
+function flakyFailure(checks: readonly CheckOutcome[]): CheckOutcome | undefined {
+  return checks.find((t) => t.state === 'passed' && t.flaky === true && t.failure !== undefined);
+}
+
 function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
   const ran = checks.filter((t) => t.state !== 'skipped');
   if (checks.length === 0) return { verdict: 'skip', reason: NOT_SELECTED };
@@ -61,7 +71,11 @@ function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementRes
     const reason = failed[0]!.failure?.message.split('\n')[0];
     return { verdict: r.level === 'MUST' ? 'fail' : 'warn', ...(reason ? { reason } : {}) };
   }
-  return { verdict: r.level === 'OBSERVE' ? 'observed' : 'pass' };
+  const flaky = flakyFailure(ran);
+  return {
+    verdict: r.level === 'OBSERVE' ? 'observed' : 'pass',
+    ...(flaky ? { reason: `${FLAKY} ${flaky.failure!.message.split('\n')[0]}` } : {}),
+  };
 }
 
 /** A failed check's failure as the report carries it: its fields, the message, the evidence. */
@@ -114,6 +128,7 @@ export function judge(
   ];
   const mustFailures = results.filter((r) => r.level === 'MUST' && r.verdict === 'fail').length;
   const mustNotJudged = notJudged(results);
+  const flaky = results.filter((r) => r.tests.some((t) => t.flaky) && r.reason?.startsWith(FLAKY)).map((r) => r.id);
   const verdict = runVerdict({ mustFailures, mustNotJudged, harnessFaults });
   return {
     results,
@@ -125,6 +140,7 @@ export function judge(
       mustFailures,
       shouldWarnings: results.filter((r) => r.level === 'SHOULD' && r.verdict === 'warn').length,
       harnessFaults,
+      ...(flaky.length ? { flaky } : {}),
     },
   };
 }

@@ -107,6 +107,7 @@ export function mergeReports(
     leftovers: summaries.flatMap((s) => s.leftovers),
     suiteErrors: perTarget.flatMap((t) => tagged(t.label, t.report.summary.suiteErrors)),
     throttled: summaries.reduce((n, s) => n + (s.throttled ?? 0), 0),
+    ...renewedAndFlaky(perTarget),
     requests: {
       total: summaries.reduce((n, s) => n + (s.requests?.total ?? 0), 0),
       bySuite: Object.fromEntries(
@@ -142,4 +143,13 @@ export function mergeReports(
     results,
     checks: perTarget.flatMap(({ label, report }) => (report.checks ?? []).map((c) => ({ ...c, target: label }))),
   };
+}
+
+/** Token renewals and flaky requirements over the targets, when there are any. */
+function renewedAndFlaky(
+  perTarget: readonly TargetReport[],
+): Pick<ConformanceReport['summary'], 'tokenRenewals' | 'flaky'> {
+  const renewals = perTarget.reduce((n, t) => n + (t.report.summary.tokenRenewals ?? 0), 0);
+  const flaky = perTarget.flatMap((t) => (t.report.summary.flaky ?? []).map((id) => `[${t.label}] ${id}`));
+  return { ...(renewals ? { tokenRenewals: renewals } : {}), ...(flaky.length ? { flaky } : {}) };
 }

@@ -191,6 +191,14 @@ export const SummarySchema = obj({
   leftovers: z.array(z.number()).describe('case ids that could not be removed'),
   suiteErrors: z.array(z.string()),
   throttled: z.int().describe('requests the target answered 429').optional(),
+  flaky: z
+    .array(z.string())
+    .describe('requirements a check of which failed, then passed when re-run: flaky, not counted as failed')
+    .optional(),
+  tokenRenewals: z
+    .int()
+    .describe("requests the target refused 401 with the run's own access token, sent again once with a new one")
+    .optional(),
   requests: obj({
     total: z.int().describe('every request the run sent to the target'),
     bySuite: z.record(z.string(), z.int()).describe('per suite file, its setup and cleanup included'),

@@ -93,9 +93,10 @@ function checkOutcome(suite: string, test: TestCase): CheckOutcome {
     name: test.fullName,
     state,
     requirements: record?.requirements ?? [],
-    ...(state === 'failed' && failure ? { failure } : {}),
+    // A flaky pass keeps the failure its first attempt met: the report shows it as flaky.
+    ...((state === 'failed' || flaky) && failure ? { failure } : {}),
     observations: record?.observations ?? [],
-    ...(record?.evidence && state === 'failed' ? { evidence: record.evidence } : {}),
+    ...(record?.evidence && (state === 'failed' || (flaky && failure)) ? { evidence: record.evidence } : {}),
     ...(skipReason ? { skipReason } : {}),
     ...(notRun ? { notRun } : {}),
     ...(record?.harnessFault && state === 'failed' ? { harnessFault: record.harnessFault } : {}),

@@ -186,6 +186,7 @@ export const ConfigSchema = z
       .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' })
       .optional(),
     webhookTimeoutMs: intFrom(100, 600_000).default(15_000),
+    processingTimeoutMs: intFrom(100, 600_000).default(10_000),
     referenceFaults: list
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })
       .transform((xs) => xs as FaultName[])

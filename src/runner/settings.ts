@@ -174,6 +174,13 @@ export const SETTINGS = {
     env: 'SCREENCONF_WEBHOOK_TIMEOUT_MS',
     help: 'how long to wait for a webhook delivery, in ms (default 15000)',
   },
+  processingTimeoutMs: {
+    flag: 'processing-timeout-ms',
+    env: 'SCREENCONF_PROCESSING_TIMEOUT_MS',
+    help:
+      'how long a started case may take to complete (is_complete true) while a check polls it, in ms ' +
+      '(default 10000)',
+  },
   referenceFaults: {
     flag: 'reference-faults',
     env: 'SCREENCONF_REFERENCE_FAULTS',

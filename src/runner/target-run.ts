@@ -3,8 +3,9 @@
  * ledger), announce it, preflight, run the suites, sweep what is left, settle and judge the
  * outcomes into a report. A signal or the deadline stops it between stages or cancels the suites.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Redactor } from '../base/redact.ts';
 import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
@@ -31,6 +32,8 @@ import { gitCommit, hostDescription, VERSION } from '../version.ts';
 import { undeletableText } from '../report/render-common.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
+/** One line per request sent again with a new access token after a 401 (transport.ts). */
+export const TOKEN_RENEWAL_LOG = 'token-renewals.jsonl';
 /** Where a transport that gave up on the target says so to the others (removed before the reports). */
 const BREAKER_FILE = '.target-stopped-answering';
 
@@ -72,6 +75,9 @@ interface Session {
   serverHeaders: ServerHeaders;
   ledger: Ledger;
   throttleLog: string;
+  tokenRenewalLog: string;
+  /** The private folder the workers share their access tokens in (client/token-share.ts); removed at the end. */
+  tokenShareDir: string;
   /** Requests the runner itself sent (preflight, sweep). */
   sent: { requests: number };
   /** Every exchange of the run, tagged with its check (JSON lines; exchanges.har is made from it). */
@@ -83,12 +89,21 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   const limits = loadLimits(o.config, target.kind);
   const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
   rmSync(throttleLog, { force: true });
+  const tokenRenewalLog = resolve(o.reportDir, TOKEN_RENEWAL_LOG);
+  rmSync(tokenRenewalLog, { force: true });
   const exchangeLog = resolve(o.reportDir, EXCHANGE_LOG);
   rmSync(exchangeLog, { force: true });
   const { timeoutMs, maxResponseBytes } = o.config;
   const breakerFile = resolve(o.reportDir, BREAKER_FILE);
   rmSync(breakerFile, { force: true });
-  const base: TransportOptions = { ...DEFAULT_TRANSPORT, timeoutMs, maxResponseBytes, throttleLog, breakerFile };
+  const base: TransportOptions = {
+    ...DEFAULT_TRANSPORT,
+    timeoutMs,
+    maxResponseBytes,
+    throttleLog,
+    tokenRenewalLog,
+    breakerFile,
+  };
   const serverHeaders = new ServerHeaders();
   const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
   const sent = { requests: 0 };
@@ -100,7 +115,19 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
   const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
   ledger.begin(target.kind, o.config.keep);
-  return { limits, base, transport, serverHeaders, ledger, throttleLog, sent, exchangeLog };
+  const tokenShareDir = mkdtempSync(join(tmpdir(), 'screenconf-tokens-'));
+  return {
+    limits,
+    base,
+    transport,
+    serverHeaders,
+    ledger,
+    throttleLog,
+    tokenRenewalLog,
+    tokenShareDir,
+    sent,
+    exchangeLog,
+  };
 }
 
 function describeLimits(limits: Session['limits']): string {
@@ -143,6 +170,8 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     exchangeLog: s.exchangeLog,
     keep: config.keep,
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
+    processingTimeoutMs: config.processingTimeoutMs,
+    tokenShareDir: s.tokenShareDir,
     ...(config.only ? { only: config.only } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
@@ -191,11 +220,13 @@ function judgeRun(
   const judged = judge(settled);
   const results = markNotRun(judged.results, why ?? short, o.suites);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
+  const renewals = countLines(s.tokenRenewalLog);
   const summary = {
     ...judged.summary,
     leftovers: run.left.map((r) => r.id),
     suiteErrors,
     throttled: countLines(s.throttleLog),
+    ...(renewals ? { tokenRenewals: renewals } : {}),
     cleanup: run.cleanup,
     mustNotJudged: notJudged(results),
     requests: {
@@ -269,8 +300,9 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   const startedAt = new Date();
   mkdirSync(o.reportDir, { recursive: true });
   const target = await openTarget(o.config, { stopped: o.stopper.whenStopped, log: o.err });
+  let session: Session | undefined;
   try {
-    const session = prepare(o, target);
+    session = prepare(o, target);
     announce(o, target, session);
     setStage('preflight');
     await preflight(target, session.transport);
@@ -315,6 +347,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   } finally {
     // A run that ended before its reports leaves no log behind (exchanges.har is made from it once they are).
     rmSync(resolve(o.reportDir, EXCHANGE_LOG), { force: true });
+    if (session) rmSync(session.tokenShareDir, { recursive: true, force: true });
     await target.close();
   }
 }

@@ -12,6 +12,7 @@ import {
   entryOutcome,
   isEmpty,
   keyOf,
+  nameNumbers,
   nameOutcome,
   squash,
   valueOutcome,
@@ -56,8 +57,14 @@ export class Reader {
     return this.#externalIds.get(s) ?? (NUMERIC.test(s) ? undefined : this.#ids.get(s));
   }
 
-  /** How the bare numbers of one list or map are read, as a whole. */
-  #numberReader(numbers: readonly number[]): { how: string; targets: (x: number) => number[] } {
+  /**
+   * How the bare numbers of one list or map are read, as a whole: as its name says when it says
+   * (`failed_indexes`, `error_ids`), else as ids when every one is a requested id, else as indexes.
+   */
+  #numberReader(numbers: readonly number[], path: string): { how: string; targets: (x: number) => number[] } {
+    const named = nameNumbers(/\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(path)?.[1] ?? '');
+    if (named === 'indexes') return { how: 'indexes', targets: (x) => (this.#validIndex(x) ? [x] : []) };
+    if (named === 'ids') return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
     if (numbers.every((x) => this.#ids.has(String(x))))
       return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
     if (numbers.every((x) => this.#validIndex(x))) return { how: 'indexes', targets: (x) => [x] };
@@ -157,7 +164,7 @@ export class Reader {
       this.#context(matched, `positional ${label} at ${path} (one entry per item, empty where it succeeded)`);
       return;
     }
-    const numbers = this.#numberReader(this.#bareNumbers(list));
+    const numbers = this.#numberReader(this.#bareNumbers(list), path);
     const kinds = new Set<string>();
     let matched = 0;
     list.forEach((e, i) => {
@@ -187,7 +194,7 @@ export class Reader {
   /** Rule 3: a map keyed by index, id or external_id; `outcome` when it is named for one. */
   keyedMap(map: JsonObject, path: string, outcome: Outcome | undefined, label: string): void {
     const keys = Object.keys(map);
-    const numbers = this.#numberReader(this.#bareNumbers(keys));
+    const numbers = this.#numberReader(this.#bareNumbers(keys), path);
     const kinds = new Set<string>();
     let matched = 0;
     for (const key of keys) {

@@ -66,6 +66,10 @@ const NOISE_WORDS = new Set([
   'records',
   'keys',
   'rows',
+  'idx',
+  'position',
+  'positions',
+  'pks',
 ]);
 
 const FAILURE_WORDS = new Set([
@@ -127,6 +131,19 @@ export function squash(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** What the words of a name say its bare numbers are: `failed_indexes` → indexes, `failed_ids` → ids. */
+export function nameNumbers(key: string): 'ids' | 'indexes' | undefined {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (words.some((w) => INDEX_WORDS.has(w))) return 'indexes';
+  if (words.some((w) => w === 'id' || w === 'ids' || w === 'pks')) return 'ids';
+  return undefined;
+}
+
+const INDEX_WORDS = new Set(['index', 'indexes', 'indices', 'idx', 'position', 'positions']);
+
 /** The outcome a key's name stands for (`failed_ids` → failed), if any. */
 export function nameOutcome(key: string): Outcome | undefined {
   const words = key
@@ -172,6 +189,8 @@ export function entryOutcome(e: JsonObject): Outcome | 'contradictory' | undefin
   const resource = RESOURCE_FIELDS.some((f) => f in e);
   for (const [key, v] of Object.entries(e)) {
     const f = squash(key);
+    // A Case carries `failed` of its own (processing failed): a returned case says nothing of its item.
+    if (resource && f === 'failed') continue;
     if (typeof v === 'boolean' && BOOLEAN_OK_FIELDS.has(f)) strong.add(v ? 'succeeded' : 'failed');
     else if (typeof v === 'boolean' && BOOLEAN_FAILED_FIELDS.has(f)) strong.add(v ? 'failed' : 'succeeded');
     else if (STATUS_FIELDS.has(f) && !resource) {

@@ -91,8 +91,11 @@ export const WEBHOOK_REQUIREMENTS = requirements([
       'already acknowledged, so a duplicate is a warning (in the spirit of RFC 9110 §9.2.2, which discourages ' +
       'repeating a non-idempotent request without cause). Retries are not shown: sending again after a failed ' +
       '(non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the ' +
-      'receiver acknowledged is a second webhook for one completion. Watched for a quiet period (twice the ' +
-      'observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not seen.',
+      'receiver acknowledged is a second webhook for one completion, unless it carries the same delivery id header ' +
+      '(Webhook-Id, Svix-Id, X-Delivery-Id, Idempotency-Key, …) as the one acknowledged: at-least-once delivery ' +
+      'a receiver can deduplicate is recorded (WEBHOOK-DUPLICATES), not warned. Watched for a quiet period ' +
+      '(twice the observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not ' +
+      'seen.',
   },
   {
     id: 'WEBHOOK-NEW-URL-ONLY',

@@ -1,0 +1,73 @@
+/**
+ * One access token per client for every worker process of a run. A target may revoke a client's
+ * earlier tokens when it issues a new one (the interface leaves it open): worker processes that
+ * each got their own token would then revoke each other's without end. The token in use is kept
+ * in a private folder the runner makes for the run (mode 0700, removed at its end), and a new one
+ * is asked for under a lock, so a worker that finds its token refused takes the one another
+ * worker just got instead of asking again.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sleep } from './limiter.ts';
+
+export interface SharedToken {
+  value: string;
+  /** When to ask for a new one (epoch ms). */
+  refreshAt: number;
+}
+
+/** A lock older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_POLL_MS = 5;
+
+export class TokenShare {
+  readonly #file: string;
+  readonly #lock: string;
+
+  constructor(dir: string, clientId: string) {
+    const name = createHash('sha256').update(clientId).digest('hex').slice(0, 16);
+    this.#file = join(dir, `${name}.json`);
+    this.#lock = join(dir, `${name}.lock`);
+  }
+
+  /** The token the run's workers use now, if one was shared. */
+  read(): SharedToken | undefined {
+    try {
+      const t = JSON.parse(readFileSync(this.#file, 'utf8')) as Partial<SharedToken>;
+      return typeof t.value === 'string' && typeof t.refreshAt === 'number'
+        ? { value: t.value, refreshAt: t.refreshAt }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  write(token: SharedToken): void {
+    const tmp = `${this.#file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(token), { mode: 0o600 });
+    renameSync(tmp, this.#file);
+  }
+
+  /** Runs `fn` holding the lock of this client's token (across processes). */
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        mkdirSync(this.#lock);
+        break;
+      } catch {
+        try {
+          if (Date.now() - statSync(this.#lock).mtimeMs > STALE_LOCK_MS) rmSync(this.#lock, { recursive: true });
+        } catch {
+          // Released meanwhile.
+        }
+        await sleep(LOCK_POLL_MS);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      rmSync(this.#lock, { recursive: true, force: true });
+    }
+  }
+}
