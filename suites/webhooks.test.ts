@@ -651,10 +651,13 @@ describe.concurrent('the completion webhook', () => {
       const problems = (await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])])).flat();
       if (problems.length)
         fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
+      // A change before processing starts is a change before completion: the requirement is judged
+      // by it. The change while processing runs is judged only when it lands in time; say when not.
       if (!duringJudged) {
-        t.skip(
+        t.observe(
+          'WEBHOOK-NEW-URL-ONLY',
           `processing of case ${during.id} completed before its webhook_url could be changed (the PATCH answered ` +
-            `is_complete true): only a change before processing started was judged, and it passed`,
+            `is_complete true): judged by the change before processing started only`,
         );
       }
     },

@@ -107,8 +107,9 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     source: `${EVENTS_1}; § Endpoints › PATCH (webhook_url: "webhook sent on case completion")`,
     decision:
       'Judged for a change before processing starts and for one while it runs (the PATCH answer showing is_complete ' +
-      'false proves the change came first); the old URL is watched for the quiet period after the new one is ' +
-      'notified.',
+      'false proves the change came first; when processing completes before the PATCH lands, the change before ' +
+      'start judges it alone, and the report says so); the old URL is watched for the quiet period after the new ' +
+      'one is notified.',
   },
   {
     id: 'WEBHOOK-NULL-NO-DELIVERY',
