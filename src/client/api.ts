@@ -101,13 +101,21 @@ export class ApiClient {
       ...(this.organisation && credential !== 'none' ? { organisation: this.organisation } : {}),
       ...(options.cleanup ? { cleanup: true } : {}),
     };
-    const res = await this.transport.send(req);
+    let res = await this.transport.send(req);
     // Our own access token refused: it may have expired early or been revoked by a newer one (the
     // interface leaves a token's life open). A new token, once; what the retry answers stands.
-    if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || authorization === undefined) return res;
-    const renewed = await this.#tokens.renew(authorization.slice('Bearer '.length));
-    this.transport.logTokenRenewal(req, res.status);
-    return this.transport.send({ ...req, headers: { ...headers, authorization: `Bearer ${renewed}` } });
+    // Cleanup tries up to three times: throttled (429, Retry-After) behind many removals, a
+    // short-lived token can expire again before its request is let through.
+    const tries = options.cleanup ? 3 : 1;
+    let used = authorization;
+    for (let i = 0; i < tries; i++) {
+      if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || used === undefined) return res;
+      const renewed = await this.#tokens.renew(used.slice('Bearer '.length));
+      this.transport.logTokenRenewal(req, res.status);
+      used = `Bearer ${renewed}`;
+      res = await this.transport.send({ ...req, headers: { ...headers, authorization: used } });
+    }
+    return res;
   }
 
   /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
