@@ -158,6 +158,21 @@ describe('429 Too Many Requests', () => {
     expect(t.throttled).toBe(4);
   });
 
+  it('gives cleanup a larger budget: what it cannot delete stays on the target', async () => {
+    let calls = 0;
+    const url = await listen((_req, res) => {
+      calls += 1;
+      if (calls <= 6) {
+        res.writeHead(429, { 'retry-after': '0' });
+        res.end();
+      } else res.end('{"ok":true}');
+    });
+    const t = transport({ retry429: { maxRetries: 3, maxWaitMs: 30_000 } });
+    const res = await t.send({ method: 'DELETE', url, headers: {}, credential: 'none', cleanup: true });
+    expect(res.status).toBe(200);
+    expect(t.throttled).toBe(6);
+  });
+
   it('does not wait longer than the budget when Retry-After asks too much', async () => {
     const url = await listen((_req, res) => {
       res.writeHead(429, { 'retry-after': '3600' });

@@ -203,21 +203,24 @@ export class Transport {
    * keeps throttling beyond the budget.
    */
   async send(req: OutgoingRequest): Promise<ReceivedResponse> {
-    const budget = this.options.retry429 ?? DEFAULT_RETRY_429;
+    const given = this.options.retry429 ?? DEFAULT_RETRY_429;
+    // Cleanup must get through: what it cannot delete stays on the target. It waits out more 429s.
+    const budget = req.cleanup ? { maxRetries: given.maxRetries * 5, maxWaitMs: given.maxWaitMs * 4 } : given;
     let waitedMs = 0;
     for (let retry = 0; ; retry++) {
       const res = await this.#sendOnce(req);
       if (res.status !== 429) return res;
       this.#throttled += 1;
       const asked = retryAfterMs(res.headers['retry-after']);
-      const wait = asked ?? 1000 * 2 ** retry;
+      // Up to half as long again, at random: requests throttled together do not all return together.
+      const wait = Math.round((asked ?? 1000 * 2 ** retry) * (1 + Math.random() / 2));
       const giveUp = retry >= budget.maxRetries || waitedMs + wait > budget.maxWaitMs;
       this.#logThrottle(req, res, wait, !giveUp);
       if (giveUp) {
         const why =
           retry >= budget.maxRetries
             ? `after ${retry} retries`
-            : `it asked to wait ${Math.ceil(wait / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} ` +
+            : `it asked to wait ${Math.ceil((asked ?? wait) / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} ` +
               `s budget`;
         throw new HarnessError(
           'SC_TARGET_THROTTLED',
