@@ -220,8 +220,8 @@ export class Transport {
         const why =
           retry >= budget.maxRetries
             ? `after ${retry} retries`
-            : `it asked to wait ${Math.ceil((asked ?? wait) / 1000)} s more, beyond the ${Math.round(budget.maxWaitMs / 1000)} ` +
-              `s budget`;
+            : `it asked to wait ${Math.ceil((asked ?? wait) / 1000)} s more, beyond the ` +
+              `${Math.round(budget.maxWaitMs / 1000)} s budget`;
         throw new HarnessError(
           'SC_TARGET_THROTTLED',
           `${req.method} ${this.redactor.redact(new URL(req.url).pathname)} kept answering 429 Too Many Requests; ` +
