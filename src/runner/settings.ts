@@ -6,12 +6,13 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REDACTED } from '../base/redact.ts';
 import type { TargetKind } from '../results/report.ts';
-import { PACKAGE_ROOT } from '../version.ts';
+import { suiteName } from '../base/suite-file.ts';
+import { CODE_EXT, CODE_ROOT } from '../version.ts';
 
-/** The suites: the files suites/<name>.test.ts, by name. */
-export const SUITES: readonly string[] = readdirSync(resolve(PACKAGE_ROOT, 'suites'))
-  .filter((f) => f.endsWith('.test.ts'))
-  .map((f) => f.slice(0, -'.test.ts'.length))
+/** The suites: the files suites/<name>.test.ts (dist/suites/<name>.test.js installed), by name. */
+export const SUITES: readonly string[] = readdirSync(resolve(CODE_ROOT, 'suites'))
+  .filter((f) => f.endsWith(`.test${CODE_EXT}`))
+  .map(suiteName)
   .sort();
 export type SuiteName = string;
 
