@@ -23,6 +23,13 @@ export const SETTINGS = {
     env: 'SCREENCONF_BASE_URL',
     help: 'target base URL; without it the embedded reference server is started',
   },
+  credentials: {
+    flag: 'credentials',
+    env: 'SCREENCONF_CREDENTIALS',
+    help:
+      'JSON file of "serve --credentials-out": base URL, client id, secret and API key, peer organisation ' +
+      '(other settings win over it)',
+  },
   clientId: { flag: 'client-id', env: 'SCREENCONF_CLIENT_ID', help: 'OAuth client_id (a UUID)' },
   clientSecret: {
     flag: 'client-secret',
