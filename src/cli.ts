@@ -23,6 +23,7 @@ Commands:
   report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
   verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
   keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
+  openapi  write the interface as an OpenAPI 3.1 document (--out FILE), with the requirement ids
   help     this help; "screenconf <command> --help" for a command's options
 
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
@@ -52,6 +53,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return (await import('./commands/list.ts')).listCommand(rest, io);
       case 'keygen':
         return (await import('./commands/keygen.ts')).keygenCommand(rest, io);
+      case 'openapi':
+        return (await import('./commands/openapi.ts')).openapiCommand(rest, io);
       case 'report':
       case 'verify':
         return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);
