@@ -87,6 +87,25 @@ describe('the npm package', () => {
     expect(JSON.parse(list.stdout).requirements.length).toBeGreaterThan(100);
   });
 
+  it("exports the library API for users' own checks, typed, and the generators as screenconf/arbitraries", () => {
+    const script = join(project, 'uses.mjs');
+    writeFileSync(
+      script,
+      "const lib = await import('screenconf');\n" +
+        "const { validCasePatch } = await import('screenconf/arbitraries');\n" +
+        "const names = ['check', 'expectStatus', 'organisationClient', 'Provisioner', 'createWebhookReceiver'];\n" +
+        'console.log(JSON.stringify({ ...Object.fromEntries(names.map((n) => [n, typeof lib[n]])), ' +
+        'arbitrary: typeof validCasePatch, requirements: lib.spec.CATALOGUE.length }));\n',
+    );
+    const out = JSON.parse(execFileSync(process.execPath, [script], { cwd: project, env: env(), encoding: 'utf8' }));
+    expect(out).toMatchObject({ check: 'function', expectStatus: 'function', organisationClient: 'function' });
+    expect(out).toMatchObject({ Provisioner: 'function', createWebhookReceiver: 'function', arbitrary: 'function' });
+    expect(out.requirements).toBeGreaterThan(100);
+    const root = join(project, 'node_modules/screenconf');
+    for (const types of ['dist/src/index.d.ts', 'dist/src/arbitraries/index.d.ts'])
+      expect(existsSync(join(root, types)), types).toBe(true);
+  });
+
   it('says what to install when --target-image needs testcontainers and it is missing', async () => {
     const modules = join(project, 'node_modules');
     renameSync(join(modules, 'testcontainers'), join(modules, '.testcontainers-away'));
