@@ -178,6 +178,11 @@ describe('errors are one clear line with a stable code and exit status', () => {
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CREDENTIALS_REJECTED/);
+    expect(r.stderr).toContain(
+      `the token endpoint (POST ${server.credentials.baseUrl}/api/oauth/token/) refused the client credentials: ` +
+        'HTTP 401 {"error": "invalid_client"',
+    );
+    expect(r.stderr).not.toContain('wrong-secret');
   });
 
   it('exits 2 for an unknown command', async () => {
