@@ -1,8 +1,30 @@
 #!/usr/bin/env node
-// Entry point: registers tsx so the TypeScript sources run as they are, then hands over to the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point. In a checkout (src/ beside bin/, tsx installed) it registers tsx so the TypeScript
+// sources run as they are, for development; an installed package runs its compiled JavaScript
+// (dist/, made by `npm run build`), with no TypeScript tooling at all.
+import { existsSync } from 'node:fs';
 
-register();
+const root = new URL('../', import.meta.url);
+const checkout = existsSync(new URL('src/cli.ts', root)) && (await registerTsx());
+if (!checkout && !existsSync(new URL('dist/src/cli.js', root))) {
+  process.stderr.write(
+    'screenconf: error SC_HARNESS: dist/ is missing: run "npm run build" in the screenconf folder\n',
+  );
+  process.exit(3);
+}
+const code = checkout
+  ? { cli: '../src/cli.ts', exit: '../src/exit.ts' }
+  : { cli: '../dist/src/cli.js', exit: '../dist/src/exit.js' };
+
+/** Registers tsx's loader when it is installed (a checkout's devDependencies); false when it is not. */
+async function registerTsx() {
+  try {
+    (await import('tsx/esm/api')).register();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // A reader that goes away (`screenconf list | head -1`, `run … | head`) closes the pipe: writes
 // then fail with EPIPE. That is no fault of the command: its output stops there, quietly, and it
@@ -16,8 +38,8 @@ const write = (stream, text) => {
   if (!closed.has(stream) && !stream.destroyed) stream.write(text);
 };
 
-const { main } = await import('../src/cli.ts');
-const { SIGNAL_EXIT } = await import('../src/exit.ts');
+const { main } = await import(code.cli);
+const { SIGNAL_EXIT } = await import(code.exit);
 
 // The first SIGINT/SIGTERM asks the command to stop (run cancels, cleans up and reports);
 // a second one exits at once, without cleanup.

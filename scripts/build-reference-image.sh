@@ -3,7 +3,7 @@
 #
 #   localhost/screenconf-node-base:node-<version>   this machine's node binary and the libraries
 #                                                   ldd lists for it, imported as a root filesystem
-#   localhost/screenconf-reference:<version>        bin/, src/, suites/, package.json and the
+#   localhost/screenconf-reference:<version>        bin/, dist/ (compiled), package.json and the
 #   localhost/screenconf-reference:latest           production node_modules on top; its command is
 #                                                   "screenconf serve --host 0.0.0.0 --port 8080"
 #
@@ -54,18 +54,20 @@ if ! "$engine" image inspect "$base" >/dev/null 2>&1; then
   echo "build-reference-image: built $base" >&2
 fi
 
-# 2. The reference image: this checkout with its production dependencies (tsx runs the sources).
+# 2. The reference image: this checkout compiled (dist/, rebuilt when a source is newer) with its
+#    production dependencies, as the installed package runs.
 #    Its label screenconf.context is the SHA-256 of what goes in; the same content is not rebuilt.
+node "$root/scripts/build.mjs" --if-stale >&2
 (cd "$root" && npm ls --omit=dev --parseable --all 2>/dev/null || true) |
   sed -n "s|^$root/||p" | grep '^node_modules/' | sort |
   awk 'kept == "" || index($0, kept "/") != 1 { print; kept = $0 }' >"$work/modules"
-if ! grep -qx 'node_modules/tsx' "$work/modules"; then
+if ! grep -qx 'node_modules/zod' "$work/modules"; then
   echo "build-reference-image: node_modules holds no production install of screenconf (run npm ci first)" >&2
   exit 2
 fi
 pack() {
   (cd "$root" && tar -c --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-    bin src suites package.json -T "$work/modules")
+    bin dist package.json -T "$work/modules")
 }
 digest="$(pack | sha256sum | cut -c1-64)"
 current="$("$engine" image inspect --format '{{ index .Config.Labels "screenconf.context" }}' "$image:latest" 2>/dev/null || true)"

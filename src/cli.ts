@@ -2,6 +2,7 @@
  * The screenconf command line. Thin: picks the command (src/commands/) and turns what it ends with
  * into one line and an exit status. main() takes its argv and returns the status, so tests call it.
  */
+import { didYouMean } from './base/suggest.ts';
 import { oneLine } from './base/text.ts';
 import { HarnessError } from './errors.ts';
 import { EXIT, exitForError } from './exit.ts';
@@ -22,10 +23,20 @@ Commands:
   report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
   verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
   keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
+  openapi  write the interface as an OpenAPI 3.1 document (--out FILE), with the requirement ids
   help     this help; "screenconf <command> --help" for a command's options
 
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
 unreachable, harness fault or deadline passed, 130/143 stopped by SIGINT/SIGTERM.`;
+
+const COMMANDS = ['run', 'cleanup', 'serve', 'list', 'report', 'verify', 'keygen', 'openapi', 'help'];
+
+/** What `screenconf` alone prints (to standard error; exit 2). */
+const SHORT_USAGE = `Usage: screenconf <command> [options]   (${COMMANDS.join(', ')})
+  screenconf run                 run the conformance suites against the embedded reference server
+  screenconf run --base-url URL --client-id ID --client-secret SECRET
+                                 run them against your server
+  screenconf help                every command; "screenconf <command> --help" for its options`;
 
 /** Runs one command line; returns the exit status. Never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -42,10 +53,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return (await import('./commands/list.ts')).listCommand(rest, io);
       case 'keygen':
         return (await import('./commands/keygen.ts')).keygenCommand(rest, io);
+      case 'openapi':
+        return (await import('./commands/openapi.ts')).openapiCommand(rest, io);
       case 'report':
       case 'verify':
         return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);
       case undefined:
+        io.err(SHORT_USAGE);
+        return EXIT.usage;
       case 'help':
       case '--help':
       case '-h':
@@ -58,7 +73,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       default:
         throw new HarnessError(
           'SC_USAGE',
-          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, keygen, help)`,
+          `unknown command "${command}"${didYouMean(command, COMMANDS)} (commands: ${COMMANDS.join(', ')})`,
         );
     }
   } catch (err) {

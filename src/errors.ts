@@ -62,6 +62,10 @@ export const ERROR_CODES = {
     'a bulk answer reports its items in a shape screenconf does not recognise (a harness limitation, not a verdict ' +
       'on the server): --bulk-failures-path names where failed items are listed',
   ),
+  SC_CONTAINER_SUPPORT: code(
+    2,
+    '--target-image needs the optional dependency testcontainers, which is not installed (npm install testcontainers)',
+  ),
   SC_WEBHOOK_TIMEOUT: code(3, 'an awaited webhook delivery did not arrive within --webhook-timeout-ms', 'fails'),
   SC_WEBHOOK_CLOSED: code(3, 'the webhook receiver was closed while a check waited for a delivery'),
   SC_INCOMPLETE: code(3, 'the run finished but some checks could not judge the target (see the report)'),

@@ -3,8 +3,20 @@ import { arch, release, type } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder screenconf is installed in (holds suites/ and package.json). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Whether this is the compiled package (dist/, JavaScript: an installed screenconf) rather than the
+ * TypeScript sources of a checkout run through tsx.
+ */
+export const COMPILED: boolean = import.meta.url.endsWith('.js');
+
+/** The folder holding src/ and suites/ as they run: the checkout, or dist/ of the installed package. */
+export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The extension of the modules that run (suite files, setup files): '.js' compiled, '.ts' from a checkout. */
+export const CODE_EXT: '.js' | '.ts' = COMPILED ? '.js' : '.ts';
+
+/** The folder screenconf is installed in (package.json, docs/, fixtures/). */
+export const PACKAGE_ROOT = COMPILED ? resolve(CODE_ROOT, '..') : CODE_ROOT;
 
 export const VERSION: string = (
   JSON.parse(readFileSync(resolve(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }

@@ -5,6 +5,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { resolveConfig } from '../src/runner/config.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
 import { BIN, cleanEnv, readReport, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
 
@@ -143,7 +145,7 @@ describe('errors are one clear line with a stable code and exit status', () => {
   it('exits 2 naming an unknown flag', async () => {
     const r = await screenconf(['run', '--bogus-flag']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^screenconf: error SC_USAGE: .*'--bogus-flag'/);
+    expect(r.stderr).toMatch(/^screenconf: error SC_USAGE: unknown option --bogus-flag \(see/);
   });
 
   it('exits 2 naming a malformed URL flag', async () => {
@@ -176,6 +178,11 @@ describe('errors are one clear line with a stable code and exit status', () => {
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CREDENTIALS_REJECTED/);
+    expect(r.stderr).toContain(
+      `the token endpoint (POST ${server.credentials.baseUrl}/api/oauth/token/) refused the client credentials: ` +
+        'HTTP 401 {"error": "invalid_client"',
+    );
+    expect(r.stderr).not.toContain('wrong-secret');
   });
 
   it('exits 2 for an unknown command', async () => {
@@ -211,23 +218,45 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
     expect(r.stderr + r.stdout).not.toContain('stray-secret-value');
   });
 
-  it('says how to give a value that starts with "-" (parseArgs calls it ambiguous)', async () => {
-    const r = await screenconf([
-      'run',
-      '--base-url',
-      'https://h.test',
-      '--client-id',
-      UUID,
-      '--client-secret',
-      '-dash-secret',
-    ]);
+  it('takes a value that starts with "-" after its flag, and says plainly when a flag has no value', async () => {
+    // The secret is taken as --client-secret's value (the run then stops at the bad client id, before any request).
+    const r = await screenconf(['run', '--base-url', 'https://h.test', '--client-id', 'nope', '--client-secret', '-x']);
     expect(r.status).toBe(2);
-    expect(oneErrorLine(r.stderr, 'SC_USAGE')).toContain(
-      '--client-secret needs a value; a value that starts with "-" must be given as --client-secret=-…',
-    );
-    expect(r.stderr).not.toContain('dash-secret');
+    expect(oneErrorLine(r.stderr, 'SC_CONFIG')).toContain('--client-id (SCREENCONF_CLIENT_ID) must be a UUID');
     const seed = await screenconf(['run', '--seed', '-1']);
-    expect(oneErrorLine(seed.stderr, 'SC_USAGE')).toContain('--seed=-…');
+    expect(oneErrorLine(seed.stderr, 'SC_CONFIG')).toContain('--seed (SCREENCONF_SEED) must be at least 0');
+    const last = await screenconf(['run', '--client-id', UUID, '--client-secret']);
+    expect(oneErrorLine(last.stderr, 'SC_USAGE')).toContain(
+      '--client-secret needs a value (--client-secret SECRET), and none was given',
+    );
+    const next = await screenconf(['run', '--client-secret', '--quiet']);
+    expect(oneErrorLine(next.stderr, 'SC_USAGE')).toContain(
+      '--client-secret needs a value (--client-secret SECRET), and the option --quiet came next; a value that is ' +
+        "itself an option's name must be given as --client-secret=--quiet",
+    );
+  });
+
+  it('suggests the option or command meant, and prints a short usage with no command (exit 2)', async () => {
+    const option = await screenconf(['run', '--base-ur', 'https://h.test']);
+    expect(option.status).toBe(2);
+    expect(oneErrorLine(option.stderr, 'SC_USAGE')).toContain('unknown option --base-ur (did you mean --base-url?)');
+    const command = await screenconf(['rnu']);
+    expect(oneErrorLine(command.stderr, 'SC_USAGE')).toContain('unknown command "rnu" (did you mean "run"?)');
+    const none = await screenconf([]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^Usage: screenconf <command> \[options\]/);
+    expect(none.stderr.split('\n').length).toBeLessThan(10);
+  });
+
+  it('groups run --help by topic, names each value, and stays within 100 columns', async () => {
+    const r = await screenconf(['run', '--help']);
+    expect(r.status).toBe(0);
+    for (const group of ['Target:', 'Credentials:', 'Selection:', 'Load:', 'Webhooks:', 'Reports:', 'Safety:'])
+      expect(r.stdout).toContain(`\n${group}\n`);
+    expect(r.stdout).toMatch(/^ {2}--base-url URL +target base URL/m);
+    expect(r.stdout).toMatch(/^ {2}--client-secret SECRET /m);
+    expect(r.stdout).toMatch(/^ {2}--quiet +no live progress/m);
+    for (const line of r.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
   });
 
   it('cleanup with a ledger but no credentials says which credentials it needs', async () => {
@@ -385,4 +414,45 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       );
     },
   );
+});
+
+describe('screenconf list --level --area', () => {
+  it('lists only the levels and areas asked for; "bulk" names every bulk area', async () => {
+    const r = await screenconf(['list', '--level', 'MUST', '--area', 'bulk', '--json']);
+    expect(r.status).toBe(0);
+    const { requirements } = JSON.parse(r.stdout) as { requirements: { level: string; area: string }[] };
+    expect(requirements).toEqual(CATALOGUE.filter((q) => q.level === 'MUST' && q.area.startsWith('bulk-')));
+    const wrong = await screenconf(['list', '--area', 'bulck']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('--area "bulck" is not an area (did you mean "bulk"?)');
+  });
+});
+
+describe('serve --credentials-out, run --credentials', () => {
+  it('prints the whole run command, and writes a file run reads for both organisations and the API key', async () => {
+    const server = await serve();
+    children.push(server.child);
+    const { credentials } = server;
+    const [ours, peer] = credentials.organisations;
+    while (!server.output().includes('or, with them: screenconf run --credentials ')) await sleep(50);
+    expect(server.output()).toContain(
+      `run against it: screenconf run --base-url ${credentials.baseUrl} --client-id ${ours!.clientId} ` +
+        `--client-secret ${ours!.clientSecret} --api-key ${ours!.apiKey} --peer-client-id ${peer!.clientId} ` +
+        `--peer-client-secret ${peer!.clientSecret}`,
+    );
+    const file = /or, with them: screenconf run --credentials (\S+)/.exec(server.output())![1]!;
+    expect(resolveConfig({ flags: { credentials: file }, env: {}, file: {} })).toMatchObject({
+      baseUrl: credentials.baseUrl,
+      clientId: ours!.clientId,
+      clientSecret: ours!.clientSecret,
+      apiKey: ours!.apiKey,
+      peerClientId: peer!.clientId,
+      peerClientSecret: peer!.clientSecret,
+    });
+    expect(resolveConfig({ flags: { credentials: file, apiKey: 'mine' }, env: {}, file: {} }).apiKey).toBe('mine');
+    const run = await screenconf(['run', '--credentials', file, '--suites', 'token', '--quiet']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/✓ token +\d+ passed, 0 failed/);
+    server.child.kill('SIGTERM');
+  });
 });

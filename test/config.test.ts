@@ -51,7 +51,15 @@ describe('resolveConfig', () => {
       /--runs .* must be at least 1/,
     );
     expect(error(() => resolveConfig({ flags: { suites: 'token,nope' }, env: {}, file: {} })).message).toMatch(
-      /--suites .* each must be one of/,
+      /--suites .* names "nope", not a suite; the suites: auth, /,
+    );
+    expect(error(() => resolveConfig({ flags: { suites: 'tokn' }, env: {}, file: {} })).message).toContain(
+      'names "tokn", not a suite (did you mean "token"?)',
+    );
+    expect(
+      error(() => resolveConfig({ flags: { baseUrl: 'staging.example.com' }, env: {}, file: {} })).message,
+    ).toContain(
+      '"staging.example.com" has no scheme; did you mean https://staging.example.com (http://staging.example.com',
     );
   });
 

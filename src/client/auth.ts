@@ -117,7 +117,8 @@ export class TokenSource {
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       throw new HarnessError(
         'SC_CREDENTIALS_REJECTED',
-        `the token endpoint refused the client credentials (HTTP ${res.status}); check --client-id and --client-secret`,
+        `the token endpoint (POST ${url}) refused the client credentials: HTTP ${res.status} ` +
+          `${oauthError(res.json, res.text)}; check --client-id and --client-secret`,
       );
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
@@ -143,4 +144,18 @@ export class TokenSource {
     this.#token = { value: body.access_token, refreshAt: this.now() + ttlMs - margin };
     return body.access_token;
   }
+}
+
+/**
+ * What a token endpoint said when it refused: RFC 6749's `error` and `error_description`, or the
+ * size of a body without them (never the body itself: it might echo what was sent).
+ */
+function oauthError(json: unknown, text: string): string {
+  const body = (json ?? {}) as { error?: unknown; error_description?: unknown };
+  const field = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v.slice(0, 200)) : undefined);
+  const error = field(body.error);
+  const description = field(body.error_description);
+  if (error === undefined)
+    return text === '' ? 'with an empty body' : `with a body of ${text.length} characters, no "error"`;
+  return `{"error": ${error}${description === undefined ? '' : `, "error_description": ${description}`}}`;
 }

@@ -1,8 +1,10 @@
 /** What every command shares: its IO, parsing its arguments, and the run settings as options. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { didYouMean } from '../base/suggest.ts';
 import { HarnessError } from '../errors.ts';
 import { type Config, type ConfigInput, loadConfigFile, readEnv, resolveConfig } from '../runner/config.ts';
 import { SETTINGS, type SettingKey } from '../runner/settings.ts';
+import { valueName } from './help.ts';
 
 export interface CliIO {
   out: (...lines: string[]) => void;
@@ -26,14 +28,43 @@ export function parse(
   command: string,
   allowPositionals = false,
 ): { values: Values; positionals: string[] } {
+  const joined = joinDashValues(args, options ?? {});
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals }) as { values: Values; positionals: string[] };
+    return parseArgs({ args: joined, options, strict: true, allowPositionals }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (err) {
     throw new HarnessError(
       'SC_USAGE',
-      `${usageMessage(err as Error & { code?: string }, args)} (see "screenconf ${command} --help")`,
+      `${usageMessage(err as Error & { code?: string }, joined, options ?? {})} (see "screenconf ${command} --help")`,
     );
   }
+}
+
+/**
+ * A value that starts with "-" right after an option that takes one (`--client-secret -abc`) is
+ * that option's value, unless it is itself an option of the command: it is joined as
+ * `--client-secret=-abc`, which parseArgs reads.
+ */
+function joinDashValues(args: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const names = optionNames(options);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const option = arg.startsWith('--') && !arg.includes('=') ? options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next?.startsWith('-') && next !== '--' && !names.includes(next.split('=')[0]!)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** Every option of a command as typed: --long and -s. */
+function optionNames(options: NonNullable<ParseArgsConfig['options']>): string[] {
+  return Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
 }
 
 /**
@@ -41,8 +72,16 @@ export function parse(
  * a secret whose flag was left out (`--client-id ID SECRET`). A value starting with "-" needs
  * `--flag=-value` (parseArgs calls it "ambiguous").
  */
-function usageMessage(err: Error & { code?: string }, args: string[]): string {
+function usageMessage(
+  err: Error & { code?: string },
+  args: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): string {
   const first = err.message.split('\n')[0]!;
+  const unknown = /^Unknown option '(-{1,2}[^' =]+)'/.exec(first)?.[1];
+  if (unknown !== undefined) return `unknown option ${unknown}${didYouMean(unknown, optionNames(options), (s) => s)}`;
+  const missing = /^Option '(-{1,2}[^' ]+) <value>' argument missing/.exec(first)?.[1];
+  if (missing !== undefined) return `${missing} needs a value (${missing} ${valueName(missing)}), and none was given`;
   if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const stray = /^Unexpected argument '(.*)'\./s.exec(err.message)?.[1];
     const at = stray === undefined ? -1 : args.indexOf(stray);
@@ -61,9 +100,14 @@ function usageMessage(err: Error & { code?: string }, args: string[]): string {
       `switch takes no value`
     );
   }
-  const ambiguous = /^Option '(-{1,2}[^' ]+)' argument is ambiguous/.exec(first);
-  if (ambiguous)
-    return `${ambiguous[1]} needs a value; a value that starts with "-" must be given as ${ambiguous[1]}=-…`;
+  const ambiguous = /^Option '(-{1,2}[^' ]+)' argument is ambiguous/.exec(first)?.[1];
+  if (ambiguous !== undefined) {
+    const next = args[args.indexOf(ambiguous) + 1]?.split('=')[0];
+    return (
+      `${ambiguous} needs a value (${ambiguous} ${valueName(ambiguous)}), and the option ${next} came next; ` +
+      `a value that is itself an option's name must be given as ${ambiguous}=${next}`
+    );
+  }
   return first;
 }
 

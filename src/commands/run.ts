@@ -1,7 +1,7 @@
 /** `screenconf run`: the settings from flags, variables and the config file, then the runner. */
 import { EXIT } from '../exit.ts';
-import { SETTINGS } from '../runner/settings.ts';
 import { type CliIO, parse, settingOptions, configFrom } from './args.ts';
+import { groupedSettingsHelp } from './help.ts';
 
 const RUN_HELP = `Usage: screenconf run [options]
 
@@ -9,12 +9,12 @@ Runs the conformance suites against a target and writes reports.
 Without --base-url, starts the embedded reference server and runs against it; with
 --target-image, starts that container image, runs against it and removes it at the end.
 
-Options (each also read from its environment variable, then from the config file):
-${Object.values(SETTINGS)
-  .map((s) => `  --${s.flag.padEnd(24)} ${s.help} [${s.env}]`)
-  .join('\n')}
-  --config FILE              JSON config file (default ./screenconf.config.json when present)
-  -h, --help                 this help
+Options (each also read from its environment variable [NAME], then from the config file):
+${groupedSettingsHelp()}
+
+Config:
+  --config FILE               JSON config file (default ./screenconf.config.json when present)
+  -h, --help                  this help
 
 Reports go to a folder of their own, <report-dir>/<UTC time>-<run id>/: conformance.json,
 report.html, report.md, junit.xml and SHA256SUMS ("screenconf verify" checks it);

@@ -18,7 +18,8 @@ Starts the reference server standalone and prints its base URL and credentials.
   --credentials-in FILE  use these organisations instead of generated ones: the JSON --credentials-out
                          writes (apiKey optional); ${SERVE_CREDENTIALS_ENV} may hold the JSON itself.
                          Given credentials are not printed.
-  --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON
+  --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]}
+                         as JSON, which "screenconf run --credentials FILE" reads
   --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
 ${switchList(FAULTS)}
   --reference-variants A,B
@@ -134,14 +135,20 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         : `organisation ${i + 1}: client_id=${o.clientId} client_secret=${o.clientSecret} api_key=${o.apiKey}`,
     );
   }
+  const [ours, peer] = organisations;
+  const secret = (value: string | undefined, name: string) => (given ? name : value);
   io.out(
-    `run against it: screenconf run --base-url ${server.url} --client-id ${organisations[0]!.clientId} ` +
-      `--client-secret <client_secret>`,
+    `run against it: screenconf run --base-url ${server.url} --client-id ${ours!.clientId} ` +
+      `--client-secret ${secret(ours!.clientSecret, '<client_secret>')} ` +
+      `--api-key ${secret(ours!.apiKey, '<api_key>')}` +
+      (peer
+        ? ` --peer-client-id ${peer.clientId} --peer-client-secret ${secret(peer.clientSecret, '<peer_client_secret>')}`
+        : ''),
   );
   if (values['credentials-out']) {
     const file = resolve(io.cwd, values['credentials-out'] as string);
     writeFileSync(file, `${JSON.stringify({ baseUrl: server.url, organisations }, null, 2)}\n`, { mode: 0o600 });
-    io.out(`credentials written to ${file}`);
+    io.out(`credentials written to ${file}`, `or, with them: screenconf run --credentials ${file}`);
   }
   await (io.stopSignal ?? new Promise<void>(() => {}));
   await server.close();

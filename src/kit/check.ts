@@ -3,8 +3,8 @@
  * metadata (not the name); so do observations and, on failure, the failure's fields and the
  * redacted exchanges it judged, with curl reproductions, for the runner to collect.
  */
-import { basename } from 'node:path';
 import { inject, test } from 'vitest';
+import { suiteName } from '../base/suite-file.ts';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
 import type { Evidence, Observation, PropertyEvidence } from '../results/evidence.ts';
@@ -102,7 +102,7 @@ export function check(
       }
     }
     const h = getHarness();
-    const suite = basename(ctx.task.file.filepath).replace(/\.test\.ts$/, '');
+    const suite = suiteName(ctx.task.file.filepath);
     const scope: CheckScope = { exchanges: [], requests: 0, tag: checkTag(suite, ctx.task.fullTestName, ids) };
     const { exchanges } = scope;
     const baseUrl = h.run.target.baseUrl;

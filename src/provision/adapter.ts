@@ -6,6 +6,7 @@
  * transcript still apply). See fixtures/provisioner.example.mjs.
  */
 import { pathToFileURL } from 'node:url';
+import { isTypeScriptFile, typeScriptLoadable } from '../base/typescript-loader.ts';
 import { HarnessError } from '../errors.ts';
 
 /** What an adapter's functions get: requests to the target as this organisation. */
@@ -81,6 +82,8 @@ export function checkAdapter(file: string, value: unknown): ProvisionAdapter {
 /** Loads and checks the adapter module at an absolute path (.mjs, .js or .ts). */
 export async function loadAdapter(file: string): Promise<ProvisionAdapter> {
   let mod: { default?: unknown };
+  if (isTypeScriptFile(file) && !(await typeScriptLoadable()))
+    invalid(file, 'is TypeScript: install tsx beside screenconf (npm install --save-dev tsx), or give a .mjs module');
   try {
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {

@@ -13,7 +13,8 @@ import type { TenantCredentials } from './server.ts';
 /** The environment variable holding the credentials JSON. */
 export const SERVE_CREDENTIALS_ENV = 'SCREENCONF_SERVE_CREDENTIALS';
 
-const Given = z
+/** The credentials file: `serve --credentials-out` writes it; `serve --credentials-in`, `run --credentials` read it. */
+export const CredentialsFile = z
   .object({
     baseUrl: z.string().optional(),
     organisations: z
@@ -31,11 +32,8 @@ const Given = z
   })
   .strict();
 
-/**
- * The organisations of a credentials JSON text; `source` names where it came from in messages.
- * An organisation without an apiKey gets a generated one.
- */
-export function parseServeCredentials(text: string, source: string): TenantCredentials[] {
+/** A credentials JSON text as given, checked; `source` names where it came from in messages (SC_USAGE). */
+export function readCredentialsJson(text: string, source: string): z.infer<typeof CredentialsFile> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -46,7 +44,7 @@ export function parseServeCredentials(text: string, source: string): TenantCrede
       `${source} is not valid JSON (expected {"organisations": [{"clientId", "clientSecret", "apiKey"}]})`,
     );
   }
-  const result = Given.safeParse(raw);
+  const result = CredentialsFile.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const where = issue.path
@@ -59,7 +57,15 @@ export function parseServeCredentials(text: string, source: string): TenantCrede
         : issue.message;
     throw new HarnessError('SC_USAGE', `${source}${where ? ` ${where}` : ''} ${what}`);
   }
-  const organisations = result.data.organisations.map((o, i) => ({
+  return result.data;
+}
+
+/**
+ * The organisations of a credentials JSON text; `source` names where it came from in messages.
+ * An organisation without an apiKey gets a generated one.
+ */
+export function parseServeCredentials(text: string, source: string): TenantCredentials[] {
+  const organisations = readCredentialsJson(text, source).organisations.map((o, i) => ({
     name: `org-${i + 1}`,
     clientId: o.clientId,
     clientSecret: o.clientSecret,

@@ -3,7 +3,7 @@
  * metadata) and each suite file's invariant watch, teardown and server headers, and prints a
  * progress line per suite file as it ends.
  */
-import { basename } from 'node:path';
+import { suiteName } from '../base/suite-file.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
@@ -23,12 +23,8 @@ export class OutcomeCollector implements Reporter {
 
   constructor(private readonly out: (line: string) => void) {}
 
-  static suiteName(moduleId: string): string {
-    return basename(moduleId).replace(/\.test\.ts$/, '');
-  }
-
   onTestModuleEnd(module: TestModule) {
-    const suite = OutcomeCollector.suiteName(module.moduleId);
+    const suite = suiteName(module.moduleId);
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const test of module.children.allTests()) {
       const outcome = checkOutcome(suite, test);

@@ -8,6 +8,7 @@ import { isVariantName, VARIANTS, type VariantName, variantConflict } from '../r
 import { findRequirement } from '../spec/index.ts';
 import { DEFAULT_MD_MAX_CHARS, MIN_MD_MAX_CHARS } from '../report/markdown.ts';
 import { type SettingKey, SUITES } from './settings.ts';
+import { didYouMean } from '../base/suggest.ts';
 
 const list = z.preprocess(
   (v) =>
@@ -135,6 +136,7 @@ export const ConfigSchema = z
         message: 'must not carry user:password@ (credentials go in --client-id/--client-secret or --api-key)',
       })
       .optional(),
+    credentials: z.string().min(1, { message: 'must name a file' }).optional(),
     clientId: z.uuid({ message: 'must be a UUID' }).optional(),
     clientSecret: z.string().min(1, { message: 'must not be empty' }).optional(),
     apiKey: z.string().min(1, { message: 'must not be empty' }).optional(),
@@ -156,7 +158,14 @@ export const ConfigSchema = z
     concurrency: intFrom(1, 1000).optional(),
     maxRps: intFrom(0, 100_000).optional(),
     suites: list
-      .refine((xs) => xs.every((x) => SUITES.includes(x)), { message: `each must be one of ${SUITES.join(', ')}` })
+      .superRefine((xs, ctx) => {
+        const unknown = xs.find((x) => !SUITES.includes(x));
+        if (unknown !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            message: `names "${unknown}", not a suite${didYouMean(unknown, SUITES)}; the suites: ${SUITES.join(', ')}`,
+          });
+      })
       .optional(),
     only: list
       .refine((xs) => xs.length > 0, { message: 'must name at least one requirement' })

@@ -18,6 +18,7 @@ import {
   type TargetConfig,
   type TargetSetting,
 } from './config-schema.ts';
+import { applyCredentialsFile } from './credentials-file.ts';
 import { SECRET_FILES, SECRET_SETTINGS, SETTINGS, type SettingKey } from './settings.ts';
 
 export type { Config, ConfigInput, TargetConfig } from './config-schema.ts';
@@ -197,6 +198,7 @@ function readSecretFile(file: string, what: string): string {
 export function resolveConfig(sources: ConfigSources): Config {
   const merged: ConfigInput = { ...sources.file, ...sources.env, ...sources.flags };
   for (const k of Object.keys(merged)) if (merged[k as SettingKey] === undefined) delete merged[k as SettingKey];
+  if (merged.credentials !== undefined) applyCredentialsFile(merged, settingBase('credentials', sources));
   readSecretFiles(merged, sources);
   const result = ConfigSchema.safeParse(merged);
   if (!result.success) {
@@ -207,7 +209,7 @@ export function resolveConfig(sources: ConfigSources): Config {
         ? `${describeSource(key, sources)} ${targetIssue(issue, merged.targets)}`
         : issue.code === 'unrecognized_keys'
           ? `unknown setting ${issue.keys.map(flagName).join(', ')}`
-          : `${describeSource(key, sources)} ${ruleText(issue)}`;
+          : `${describeSource(key, sources)} ${ruleText(issue)}${schemeHint(key, merged)}`;
     throw new HarnessError('SC_CONFIG', message);
   }
   const { targets: entries, ...rest } = result.data;
@@ -329,4 +331,15 @@ export function configSecrets(c: Partial<Config>): string[] {
     .filter(([k]) => SECRET_ENV_NAME.test(k))
     .map(([, v]) => v);
   return [...own, ...perTarget, ...containerEnv].filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * For a base URL without a scheme (`staging.example.com`), the value echoed with the scheme it lacks:
+ * "did you mean https://staging.example.com (http:// for a server on this machine)?".
+ */
+function schemeHint(key: string, merged: ConfigInput): string {
+  const value = key === 'baseUrl' ? merged.baseUrl : undefined;
+  // Only what looks like a host, a port and a path: never an arbitrary value (or user:password@).
+  if (typeof value !== 'string' || !/^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/.test(value)) return '';
+  return `: "${value}" has no scheme; did you mean https://${value} (http://${value} for a plain-HTTP server)?`;
 }

@@ -4,7 +4,7 @@
  * without a terminal (a CI log), a plain line at a steady interval while anything runs, so a long
  * run is never silent. Off with --quiet.
  */
-import { basename } from 'node:path';
+import { suiteName } from '../base/suite-file.ts';
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import '../kit/meta.ts';
 
@@ -29,10 +29,6 @@ interface Running {
   failed: number;
   requests: number;
   started: number;
-}
-
-function suiteName(moduleId: string): string {
-  return basename(moduleId).replace(/\.test\.ts$/, '');
 }
 
 function seconds(ms: number): string {

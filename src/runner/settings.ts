@@ -6,12 +6,13 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REDACTED } from '../base/redact.ts';
 import type { TargetKind } from '../results/report.ts';
-import { PACKAGE_ROOT } from '../version.ts';
+import { suiteName } from '../base/suite-file.ts';
+import { CODE_EXT, CODE_ROOT } from '../version.ts';
 
-/** The suites: the files suites/<name>.test.ts, by name. */
-export const SUITES: readonly string[] = readdirSync(resolve(PACKAGE_ROOT, 'suites'))
-  .filter((f) => f.endsWith('.test.ts'))
-  .map((f) => f.slice(0, -'.test.ts'.length))
+/** The suites: the files suites/<name>.test.ts (dist/suites/<name>.test.js installed), by name. */
+export const SUITES: readonly string[] = readdirSync(resolve(CODE_ROOT, 'suites'))
+  .filter((f) => f.endsWith(`.test${CODE_EXT}`))
+  .map(suiteName)
   .sort();
 export type SuiteName = string;
 
@@ -21,6 +22,13 @@ export const SETTINGS = {
     flag: 'base-url',
     env: 'SCREENCONF_BASE_URL',
     help: 'target base URL; without it the embedded reference server is started',
+  },
+  credentials: {
+    flag: 'credentials',
+    env: 'SCREENCONF_CREDENTIALS',
+    help:
+      'JSON file of "serve --credentials-out": base URL, client id, secret and API key, peer organisation ' +
+      '(other settings win over it)',
   },
   clientId: { flag: 'client-id', env: 'SCREENCONF_CLIENT_ID', help: 'OAuth client_id (a UUID)' },
   clientSecret: {

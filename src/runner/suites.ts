@@ -9,7 +9,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { sleep } from '../client/limiter.ts';
 import type { Redactor } from '../base/redact.ts';
 import type { RunContext } from '../kit/context.ts';
-import { PACKAGE_ROOT } from '../version.ts';
+import { CODE_EXT, CODE_ROOT } from '../version.ts';
 import type { OutcomeCollector } from './collect.ts';
 import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
@@ -40,10 +40,13 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
     createVitest(
       'test',
       {
-        root: PACKAGE_ROOT,
+        // The checkout's TypeScript, or the installed package's compiled dist/ (CODE_ROOT, CODE_EXT).
+        root: CODE_ROOT,
         config: false,
-        include: ['suites/**/*.test.ts'],
-        setupFiles: [resolve(PACKAGE_ROOT, 'src/runner/worker-setup.ts'), resolve(PACKAGE_ROOT, 'src/kit/setup.ts')],
+        include: [`suites/**/*.test${CODE_EXT}`],
+        setupFiles: [`src/runner/worker-setup${CODE_EXT}`, `src/kit/setup${CODE_EXT}`].map((f) =>
+          resolve(CODE_ROOT, f),
+        ),
         reporters: [stage.collector, stage.progress],
         provide: { screenconf: stage.context },
         watch: false,
@@ -61,7 +64,7 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
     ),
   );
   stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
-  const running = vitest.start(stage.suites.map((s) => `suites/${s}.test.ts`)).catch((e: unknown) => {
+  const running = vitest.start(stage.suites.map((s) => `suites/${s}.test${CODE_EXT}`)).catch((e: unknown) => {
     runErrors.push(redactor.redact(((e as Error)?.message ?? String(e)).split('\n')[0]!));
   });
   await Promise.race([running, stopper.whenStopped.then(() => sleep(STOP_GRACE_MS))]);

@@ -1,5 +1,6 @@
 /** Where a run sends its requests: the embedded reference server, a given base URL, or a container it starts. */
 import type { Credentials } from '../client/api.ts';
+import { HarnessError } from '../errors.ts';
 import { createReferenceServer } from '../reference/server.ts';
 import type { Config } from './config.ts';
 
@@ -36,7 +37,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
     ? { clientId: config.peerClientId, clientSecret: config.peerClientSecret }
     : undefined;
   if (config.targetImage !== undefined) {
-    const { startContainerTarget } = await import('./container.ts');
+    const { startContainerTarget } = await loadContainerSupport();
     const credentials =
       config.clientSecret !== undefined || config.apiKey !== undefined || config.peerClientSecret !== undefined;
     const container = await startContainerTarget({
@@ -66,4 +67,22 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
     ...(peer ? { peer } : {}),
     close: async () => {},
   };
+}
+
+/**
+ * The container target, loaded only for --target-image: it needs testcontainers, an optional
+ * dependency that not every installation has.
+ */
+async function loadContainerSupport(): Promise<typeof import('./container.ts')> {
+  try {
+    return await import('./container.ts');
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes("'testcontainers'")) throw err;
+    throw new HarnessError(
+      'SC_CONTAINER_SUPPORT',
+      '--target-image starts the container with testcontainers, an optional dependency of screenconf that is not ' +
+        'installed here: "npm install testcontainers" beside screenconf, then run again (or give --base-url)',
+    );
+  }
 }

@@ -8,11 +8,14 @@ import { z } from 'zod';
 import { CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, OUTCOMES } from './enums.ts';
 import { codePointLength, LIMITS } from './limits.ts';
 
-/** A string of at most `max` Unicode code points. */
+/** A string of at most `max` Unicode code points (JSON Schema's maxLength counts code points too). */
 export function maxCodePoints(max: number) {
-  return z.string().refine((s) => codePointLength(s) <= max, {
-    message: `must be at most ${max} characters`,
-  });
+  return z
+    .string()
+    .refine((s) => codePointLength(s) <= max, {
+      message: `must be at most ${max} characters`,
+    })
+    .meta({ maxLength: max });
 }
 
 export const Int32 = z

@@ -1,0 +1,121 @@
+/**
+ * The options of `screenconf run --help`: grouped by what they are about, each with the name of
+ * its value (`--base-url URL`), its help and its variable, wrapped within 100 columns.
+ */
+import { SETTINGS, type SettingKey } from '../runner/settings.ts';
+
+/** Widest help line. */
+export const HELP_COLUMNS = 100;
+
+/** The groups of `run --help`, in order; a setting not named here is listed under "other". */
+const GROUPS: readonly (readonly [string, readonly string[]])[] = [
+  ['target', ['baseUrl', 'targets', 'targetImage', 'targetPort', 'targetEnv', 'targetReadyTimeoutMs', 'provisioner']],
+  [
+    'credentials',
+    [
+      'credentials',
+      'clientId',
+      'clientSecret',
+      'clientSecretFile',
+      'apiKey',
+      'apiKeyFile',
+      'peerClientId',
+      'peerClientSecret',
+      'peerClientSecretFile',
+    ],
+  ],
+  ['selection', ['suites', 'suitesDir', 'catalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
+  ['load', ['concurrency', 'maxRps', 'timeoutMs', 'deadlineMs', 'maxResponseBytes', 'maxFailures', 'exitFirst']],
+  ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs']],
+  [
+    'reports',
+    [
+      'reportDir',
+      'mdMaxChars',
+      'signKey',
+      'expect',
+      'strict',
+      'requireComplete',
+      'quiet',
+      'progressIntervalMs',
+      'bulkFailuresPath',
+    ],
+  ],
+  ['safety', ['allowInsecureHttp', 'keep']],
+  ['self-tests', ['referenceFaults', 'referenceVariants']],
+];
+
+/** The name of a flag's value in help and messages: URL, FILE, MS, N, … */
+export function valueName(flag: string): string {
+  const name = flag.replace(/^-+/, '');
+  const named: Record<string, string> = {
+    target: 'LABEL=URL',
+    'target-env': 'K=V',
+    'target-image': 'IMAGE',
+    suites: 'NAME[,…]',
+    only: 'REQ-ID[,…]',
+    'reference-faults': 'NAME[,…]',
+    'reference-variants': 'NAME[,…]',
+    'bulk-failures-path': 'JSONPATH',
+    'webhook-host': 'HOST',
+    'api-key': 'KEY',
+    expect: 'FILE',
+    provisioner: 'FILE',
+    'sign-key': 'FILE',
+    config: 'FILE',
+    credentials: 'FILE',
+    catalogue: 'FILE',
+  };
+  if (named[name]) return named[name];
+  if (name.endsWith('-url')) return 'URL';
+  if (name.endsWith('-ms')) return 'MS';
+  if (name.endsWith('-file')) return 'FILE';
+  if (name.endsWith('-dir')) return 'DIR';
+  if (name.endsWith('-id')) return 'ID';
+  if (name.endsWith('-secret')) return 'SECRET';
+  if (name.endsWith('-port') || name === 'port') return 'PORT';
+  if (name === 'host') return 'HOST';
+  return 'N';
+}
+
+/** `text` after `prefix` (padded to `indent`), as lines of at most `width` columns, each further one indented. */
+export function wrap(prefix: string, text: string, indent: number, width = HELP_COLUMNS): string[] {
+  const lines: string[] = [];
+  let line = prefix.padEnd(indent);
+  let empty = true;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = ' '.repeat(indent) + word;
+    } else line += (empty ? '' : ' ') + word;
+    empty = false;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+/** Where the help of an option starts. */
+const HELP_COLUMN = 30;
+
+/** One setting's help: `  --flag VALUE` then its help and [VARIABLE], wrapped. */
+function settingHelp(key: SettingKey): string[] {
+  const s = SETTINGS[key] as { flag: string; env: string; help: string; boolean?: boolean };
+  const head = `  --${s.flag}${s.boolean ? '' : ` ${valueName(s.flag)}`}`;
+  const text = `${s.help} [${s.env}]`;
+  return head.length < HELP_COLUMN ? wrap(head, text, HELP_COLUMN) : [head, ...wrap('', text, HELP_COLUMN)];
+}
+
+/** Every setting's help, grouped ("Target:", "Credentials:", …), for `run --help`. */
+export function groupedSettingsHelp(): string {
+  const keys = Object.keys(SETTINGS) as SettingKey[];
+  const listed = new Set(GROUPS.flatMap(([, ks]) => ks));
+  const groups = [...GROUPS, ['other', keys.filter((k) => !listed.has(k))] as const];
+  const out: string[] = [];
+  for (const [title, members] of groups) {
+    const present = members.filter((k): k is SettingKey => k in SETTINGS);
+    if (!present.length) continue;
+    out.push('', `${title[0]!.toUpperCase()}${title.slice(1)}:`);
+    for (const key of present) out.push(...settingHelp(key));
+  }
+  return out.join('\n');
+}
