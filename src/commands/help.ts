@@ -26,7 +26,7 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ],
   ['selection', ['suites', 'suitesDir', 'catalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
   ['load', ['concurrency', 'maxRps', 'timeoutMs', 'deadlineMs', 'maxResponseBytes', 'maxFailures', 'exitFirst']],
-  ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs']],
+  ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs', 'processingTimeoutMs']],
   [
     'reports',
     [
