@@ -21,6 +21,7 @@ Commands:
   list     print the requirement catalogue (--json for JSON)
   report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
   verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
+  merge    one report from the report folders of the shards of a run (run --shard I/N)
   keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
   help     this help; "screenconf <command> --help" for a command's options
 
@@ -42,6 +43,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return (await import('./commands/list.ts')).listCommand(rest, io);
       case 'keygen':
         return (await import('./commands/keygen.ts')).keygenCommand(rest, io);
+      case 'merge':
+        return await (await import('./commands/merge.ts')).mergeCommand(rest, io);
       case 'report':
       case 'verify':
         return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);
@@ -58,7 +61,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       default:
         throw new HarnessError(
           'SC_USAGE',
-          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, keygen, help)`,
+          `unknown command "${command}" (commands: run, cleanup, serve, list, report, verify, merge, keygen, help)`,
         );
     }
   } catch (err) {

@@ -150,6 +150,18 @@ export const ConfigSchema = z
     mdMaxChars: intFrom(MIN_MD_MAX_CHARS, 10_000_000).default(DEFAULT_MD_MAX_CHARS),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
     runs: intFrom(1, 100_000).default(25),
+    shard: z
+      .string()
+      .trim()
+      .regex(/^\d+\/\d+$/, { message: 'must be I/N, like 2/4' })
+      .transform((v) => {
+        const [index, count] = v.split('/').map(Number) as [number, number];
+        return { index, count };
+      })
+      .refine((s) => s.count >= 1 && s.index >= 1 && s.index <= s.count, {
+        message: 'must be I/N with 1 ≤ I ≤ N, like 2/4',
+      })
+      .optional(),
     timeoutMs: intFrom(100, 600_000).default(15_000),
     deadlineMs: intFrom(1, 86_400_000).optional(),
     maxResponseBytes: intFrom(1024, 1024 ** 3).default(4 * 1024 * 1024),
@@ -278,6 +290,15 @@ export const ConfigSchema = z
         c.clientId !== undefined || c.apiKey !== undefined,
         'clientId',
         `is required with ${c.baseUrl === undefined ? '--target-image' : '--base-url'} (or give --api-key)`,
+      );
+    }
+    if (c.shard !== undefined) {
+      need(c.seed !== undefined, 'shard', 'needs --seed (SCREENCONF_SEED), the same on every shard');
+      const selected = c.suites?.length ?? SUITES.length;
+      need(
+        c.shard.count <= selected,
+        'shard',
+        `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
       );
     }
     need(

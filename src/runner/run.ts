@@ -73,7 +73,7 @@ interface RunShared {
 }
 
 /** The gate applied to one target's report: results marked `expected`, the gate in the summary. */
-function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): ConformanceReport {
+export function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): ConformanceReport {
   const { results, gate } = applyGate(report.results, expectations, options);
   const summary = { ...report.summary, gate };
   return { ...report, summary, targets: report.targets.map((t) => ({ ...t, summary })), results };

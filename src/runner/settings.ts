@@ -96,6 +96,13 @@ export const SETTINGS = {
     help: 'seed of the generated inputs; a run with the same seed replays them',
   },
   runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
+  shard: {
+    flag: 'shard',
+    env: 'SCREENCONF_SHARD',
+    help:
+      "I/N: run only vitest's shard I of N of the suite files (needs --seed, the same on every shard) and write a " +
+      'partial report; screenconf merge makes one report of the N',
+  },
   timeoutMs: {
     flag: 'timeout-ms',
     env: 'SCREENCONF_TIMEOUT_MS',

@@ -20,7 +20,7 @@ import type { Config } from './config.ts';
 import { preflight } from './preflight.ts';
 import { Progress, type ProgressMode } from './progress.ts';
 import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
-import { markNotRun, settleOutcomes } from './settle.ts';
+import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
@@ -179,7 +179,15 @@ function judgeRun(
   o: TargetRunOptions,
   target: Target,
   s: Session,
-  run: { startedAt: Date; collector: OutcomeCollector; runErrors: string[]; cleanup: CleanupSummary; left: Removal[] },
+  run: {
+    startedAt: Date;
+    collector: OutcomeCollector;
+    runErrors: string[];
+    cleanup: CleanupSummary;
+    left: Removal[];
+    /** With --shard: the suites of this shard's part. */
+    shardSuites: string[];
+  },
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
@@ -188,7 +196,8 @@ function judgeRun(
   const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
   const settled = settleOutcomes(bySuite, why ?? short);
   const judged = judge(settled);
-  const results = markNotRun(judged.results, why ?? short, o.suites);
+  const shard = config.shard && { ...config.shard, suites: run.shardSuites };
+  const results = markOtherShards(markNotRun(judged.results, why ?? short, shard?.suites ?? o.suites), shard);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
     ...judged.summary,
@@ -219,6 +228,7 @@ function judgeRun(
       options: publicOptions(config, SECRET_SETTINGS),
       host: hostDescription(),
       commit: gitCommit(),
+      ...(shard ? { shard } : {}),
     },
     {
       ...(o.label ? { label: o.label } : {}),
@@ -278,16 +288,17 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     const collector = new OutcomeCollector((line) =>
       progress.log(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line),
     );
-    let runErrors: string[] = [];
+    let suitesRun = { errors: [] as string[], suites: [] as string[] };
     if (!o.stopper.interruption) {
       o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
-      runErrors = await runSuites({
+      suitesRun = await runSuites({
         suites: o.suites,
         context: runContext(o, target, session),
         collector,
         progress,
         workers: session.limits.workers,
         bail: maxFailures(o.config),
+        shard: o.config.shard,
         stopper: o.stopper,
         redactor: o.redactor,
         out: o.out,
@@ -298,7 +309,8 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     rmSync(session.base.breakerFile!, { force: true });
     const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
     writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
-    const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
+    const { errors: runErrors, suites: shardSuites } = suitesRun;
+    const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left, shardSuites });
     reportCleanup(o, target, session, cleanup, left);
     return outcome;
   } catch (e) {
