@@ -10,7 +10,7 @@ import type { Evidence } from '../results/evidence.ts';
 import { describeRequest, type Exchange } from '../results/exchange.ts';
 import type { Check, ConformanceReport, Failure, RequirementResult, Verdict } from '../results/report.ts';
 import { reportChecks } from './junit.ts';
-import { describeTarget, isFailing, isMultiTarget } from './render-common.ts';
+import { describeTarget, isFailing, isMultiTarget, shardsText } from './render-common.ts';
 
 /** Escapes text for HTML content and (double-quoted) attribute values. */
 export function esc(s: unknown): string {
@@ -196,6 +196,7 @@ export function environmentSection(report: ConformanceReport): string {
     ['Seed', `${esc(run.seed)} (replay with <code>--seed ${esc(run.seed)}</code>)`],
     ['Runs per property', esc(run.runs)],
     ['Suites', esc(run.suites.join(', '))],
+    ...(shardsText(run) ? [['Shards', esc(shardsText(run))] as [string, string]] : []),
     ['Host', esc(run.host?.os ?? 'not recorded')],
     ['Node.js', esc(run.host?.node ?? 'not recorded')],
     [

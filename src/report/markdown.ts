@@ -14,7 +14,7 @@ import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts'
 import { describeRequest } from '../results/exchange.ts';
 import { byArea } from '../results/judge.ts';
 import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
-import { describeTarget, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
+import { describeTarget, isFailing, isMultiTarget, serverHeadersText, shardsText, VERDICTS } from './render-common.ts';
 
 /** What a GitHub pull-request comment holds, less room for a heading a bot may put above it. */
 export const DEFAULT_MD_MAX_CHARS = 60_000;
@@ -193,6 +193,7 @@ function header(report: ConformanceReport): string[] {
       `${run.seed} (replay with ${mdCode(`--seed ${run.seed}`)}), ${run.runs} generated cases per property`,
     ]),
     row(['Suites', mdText(run.suites.join(', '))]),
+    ...(shardsText(run) ? [row(['Shards', mdText(shardsText(run)!)])] : []),
     row([
       'screenconf',
       `${mdText(report.tool.version)}${commit}, catalogue ${mdText(report.catalogueVersion)}, report schema ` +

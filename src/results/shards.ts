@@ -65,12 +65,10 @@ export function checkShardSet(inputs: readonly ShardInput[]): ShardInput[] {
       throw new HarnessError('SC_MERGE_MISMATCH', `${s.where} is not a shard's report (its run had no --shard)`);
   }
   const ids = inputs.map((s) => identity(s.report));
-  for (const key of Object.keys(ids[0]!)) {
-    const values = [...new Set(ids.map((id) => id[key]!))];
-    if (values.length > 1) {
-      const each = inputs.map((s, i) => `${ids[i]![key]} (${s.where})`).join(', ');
-      throw new HarnessError('SC_MERGE_MISMATCH', `the shards are of different runs: ${key} differs: ${each}`);
-    }
+  const differ = Object.keys(ids[0]!).filter((key) => new Set(ids.map((id) => id[key])).size > 1);
+  if (differ.length) {
+    const each = (key: string) => `${key} ${inputs.map((s, i) => `${ids[i]![key]} (${s.where})`).join(', ')}`;
+    throw new HarnessError('SC_MERGE_MISMATCH', `the shards are of different runs: ${differ.map(each).join('; ')}`);
   }
   if (inputs[0]!.report.catalogueVersion !== CATALOGUE_VERSION)
     throw new HarnessError(
