@@ -3,7 +3,7 @@
  * results; shards split by suite file merge to the report of the whole; refusals name what differs.
  */
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../src/errors.ts';
+import type { HarnessError } from '../src/errors.ts';
 import { buildReport, checkEntries } from '../src/results/build.ts';
 import { judge } from '../src/results/judge.ts';
 import type { CheckOutcome } from '../src/results/outcome.ts';
