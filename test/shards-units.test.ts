@@ -9,6 +9,7 @@ import { judge } from '../src/results/judge.ts';
 import type { CheckOutcome } from '../src/results/outcome.ts';
 import type { ConformanceReport } from '../src/results/report.ts';
 import { checkShardSet, mergeShardReports, outcomesOf } from '../src/results/shards.ts';
+import { propertySeed, shardRuns, shardSeed } from '../src/kit/property.ts';
 
 const fail = (what: string) => ({ what, expected: 'a 4xx', received: 'HTTP 200', message: `${what}\nExpected: a 4xx` });
 const evidence = { exchanges: [], curl: ['curl -sS …'] };
@@ -140,5 +141,22 @@ describe('shards', () => {
     expect(refused([shard(1), shard(1), shard(3)])).toBe('SC_MERGE_MISMATCH: shard 1/3 is given twice: s1, s1');
     expect(refused([shard(3), shard(1), shard(2)])).toBe('accepted');
     expect(checkShardSet([shard(3), shard(1), shard(2)]).map((s) => s.report.run.shard?.index)).toEqual([1, 2, 3]);
+  });
+
+  it('splits --runs over the shards of a campaign without counting a case twice, each on a seed of its own', () => {
+    for (const [runs, count] of [
+      [7, 2],
+      [25, 4],
+      [4, 4],
+      [100_000, 3],
+    ] as const) {
+      const shares = Array.from({ length: count }, (_, i) => shardRuns(runs, { index: i + 1, count }));
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(runs);
+      expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+      const seeds = Array.from({ length: count }, (_, i) => shardSeed(5, 'patch', { index: i + 1, count }));
+      expect(new Set([...seeds, propertySeed(5, 'patch')]).size).toBe(count + 1);
+    }
+    expect(shardRuns(25, undefined)).toBe(25);
+    expect(shardSeed(5, 'patch', undefined)).toBe(propertySeed(5, 'patch'));
   });
 });

@@ -42,6 +42,8 @@ export interface RunContext {
   shrink?: ShrinkBudget;
   /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
   exchangeLog?: string;
+  /** --shard I/N --shard-by runs: this shard runs its share of each property's cases, on seeds of its own. */
+  runsShard?: { index: number; count: number };
 }
 
 /** What a failing property may spend shrinking its counterexample against a live target. */

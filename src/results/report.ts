@@ -102,7 +102,15 @@ export const ExpectedMarkSchema = obj({
 export const ShardSchema = obj({
   index: z.int().min(1).describe('I of --shard I/N'),
   count: z.int().min(1).describe('N of --shard I/N'),
-  suites: z.array(z.string()).describe("the suite files vitest's sharding gave this shard"),
+  suites: z.array(z.string()).describe("the suite files vitest's sharding gave this shard (every one by runs)"),
+  by: z
+    .enum(['files', 'runs'])
+    .describe('--shard-by: files (vitest splits the suite files), runs (every shard its share of --runs)')
+    .optional(),
+  runs: z
+    .int()
+    .describe('--shard-by runs: generated cases per property in this shard, its share of run.runs')
+    .optional(),
 })
   .describe('--shard I/N: this is a partial report of one shard; screenconf merge judges the whole run')
   .meta({ id: 'Shard' });

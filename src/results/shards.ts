@@ -46,6 +46,7 @@ function identity(r: ConformanceReport): Record<string, string> {
     target: targetIdentity(r),
     suites: r.run.suites.join(','),
     'shard count': String(r.run.shard?.count),
+    'shard by': r.run.shard?.by ?? 'files',
     only: text(o.only),
     strict: text(o.strict),
     'require-complete': text(o.requireComplete),

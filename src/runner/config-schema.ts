@@ -162,6 +162,7 @@ export const ConfigSchema = z
         message: 'must be I/N with 1 ≤ I ≤ N, like 2/4',
       })
       .optional(),
+    shardBy: z.enum(['files', 'runs'], { message: 'must be files or runs' }).default('files'),
     timeoutMs: intFrom(100, 600_000).default(15_000),
     deadlineMs: intFrom(1, 86_400_000).optional(),
     maxResponseBytes: intFrom(1024, 1024 ** 3).default(4 * 1024 * 1024),
@@ -295,12 +296,19 @@ export const ConfigSchema = z
     if (c.shard !== undefined) {
       need(c.seed !== undefined, 'shard', 'needs --seed (SCREENCONF_SEED), the same on every shard');
       const selected = c.suites?.length ?? SUITES.length;
-      need(
-        c.shard.count <= selected,
-        'shard',
-        `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
-      );
-    }
+      if (c.shardBy === 'files')
+        need(
+          c.shard.count <= selected,
+          'shard',
+          `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
+        );
+      else
+        need(
+          c.shard.count <= c.runs,
+          'shard',
+          `splits --runs ${c.runs} into ${c.shard.count} shards: at most ${c.runs}`,
+        );
+    } else need(c.shardBy === 'files', 'shardBy', 'applies only with --shard');
     need(
       (c.peerClientId === undefined) === (c.peerClientSecret === undefined),
       c.peerClientId === undefined ? 'peerClientId' : 'peerClientSecret',

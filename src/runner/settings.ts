@@ -103,6 +103,13 @@ export const SETTINGS = {
       "I/N: run only vitest's shard I of N of the suite files (needs --seed, the same on every shard) and write a " +
       'partial report; screenconf merge makes one report of the N',
   },
+  shardBy: {
+    flag: 'shard-by',
+    env: 'SCREENCONF_SHARD_BY',
+    help:
+      'with --shard: files (default: vitest splits the suite files) or runs (a long campaign: every shard runs ' +
+      'every suite file, each property its share of --runs on seeds of its own)',
+  },
   timeoutMs: {
     flag: 'timeout-ms',
     env: 'SCREENCONF_TIMEOUT_MS',

@@ -27,6 +27,7 @@ import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
 import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
 import { logExchange, setStage } from '../kit/exchange-log.ts';
+import { shardRuns } from '../kit/property.ts';
 import { gitCommit, hostDescription, VERSION } from '../version.ts';
 
 export const THROTTLE_LOG = 'throttled.jsonl';
@@ -118,7 +119,12 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
     (config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : '') +
     (config.referenceVariants.length ? ` with variants: ${config.referenceVariants.join(', ')}` : '');
   o.out(`target${o.label ? ` ${o.label}:` : ''} ${target.baseUrl}${embedded}${image}${faults}`);
-  o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property`);
+  const campaign =
+    config.shard && config.shardBy === 'runs'
+      ? `; shard ${config.shard.index}/${config.shard.count} of them: ${shardRuns(config.runs, config.shard)} per ` +
+        'property, on seeds of its own'
+      : '';
+  o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property${campaign}`);
   const deadline = config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : '';
   o.out(`${describeLimits(s.limits)}; ${config.timeoutMs} ms per request${deadline}`);
   o.out(`ledger ${s.ledger.path}${config.keep ? ' (--keep: what the run creates stays on the target)' : ''}`);
@@ -143,6 +149,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     keep: config.keep,
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
     ...(config.only ? { only: config.only } : {}),
+    ...(config.shard && config.shardBy === 'runs' ? { runsShard: config.shard } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     webhooks: {
@@ -196,8 +203,15 @@ function judgeRun(
   const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
   const settled = settleOutcomes(bySuite, why ?? short);
   const judged = judge(settled);
-  const shard = config.shard && { ...config.shard, suites: run.shardSuites };
-  const results = markOtherShards(markNotRun(judged.results, why ?? short, shard?.suites ?? o.suites), shard);
+  const byRuns = config.shardBy === 'runs';
+  const shard = config.shard && {
+    ...config.shard,
+    suites: run.shardSuites,
+    ...(byRuns ? { by: 'runs' as const, runs: shardRuns(config.runs, config.shard) } : {}),
+  };
+  const notRun = markNotRun(judged.results, why ?? short, shard?.suites ?? o.suites);
+  // A shard of the suite files leaves the other files' requirements to the other shards; a campaign shard runs all.
+  const results = byRuns ? notRun : markOtherShards(notRun, shard);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const summary = {
     ...judged.summary,
@@ -298,7 +312,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         progress,
         workers: session.limits.workers,
         bail: maxFailures(o.config),
-        shard: o.config.shard,
+        shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
         stopper: o.stopper,
         redactor: o.redactor,
         out: o.out,
