@@ -21,7 +21,8 @@ import { REPORT_FILES, writeRunReports } from '../report/folder.ts';
 import { writeMergedHar } from '../report/har.ts';
 import { loadReport } from '../report/load.ts';
 import { runFolderOf } from '../report/commands.ts';
-import { loadPrivateKey } from '../report/signature.ts';
+import { MANIFEST, SIGNATURE } from '../report/manifest.ts';
+import { fingerprint, loadPrivateKey } from '../report/signature.ts';
 import { VERSION } from '../version.ts';
 import { gated } from './run.ts';
 
@@ -133,6 +134,7 @@ export function mergeShards(o: MergeOptions): number {
     report = mergeTarget(dirs, out, id, { options, expectations }, redactor, signKey);
   }
   const reportPath = join(out, REPORT_FILES.json);
+  if (signKey) o.print(`signed ${MANIFEST} into ${SIGNATURE} with the key ${fingerprint(signKey)}`);
   const summaryOptions = { reportPath, style, notes: [], cost: costLine(report) };
   o.print(
     report.targets.length > 1
