@@ -51,8 +51,10 @@ export function shardRuns(runs: number, shard: RunsShard | undefined): number {
  * The seed of a property in one shard of a campaign: its own stream of generated cases (the shards' streams differ),
  * so each shard explores a part of the seed space the others do not; unsharded, the property's own seed.
  */
-export function shardSeed(runSeed: number, name: string, shard: RunsShard | undefined): number {
-  return propertySeed(runSeed, shard ? `${name} [runs shard ${shard.index}/${shard.count}]` : name);
+export function shardSeed(runSeed: number, name: string, shard: RunsShard | undefined, round = 1): number {
+  const part = shard ? ` [runs shard ${shard.index}/${shard.count}]` : '';
+  // --duration: rounds after the first explore further, each on its own seed.
+  return propertySeed(runSeed, `${name}${part}${round > 1 ? ` [round ${round}]` : ''}`);
 }
 
 /** How a failing property's shrinking went: when it began, what it has spent, whether it ran out. */
@@ -111,13 +113,13 @@ export async function property<T>(
     }
   };
   // A replay path counts the examples first, so they go with it.
-  const corpus = options.examples?.length && (!shard || shard.index === 1) ? options.examples : [];
+  const corpus = options.examples?.length && (!shard || shard.index === 1) && !t.run.round ? options.examples : [];
   const examples = corpus.length ? { examples: corpus.map((e) => [e] as [T]) } : {};
   const details = await fc.check(fc.asyncProperty(arb, run), {
     ...examples,
     ...(replay
       ? { seed: replay.seed, path: replay.path, numRuns: 1, endOnFailure: true }
-      : { seed: shardSeed(t.run.seed, name, shard), numRuns: runs, endOnFailure: false }),
+      : { seed: shardSeed(t.run.seed, name, shard, t.run.round), numRuns: runs, endOnFailure: false }),
   });
   if (!details.failed || details.counterexample === null) {
     if (details.interrupted) {
@@ -152,7 +154,8 @@ export async function property<T>(
   const more = [
     `Counterexample (${budget}, ${numRuns} runs): ${shown}`,
     `fast-check seed ${details.seed}, path "${path}"; replay the run with --seed ${t.run.seed}` +
-      (shard ? ` --shard ${shard.index}/${shard.count} --shard-by runs` : ''),
+      (shard ? ` --shard ${shard.index}/${shard.count} --shard-by runs` : '') +
+      (t.run.round ? ` (round ${t.run.round} of a --duration campaign)` : ''),
   ].join('\n');
   // The same, structured, for the report's evidence (check() redacts it).
   const property: PropertyEvidence = {

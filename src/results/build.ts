@@ -38,6 +38,8 @@ export interface RunInfo {
   commit?: string | undefined;
   /** --shard I/N: the shard this partial report is of. */
   shard?: Shard | undefined;
+  /** --duration: how many rounds of the suites ran. */
+  rounds?: number | undefined;
 }
 
 export interface JudgedTarget {
@@ -98,6 +100,7 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
       options: run.options,
       ...(run.host ? { host: run.host } : {}),
       ...(run.shard ? { shard: run.shard } : {}),
+      ...(run.rounds !== undefined ? { rounds: run.rounds } : {}),
     },
     target: { baseUrl: target.baseUrl, kind: target.kind, ...faults, label, serverHeaders: target.serverHeaders },
     targets: [entry],

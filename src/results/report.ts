@@ -263,6 +263,10 @@ export const ConformanceReportSchema = obj({
       node: text('Node.js version'),
     }).optional(),
     shard: ShardSchema.optional(),
+    rounds: z
+      .int()
+      .describe('--duration: rounds of the suites run, each on generated cases of its own, until the budget was spent')
+      .optional(),
     shards: z
       .array(MergedShardSchema)
       .describe('screenconf merge: the shards this report was judged from, in order')

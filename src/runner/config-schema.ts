@@ -162,6 +162,16 @@ export const ConfigSchema = z
         message: 'must be I/N with 1 ≤ I ≤ N, like 2/4',
       })
       .optional(),
+    duration: z
+      .string()
+      .trim()
+      .regex(/^\d+(ms|s|m|h)$/, { message: 'must be a time like 90s, 30m or 2h' })
+      .transform((v) => {
+        const [, n, unit] = /^(\d+)(ms|s|m|h)$/.exec(v)!;
+        return Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
+      })
+      .refine((ms) => ms >= 1000 && ms <= 7 * 86_400_000, { message: 'must be from 1s to 168h' })
+      .optional(),
     shardBy: z.enum(['files', 'runs'], { message: 'must be files or runs' }).default('files'),
     timeoutMs: intFrom(100, 600_000).default(15_000),
     deadlineMs: intFrom(1, 86_400_000).optional(),

@@ -103,6 +103,13 @@ export const SETTINGS = {
       "I/N: run only vitest's shard I of N of the suite files (needs --seed, the same on every shard) and write a " +
       'partial report; screenconf merge makes one report of the N',
   },
+  duration: {
+    flag: 'duration',
+    env: 'SCREENCONF_DURATION',
+    help:
+      'a time budget (90s, 30m, 2h): the suites run again in rounds, each property on generated cases of its own, ' +
+      'until it is spent (a round that began runs to its end)',
+  },
   shardBy: {
     flag: 'shard-by',
     env: 'SCREENCONF_SHARD_BY',

@@ -22,6 +22,7 @@ import { Progress, type ProgressMode } from './progress.ts';
 import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
 import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
+import { runRounds } from './rounds.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
@@ -131,7 +132,7 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
 }
 
 /** What the workers are handed (vitest provide/inject). */
-function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext {
+function runContext(o: TargetRunOptions, target: Target, s: Session, round: number): RunContext {
   const { config } = o;
   return {
     runId: o.runId,
@@ -150,6 +151,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
     ...(config.only ? { only: config.only } : {}),
     ...(config.shard && config.shardBy === 'runs' ? { runsShard: config.shard } : {}),
+    ...(round > 1 ? { round } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     webhooks: {
@@ -194,6 +196,8 @@ function judgeRun(
     left: Removal[];
     /** With --shard: the suites of this shard's part. */
     shardSuites: string[];
+    /** With --duration: the rounds of the suites that ran. */
+    rounds: number;
   },
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
@@ -243,6 +247,7 @@ function judgeRun(
       host: hostDescription(),
       commit: gitCommit(),
       ...(shard ? { shard } : {}),
+      ...(config.duration !== undefined ? { rounds: run.rounds } : {}),
     },
     {
       ...(o.label ? { label: o.label } : {}),
@@ -302,20 +307,30 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     const collector = new OutcomeCollector((line) =>
       progress.log(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line),
     );
-    let suitesRun = { errors: [] as string[], suites: [] as string[] };
+    let suitesRun = { errors: [] as string[], suites: [] as string[], rounds: 0 };
     if (!o.stopper.interruption) {
       o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
-      suitesRun = await runSuites({
-        suites: o.suites,
-        context: runContext(o, target, session),
-        collector,
-        progress,
-        workers: session.limits.workers,
-        bail: maxFailures(o.config),
-        shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
-        stopper: o.stopper,
-        redactor: o.redactor,
-        out: o.out,
+      const max = maxFailures(o.config);
+      const failed = () => collector.outcomes.filter((x) => x.state === 'failed').length;
+      const shard = o.config.shardBy === 'runs' ? o.config.shard : undefined;
+      suitesRun = await runRounds({
+        durationMs: o.config.duration,
+        runsPerRound: shardRuns(o.config.runs, shard),
+        stopped: () => o.stopper.interruption !== undefined || (max !== undefined && failed() >= max),
+        out: (line) => progress.log(line),
+        run: (round) =>
+          runSuites({
+            suites: o.suites,
+            context: runContext(o, target, session, round),
+            collector,
+            progress,
+            workers: session.limits.workers,
+            bail: maxFailures(o.config),
+            shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
+            stopper: o.stopper,
+            redactor: o.redactor,
+            out: o.out,
+          }),
       });
     }
     setStage('sweep');
@@ -323,8 +338,9 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     rmSync(session.base.breakerFile!, { force: true });
     const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
     writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
-    const { errors: runErrors, suites: shardSuites } = suitesRun;
-    const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left, shardSuites });
+    const { errors: runErrors, suites: shardSuites, rounds } = suitesRun;
+    const judging = { startedAt, collector, runErrors, cleanup, left, shardSuites, rounds };
+    const outcome = judgeRun(o, target, session, judging);
     reportCleanup(o, target, session, cleanup, left);
     return outcome;
   } catch (e) {
