@@ -36,6 +36,12 @@ export const ERROR_CODES = {
     2,
     'the conformance.json given to report cannot be read, is not JSON, or does not fit the report schema',
   ),
+  SC_MERGE_MISMATCH: code(
+    2,
+    'the reports given to merge are not shards of one run: a different seed, runs, catalogue, target or settings, ' +
+      'a shard given twice, or a report of a run without --shard',
+  ),
+  SC_MERGE_INCOMPLETE: code(2, 'the reports given to merge lack a shard (each of 1/N … N/N is needed)'),
   SC_KEY_FILE: code(
     2,
     'a key file (run --sign-key, verify --public-key) cannot be read or is not an Ed25519 key in PEM; or keygen ' +

@@ -122,7 +122,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(5);
+    expect(report.schemaVersion).toBe(6);
     expect(report.run).toMatchObject({ seed: 5, suites: ['token', 'case-delete'] });
     expect(report.run.options).toMatchObject({
       seed: 5,

@@ -46,6 +46,10 @@ export interface RunContext {
   tokenShareDir?: string;
   /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
   exchangeLog?: string;
+  /** --shard I/N --shard-by runs: this shard runs its share of each property's cases, on seeds of its own. */
+  runsShard?: { index: number; count: number };
+  /** --duration: the round of the suites (2, 3, …): each round's properties run on seeds of their own. */
+  round?: number;
 }
 
 /** What a failing property may spend shrinking its counterexample against a live target. */

@@ -35,6 +35,28 @@ export function propertySeed(runSeed: number, name: string): number {
   return createHash('sha256').update(`${runSeed}:${name}`).digest().readInt32BE(0);
 }
 
+/** A shard of a campaign (--shard I/N --shard-by runs). */
+export interface RunsShard {
+  index: number;
+  count: number;
+}
+
+/** A shard's share of `runs` generated cases: N split over the shards, none counted twice, the first get the rest. */
+export function shardRuns(runs: number, shard: RunsShard | undefined): number {
+  if (!shard) return runs;
+  return Math.floor(runs / shard.count) + (shard.index <= runs % shard.count ? 1 : 0);
+}
+
+/**
+ * The seed of a property in one shard of a campaign: its own stream of generated cases (the shards' streams differ),
+ * so each shard explores a part of the seed space the others do not; unsharded, the property's own seed.
+ */
+export function shardSeed(runSeed: number, name: string, shard: RunsShard | undefined, round = 1): number {
+  const part = shard ? ` [runs shard ${shard.index}/${shard.count}]` : '';
+  // --duration: rounds after the first explore further, each on its own seed.
+  return propertySeed(runSeed, `${name}${part}${round > 1 ? ` [round ${round}]` : ''}`);
+}
+
 /** How a failing property's shrinking went: when it began, what it has spent, whether it ran out. */
 class Shrinking {
   #from: { at: number; requests: number } | undefined;
@@ -75,7 +97,10 @@ export async function property<T>(
   predicate: (value: T) => Promise<void>,
   options: PropertyOptions<T> = {},
 ): Promise<void> {
-  const runs = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
+  const shard = t.run.runsShard;
+  const all = options.runs ?? Math.max(1, Math.round(t.run.runs * (options.scale ?? 1)));
+  // A campaign shard: its share of the cases (at least one), on its own seed; the examples run in the first shard.
+  const runs = shard ? Math.max(1, shardRuns(all, shard)) : all;
   const replay = t.replay?.name === name ? t.replay : undefined;
   const shrinking = new Shrinking(t, t.run.shrink ?? DEFAULT_SHRINK);
   const run = async (value: T) => {
@@ -88,12 +113,13 @@ export async function property<T>(
     }
   };
   // A replay path counts the examples first, so they go with it.
-  const examples = options.examples?.length ? { examples: options.examples.map((e) => [e] as [T]) } : {};
+  const corpus = options.examples?.length && (!shard || shard.index === 1) && !t.run.round ? options.examples : [];
+  const examples = corpus.length ? { examples: corpus.map((e) => [e] as [T]) } : {};
   const details = await fc.check(fc.asyncProperty(arb, run), {
     ...examples,
     ...(replay
       ? { seed: replay.seed, path: replay.path, numRuns: 1, endOnFailure: true }
-      : { seed: propertySeed(t.run.seed, name), numRuns: runs, endOnFailure: false }),
+      : { seed: shardSeed(t.run.seed, name, shard, t.run.round), numRuns: runs, endOnFailure: false }),
   });
   if (!details.failed || details.counterexample === null) {
     if (details.interrupted) {
@@ -127,7 +153,9 @@ export async function property<T>(
     : `shrunk after ${numShrinks} steps`;
   const more = [
     `Counterexample (${budget}, ${numRuns} runs): ${shown}`,
-    `fast-check seed ${details.seed}, path "${path}"; replay the run with --seed ${t.run.seed}`,
+    `fast-check seed ${details.seed}, path "${path}"; replay the run with --seed ${t.run.seed}` +
+      (shard ? ` --shard ${shard.index}/${shard.count} --shard-by runs` : '') +
+      (t.run.round ? ` (round ${t.run.round} of a --duration campaign)` : ''),
   ].join('\n');
   // The same, structured, for the report's evidence (check() redacts it).
   const property: PropertyEvidence = {

@@ -10,7 +10,7 @@ import type { Evidence } from '../results/evidence.ts';
 import { describeRequest, type Exchange } from '../results/exchange.ts';
 import type { Check, ConformanceReport, Failure, RequirementResult, Verdict } from '../results/report.ts';
 import { reportChecks } from './junit.ts';
-import { describeTarget, isFailing, isMultiTarget, undeletableText } from './render-common.ts';
+import { describeTarget, isFailing, isMultiTarget, shardsText, undeletableText } from './render-common.ts';
 
 /** Escapes text for HTML content and (double-quoted) attribute values. */
 export function esc(s: unknown): string {
@@ -200,6 +200,7 @@ export function environmentSection(report: ConformanceReport): string {
       const text = undeletableText(t.summary.cleanup, t.kind);
       return text ? [[`Left by design${isMultiTarget(report) ? ` (${t.label})` : ''}`, esc(text)]] : [];
     }),
+    ...(shardsText(run) ? [['Shards', esc(shardsText(run))] as [string, string]] : []),
     ['Host', esc(run.host?.os ?? 'not recorded')],
     ['Node.js', esc(run.host?.node ?? 'not recorded')],
     [

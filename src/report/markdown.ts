@@ -19,6 +19,7 @@ import {
   isFailing,
   isMultiTarget,
   serverHeadersText,
+  shardsText,
   undeletableText,
   VERDICTS,
 } from './render-common.ts';
@@ -204,6 +205,7 @@ function header(report: ConformanceReport): string[] {
       const text = undeletableText(t.summary.cleanup, t.kind);
       return text ? [row([`Left by design${isMultiTarget(report) ? ` (${mdText(t.label)})` : ''}`, mdText(text)])] : [];
     }),
+    ...(shardsText(run) ? [row(['Shards', mdText(shardsText(run)!)])] : []),
     row([
       'screenconf',
       `${mdText(report.tool.version)}${commit}, catalogue ${mdText(report.catalogueVersion)}, report schema ` +

@@ -67,3 +67,32 @@ export function serverHeadersText(headers: Record<string, string[]> | undefined)
   if (!entries.length) return 'none seen';
   return entries.map(([k, vs]) => `${k}: ${vs.join(' | ')}`).join('; ');
 }
+
+/**
+ * A sharded run in one line: a shard's partial report (which suite files it ran, and that merge judges the whole),
+ * or a report merged from shards (each shard's run id and suite files); undefined for a run of one process.
+ */
+export function shardsText(run: ConformanceReport['run']): string | undefined {
+  if (run.shard?.by === 'runs') {
+    const { index, count, runs } = run.shard;
+    return (
+      `shard ${index}/${count} of a campaign: ${runs} of the ${run.runs} generated cases per property, on seeds of ` +
+      `its own; a partial report, screenconf merge judges the whole run from the ${count} shards`
+    );
+  }
+  if (run.shard) {
+    const { index, count, suites } = run.shard;
+    return (
+      `shard ${index}/${count} (${suites.join(', ')}): a partial report of this shard's part; ` +
+      `screenconf merge judges the whole run from the ${count} shards`
+    );
+  }
+  if (run.shards?.length)
+    return (
+      `merged from ${run.shards.length} shards: ` +
+      run.shards
+        .map((s) => `${s.index}/${s.count} run ${s.id} (${s.by === 'runs' ? `${s.runs} runs` : s.suites.join(', ')})`)
+        .join('; ')
+    );
+  return undefined;
+}

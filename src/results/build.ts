@@ -11,6 +11,7 @@ import {
   type Interruption,
   REPORT_SCHEMA_VERSION,
   type RequirementResult,
+  type Shard,
   type Summary,
   type TargetKind,
   type TargetSummary,
@@ -35,6 +36,10 @@ export interface RunInfo {
   host?: { os: string; node: string };
   /** The git commit of the screenconf checkout, when it ran from one. */
   commit?: string | undefined;
+  /** --shard I/N: the shard this partial report is of. */
+  shard?: Shard | undefined;
+  /** --duration: how many rounds of the suites ran. */
+  rounds?: number | undefined;
 }
 
 export interface JudgedTarget {
@@ -94,6 +99,8 @@ export function buildReport(run: RunInfo, target: JudgedTarget): ConformanceRepo
       ...(run.cutShort ? { cutShort: run.cutShort } : {}),
       options: run.options,
       ...(run.host ? { host: run.host } : {}),
+      ...(run.shard ? { shard: run.shard } : {}),
+      ...(run.rounds !== undefined ? { rounds: run.rounds } : {}),
     },
     target: { baseUrl: target.baseUrl, kind: target.kind, ...faults, label, serverHeaders: target.serverHeaders },
     targets: [entry],

@@ -8,6 +8,7 @@
  * The verdicts themselves stay what they are: `verdict` says what the server did, `expected`
  * says what the team knew.
  */
+import { inOtherShard } from './judge.ts';
 import type { ExpectedMark, GateRef, GateSummary, RequirementResult } from './report.ts';
 
 /** One entry of the expectations file (--expect): a known failure, why, and until when. */
@@ -61,7 +62,9 @@ export function applyGate(
     expired: [],
     gating: [],
     requireComplete: options.requireComplete === true,
-    notJudged: results.filter((r) => r.level === 'MUST' && r.verdict === 'skip').map((r) => ref(r.id, label)),
+    notJudged: results
+      .filter((r) => r.level === 'MUST' && r.verdict === 'skip' && !inOtherShard(r.reason))
+      .map((r) => ref(r.id, label)),
   };
   const gated = results.map((r): RequirementResult => {
     const e = mine.find((x) => x.id === r.id);

@@ -47,9 +47,22 @@ export const NOT_SELECTED = 'no check ran for it in this run (suite not selected
 /** The reason of a check --only left out. */
 export const NOT_IN_ONLY = 'not selected: --only names other requirements';
 
-/** Whether a requirement was left out of the run by choice (--suites, --only): counted, not listed. */
+/** How the reason of a requirement left to the other shards begins (--shard: a partial report). */
+export const OTHER_SHARD = 'not judged in this shard';
+
+/** The reason of a requirement no check of this shard judged: the other shards' part, or not selected. */
+export function otherShardReason(shard: { index: number; count: number }): string {
+  return `${OTHER_SHARD} (${shard.index}/${shard.count}): a partial report; screenconf merge judges the whole run`;
+}
+
+/** Whether a requirement was left to the other shards of a sharded run (not a gap of this shard's part). */
+export function inOtherShard(reason: string | undefined): boolean {
+  return reason?.startsWith(OTHER_SHARD) === true;
+}
+
+/** Whether a requirement was left out of the run by choice (--suites, --only, --shard): counted, not listed. */
 export function deselected(reason: string): boolean {
-  return reason === NOT_SELECTED || reason === NOT_IN_ONLY;
+  return reason === NOT_SELECTED || reason === NOT_IN_ONLY || inOtherShard(reason);
 }
 
 /** The reason of a requirement whose check failed once and passed when re-run: what failed first follows. */
@@ -145,10 +158,10 @@ export function judge(
   };
 }
 
-/** The MUST requirements no check judged, with the reason each was skipped. */
+/** The MUST requirements no check judged, with the reason each was skipped (a shard's: of its own part). */
 export function notJudged(results: readonly RequirementResult[]): NotJudged[] {
   return results
-    .filter((r) => r.level === 'MUST' && r.verdict === 'skip')
+    .filter((r) => r.level === 'MUST' && r.verdict === 'skip' && !inOtherShard(r.reason))
     .map((r) => ({ id: r.id, reason: r.reason ?? 'not judged' }));
 }
 

@@ -15,9 +15,10 @@ import { obj, text } from './schema-helpers.ts';
 /**
  * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
  * 4: every check (`checks`), the host and the harness's commit; 5: summary.verdict (incomplete when a
- * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged.
+ * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged; 6: run.shard (a partial
+ * report of one shard) and run.shards (a report merged from shards).
  */
-export const REPORT_SCHEMA_VERSION = 5;
+export const REPORT_SCHEMA_VERSION = 6;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -97,6 +98,28 @@ export const ExpectedMarkSchema = obj({
 })
   .describe('--expect: what an expectation made of this result')
   .meta({ id: 'ExpectedMark' });
+
+export const ShardSchema = obj({
+  index: z.int().min(1).describe('I of --shard I/N'),
+  count: z.int().min(1).describe('N of --shard I/N'),
+  suites: z.array(z.string()).describe("the suite files vitest's sharding gave this shard (every one by runs)"),
+  by: z
+    .enum(['files', 'runs'])
+    .describe('--shard-by: files (vitest splits the suite files), runs (every shard its share of --runs)')
+    .optional(),
+  runs: z
+    .int()
+    .describe('--shard-by runs: generated cases per property in this shard, its share of run.runs')
+    .optional(),
+})
+  .describe('--shard I/N: this is a partial report of one shard; screenconf merge judges the whole run')
+  .meta({ id: 'Shard' });
+
+export const MergedShardSchema = ShardSchema.extend({
+  id: text("the shard's run id"),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+}).meta({ id: 'MergedShard' });
 
 export const GateRefSchema = obj({ id: z.string(), target: z.string().optional() });
 
@@ -257,6 +280,15 @@ export const ConformanceReportSchema = obj({
       os: text('operating system, release and architecture of the machine that ran screenconf'),
       node: text('Node.js version'),
     }).optional(),
+    shard: ShardSchema.optional(),
+    rounds: z
+      .int()
+      .describe('--duration: rounds of the suites run, each on generated cases of its own, until the budget was spent')
+      .optional(),
+    shards: z
+      .array(MergedShardSchema)
+      .describe('screenconf merge: the shards this report was judged from, in order')
+      .optional(),
   }),
   target: obj({
     baseUrl: z.string(),
@@ -294,6 +326,8 @@ export type TargetKind = z.infer<typeof TargetKindSchema>;
 export type Failure = z.infer<typeof FailureSchema>;
 export type TestRef = z.infer<typeof TestRefSchema>;
 export type Check = z.infer<typeof CheckSchema>;
+export type Shard = z.infer<typeof ShardSchema>;
+export type MergedShard = z.infer<typeof MergedShardSchema>;
 export type Verdict = z.infer<typeof VerdictSchema>;
 export type ExpectedMark = z.infer<typeof ExpectedMarkSchema>;
 export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;

@@ -152,6 +152,29 @@ export const ConfigSchema = z
     mdMaxChars: intFrom(MIN_MD_MAX_CHARS, 10_000_000).default(DEFAULT_MD_MAX_CHARS),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
     runs: intFrom(1, 100_000).default(25),
+    shard: z
+      .string()
+      .trim()
+      .regex(/^\d+\/\d+$/, { message: 'must be I/N, like 2/4' })
+      .transform((v) => {
+        const [index, count] = v.split('/').map(Number) as [number, number];
+        return { index, count };
+      })
+      .refine((s) => s.count >= 1 && s.index >= 1 && s.index <= s.count, {
+        message: 'must be I/N with 1 ≤ I ≤ N, like 2/4',
+      })
+      .optional(),
+    duration: z
+      .string()
+      .trim()
+      .regex(/^\d+(ms|s|m|h)$/, { message: 'must be a time like 90s, 30m or 2h' })
+      .transform((v) => {
+        const [, n, unit] = /^(\d+)(ms|s|m|h)$/.exec(v)!;
+        return Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
+      })
+      .refine((ms) => ms >= 1000 && ms <= 7 * 86_400_000, { message: 'must be from 1s to 168h' })
+      .optional(),
+    shardBy: z.enum(['files', 'runs'], { message: 'must be files or runs' }).default('files'),
     timeoutMs: intFrom(100, 600_000).default(15_000),
     deadlineMs: intFrom(1, 86_400_000).optional(),
     maxResponseBytes: intFrom(1024, 1024 ** 3).default(4 * 1024 * 1024),
@@ -290,6 +313,22 @@ export const ConfigSchema = z
         `is required with ${c.baseUrl === undefined ? '--target-image' : '--base-url'} (or give --api-key)`,
       );
     }
+    if (c.shard !== undefined) {
+      need(c.seed !== undefined, 'shard', 'needs --seed (SCREENCONF_SEED), the same on every shard');
+      const selected = c.suites?.length ?? SUITES.length;
+      if (c.shardBy === 'files')
+        need(
+          c.shard.count <= selected,
+          'shard',
+          `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
+        );
+      else
+        need(
+          c.shard.count <= c.runs,
+          'shard',
+          `splits --runs ${c.runs} into ${c.shard.count} shards: at most ${c.runs}`,
+        );
+    } else need(c.shardBy === 'files', 'shardBy', 'applies only with --shard');
     need(
       (c.peerClientId === undefined) === (c.peerClientSecret === undefined),
       c.peerClientId === undefined ? 'peerClientId' : 'peerClientSecret',

@@ -29,6 +29,7 @@ import {
 import { createRunFolder, pointLatest, writeRunReports } from '../report/folder.ts';
 import { writeMergedHar } from '../report/har.ts';
 import { MANIFEST, SIGNATURE } from '../report/manifest.ts';
+import { shardsText } from '../report/render-common.ts';
 import { fingerprint, loadPrivateKey } from '../report/signature.ts';
 import { VERSION } from '../version.ts';
 import { type Config, configSecrets, type TargetConfig } from './config.ts';
@@ -73,7 +74,7 @@ interface RunShared {
 }
 
 /** The gate applied to one target's report: results marked `expected`, the gate in the summary. */
-function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): ConformanceReport {
+export function gated(report: ConformanceReport, expectations: Expectation[], options: GateOptions): ConformanceReport {
   const { results, gate } = applyGate(report.results, expectations, options);
   const summary = { ...report.summary, gate };
   return { ...report, summary, targets: report.targets.map((t) => ({ ...t, summary })), results };
@@ -107,6 +108,12 @@ function targetConfig(config: Config, t: TargetConfig, reportDir: string): Confi
   return { ...rest, ...own, reportDir };
 }
 
+/** A shard's summary says it is one: its verdict is of its part, the run's comes from screenconf merge. */
+function shardNote(report: ConformanceReport): string[] {
+  const text = shardsText(report.run);
+  return text ? [`${text[0]!.toUpperCase()}${text.slice(1)}.`] : [];
+}
+
 /** The exit status once the reports are written, with the one line that explains a stop or a fault. */
 function finish(run: RunShared, report: ConformanceReport, reportPath: string, why: string | undefined): number {
   const { interruption } = run.target.stopper;
@@ -137,6 +144,7 @@ async function runOneTarget(run: RunShared): Promise<number> {
   pointLatest(run.reportDir, run.runDir);
   const notes = [
     ...(final.run.cutShort ? [`Cut short: ${final.run.cutShort}; cleanup ran, and what did not run is skipped.`] : []),
+    ...shardNote(final),
     ...reproductionNotes(final.results, {
       seed: run.target.seed,
       referenceFaults: config.referenceFaults,
@@ -200,10 +208,13 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
   const reportPath = writeReport(run.runDir, merged, redactor, run.signKey);
   announceSignature(run);
   pointLatest(run.reportDir, run.runDir);
-  const notes = reproductionNotes(
-    done.flatMap((d) => d.report.results),
-    { seed: run.target.seed, referenceFaults: config.referenceFaults, baseUrl: "the target's base URL" },
-  );
+  const notes = [
+    ...shardNote(merged),
+    ...reproductionNotes(
+      done.flatMap((d) => d.report.results),
+      { seed: run.target.seed, referenceFaults: config.referenceFaults, baseUrl: "the target's base URL" },
+    ),
+  ];
   const summaryOptions = { reportPath, interrupted: why, style: run.style, notes, cost: costLine(merged) };
   io.out(redactor.redact(renderMultiSummary(merged, summaryOptions)));
   if (run.style.githubActions && merged.summary.gate) {

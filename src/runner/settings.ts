@@ -104,6 +104,27 @@ export const SETTINGS = {
     help: 'seed of the generated inputs; a run with the same seed replays them',
   },
   runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
+  shard: {
+    flag: 'shard',
+    env: 'SCREENCONF_SHARD',
+    help:
+      "I/N: run only vitest's shard I of N of the suite files (needs --seed, the same on every shard) and write a " +
+      'partial report; screenconf merge makes one report of the N',
+  },
+  duration: {
+    flag: 'duration',
+    env: 'SCREENCONF_DURATION',
+    help:
+      'a time budget (90s, 30m, 2h): the suites run again in rounds, each property on generated cases of its own, ' +
+      'until it is spent (a round that began runs to its end)',
+  },
+  shardBy: {
+    flag: 'shard-by',
+    env: 'SCREENCONF_SHARD_BY',
+    help:
+      'with --shard: files (default: vitest splits the suite files) or runs (a long campaign: every shard runs ' +
+      'every suite file, each property its share of --runs on seeds of its own)',
+  },
   timeoutMs: {
     flag: 'timeout-ms',
     env: 'SCREENCONF_TIMEOUT_MS',

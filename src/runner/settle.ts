@@ -4,6 +4,7 @@
  * INCOMPLETE); a check cut short by a stop, or never started because of it, did not run.
  */
 import { oneLine } from '../base/text.ts';
+import { NOT_SELECTED, otherShardReason } from '../results/judge.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import type { RequirementResult } from '../results/report.ts';
 import { AREA_SUITES, type Area } from '../spec/index.ts';
@@ -35,4 +36,17 @@ export function markNotRun(
   return results.map((r) =>
     r.verdict === 'skip' && r.tests.length === 0 && selected(r) ? { ...r, reason: `not run: ${why}` } : r,
   );
+}
+
+/**
+ * A shard's partial report: the requirements no check of its part judged are left to the other shards, said so, and
+ * not counted as gaps of its part (screenconf merge judges them from the shard that ran their checks).
+ */
+export function markOtherShards(
+  results: RequirementResult[],
+  shard: { index: number; count: number } | undefined,
+): RequirementResult[] {
+  if (!shard) return results;
+  const reason = otherShardReason(shard);
+  return results.map((r) => (r.verdict === 'skip' && r.reason === NOT_SELECTED ? { ...r, reason } : r));
 }

@@ -10,6 +10,7 @@ import { sleep } from '../client/limiter.ts';
 import type { Redactor } from '../base/redact.ts';
 import type { RunContext } from '../kit/context.ts';
 import { CODE_EXT, CODE_ROOT } from '../version.ts';
+import { suiteName } from '../base/suite-file.ts';
 import type { OutcomeCollector } from './collect.ts';
 import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
@@ -27,13 +28,23 @@ export interface SuitesStage {
   workers: number;
   /** --max-failures: vitest stops after this many failed checks. */
   bail?: number | undefined;
+  /** --shard I/N: vitest's own sharding of the suite files. */
+  shard?: { index: number; count: number } | undefined;
   stopper: Stopper;
   redactor: Redactor;
   out: (line: string) => void;
 }
 
-/** Runs the suites; returns the errors of the run itself (not of a check), redacted, one line each. */
-export async function runSuites(stage: SuitesStage): Promise<string[]> {
+/** What the suites stage ended with. */
+export interface SuitesRun {
+  /** The errors of the run itself (not of a check), redacted, one line each. */
+  errors: string[];
+  /** The suites this run was given: all those selected, or its shard's part of them. */
+  suites: string[];
+}
+
+/** Runs the suites (its shard's part of them with --shard). */
+export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const { stopper, redactor } = stage;
   const runErrors: string[] = [];
   const vitest: Vitest = await withoutVitestSignalHandlers(() =>
@@ -57,21 +68,33 @@ export async function runSuites(stage: SuitesStage): Promise<string[]> {
         isolate: false,
         passWithNoTests: false,
         ...(stage.bail ? { bail: stage.bail } : {}),
+        ...(stage.shard ? { shard: `${stage.shard.index}/${stage.shard.count}` } : {}),
       },
       { logLevel: 'error' },
       // vitest's own console lines ("JUNIT report written to …") are noise beside the summary.
       { stdout: vitestStdout((line) => stage.out(redactor.redact(line))) },
     ),
   );
+  const filters = stage.suites.map((s) => `suites/${s}.test${CODE_EXT}`);
+  const suites = stage.shard ? await shardSuites(vitest, filters, stage.suites) : [...stage.suites];
+  if (stage.shard) stage.out(`shard ${stage.shard.index}/${stage.shard.count}: ${suites.join(', ')}`);
   stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});
-  const running = vitest.start(stage.suites.map((s) => `suites/${s}.test${CODE_EXT}`)).catch((e: unknown) => {
+  const running = vitest.start(filters).catch((e: unknown) => {
     runErrors.push(redactor.redact(((e as Error)?.message ?? String(e)).split('\n')[0]!));
   });
   await Promise.race([running, stopper.whenStopped.then(() => sleep(STOP_GRACE_MS))]);
   await Promise.race([vitest.close(), sleep(5_000)]);
   stopper.cancel = () => {};
   process.exitCode = 0; // vitest sets it from test failures; the verdict decides
-  return runErrors;
+  return { errors: runErrors, suites };
+}
+
+/** The suite files vitest's sequencer gives this shard (the same split vitest.start makes), in suite order. */
+async function shardSuites(vitest: Vitest, filters: string[], selected: readonly string[]): Promise<string[]> {
+  const specs = await vitest.globTestSpecifications(filters);
+  const Sequencer = vitest.config.sequence.sequencer;
+  const mine = new Set((await new Sequencer(vitest).shard(specs)).map((s) => suiteName(s.moduleId)));
+  return selected.filter((s) => mine.has(s));
 }
 
 /**

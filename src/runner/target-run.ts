@@ -21,13 +21,15 @@ import type { Config } from './config.ts';
 import { preflight } from './preflight.ts';
 import { Progress, type ProgressMode } from './progress.ts';
 import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
-import { markNotRun, settleOutcomes } from './settle.ts';
+import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
+import { runRounds } from './rounds.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
 import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
 import { logExchange, setStage } from '../kit/exchange-log.ts';
+import { shardRuns } from '../kit/property.ts';
 import { gitCommit, hostDescription, VERSION } from '../version.ts';
 import { undeletableText } from '../report/render-common.ts';
 
@@ -146,14 +148,19 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
     (config.referenceFaults.length ? ` with faults: ${config.referenceFaults.join(', ')}` : '') +
     (config.referenceVariants.length ? ` with variants: ${config.referenceVariants.join(', ')}` : '');
   o.out(`target${o.label ? ` ${o.label}:` : ''} ${target.baseUrl}${embedded}${image}${faults}`);
-  o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property`);
+  const campaign =
+    config.shard && config.shardBy === 'runs'
+      ? `; shard ${config.shard.index}/${config.shard.count} of them: ${shardRuns(config.runs, config.shard)} per ` +
+        'property, on seeds of its own'
+      : '';
+  o.out(`seed ${o.seed} (replay with --seed ${o.seed}), ${config.runs} runs per property${campaign}`);
   const deadline = config.deadlineMs ? `; run deadline ${config.deadlineMs} ms` : '';
   o.out(`${describeLimits(s.limits)}; ${config.timeoutMs} ms per request${deadline}`);
   o.out(`ledger ${s.ledger.path}${config.keep ? ' (--keep: what the run creates stays on the target)' : ''}`);
 }
 
 /** What the workers are handed (vitest provide/inject). */
-function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext {
+function runContext(o: TargetRunOptions, target: Target, s: Session, round: number): RunContext {
   const { config } = o;
   return {
     runId: o.runId,
@@ -173,6 +180,8 @@ function runContext(o: TargetRunOptions, target: Target, s: Session): RunContext
     processingTimeoutMs: config.processingTimeoutMs,
     tokenShareDir: s.tokenShareDir,
     ...(config.only ? { only: config.only } : {}),
+    ...(config.shard && config.shardBy === 'runs' ? { runsShard: config.shard } : {}),
+    ...(round > 1 ? { round } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     webhooks: {
@@ -209,7 +218,17 @@ function judgeRun(
   o: TargetRunOptions,
   target: Target,
   s: Session,
-  run: { startedAt: Date; collector: OutcomeCollector; runErrors: string[]; cleanup: CleanupSummary; left: Removal[] },
+  run: {
+    startedAt: Date;
+    collector: OutcomeCollector;
+    runErrors: string[];
+    cleanup: CleanupSummary;
+    left: Removal[];
+    /** With --shard: the suites of this shard's part. */
+    shardSuites: string[];
+    /** With --duration: the rounds of the suites that ran. */
+    rounds: number;
+  },
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
   const why = stopper.why(config.deadlineMs);
@@ -218,7 +237,15 @@ function judgeRun(
   const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
   const settled = settleOutcomes(bySuite, why ?? short);
   const judged = judge(settled);
-  const results = markNotRun(judged.results, why ?? short, o.suites);
+  const byRuns = config.shardBy === 'runs';
+  const shard = config.shard && {
+    ...config.shard,
+    suites: run.shardSuites,
+    ...(byRuns ? { by: 'runs' as const, runs: shardRuns(config.runs, config.shard) } : {}),
+  };
+  const notRun = markNotRun(judged.results, why ?? short, shard?.suites ?? o.suites);
+  // A shard of the suite files leaves the other files' requirements to the other shards; a campaign shard runs all.
+  const results = byRuns ? notRun : markOtherShards(notRun, shard);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
   const renewals = countLines(s.tokenRenewalLog);
   const summary = {
@@ -254,6 +281,8 @@ function judgeRun(
       options: publicOptions(config, SECRET_SETTINGS),
       host: hostDescription(),
       commit: gitCommit(),
+      ...(shard ? { shard } : {}),
+      ...(config.duration !== undefined ? { rounds: run.rounds } : {}),
     },
     {
       ...(o.label ? { label: o.label } : {}),
@@ -302,7 +331,8 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   const target = await openTarget(o.config, { stopped: o.stopper.whenStopped, log: o.err });
   let session: Session | undefined;
   try {
-    session = prepare(o, target);
+    const live = prepare(o, target);
+    session = live;
     announce(o, target, session);
     setStage('preflight');
     await preflight(target, session.transport);
@@ -316,19 +346,30 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     const collector = new OutcomeCollector((line) =>
       progress.log(o.label ? line.replace(/^( *)/, `$1[${o.label}] `) : line),
     );
-    let runErrors: string[] = [];
+    let suitesRun = { errors: [] as string[], suites: [] as string[], rounds: 0 };
     if (!o.stopper.interruption) {
       o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
-      runErrors = await runSuites({
-        suites: o.suites,
-        context: runContext(o, target, session),
-        collector,
-        progress,
-        workers: session.limits.workers,
-        bail: maxFailures(o.config),
-        stopper: o.stopper,
-        redactor: o.redactor,
-        out: o.out,
+      const max = maxFailures(o.config);
+      const failed = () => collector.outcomes.filter((x) => x.state === 'failed').length;
+      const shard = o.config.shardBy === 'runs' ? o.config.shard : undefined;
+      suitesRun = await runRounds({
+        durationMs: o.config.duration,
+        runsPerRound: shardRuns(o.config.runs, shard),
+        stopped: () => o.stopper.interruption !== undefined || (max !== undefined && failed() >= max),
+        out: (line) => progress.log(line),
+        run: (round) =>
+          runSuites({
+            suites: o.suites,
+            context: runContext(o, target, live, round),
+            collector,
+            progress,
+            workers: live.limits.workers,
+            bail: maxFailures(o.config),
+            shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
+            stopper: o.stopper,
+            redactor: o.redactor,
+            out: o.out,
+          }),
       });
     }
     setStage('sweep');
@@ -336,7 +377,9 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     rmSync(session.base.breakerFile!, { force: true });
     const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
     writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
-    const outcome = judgeRun(o, target, session, { startedAt, collector, runErrors, cleanup, left });
+    const { errors: runErrors, suites: shardSuites, rounds } = suitesRun;
+    const judging = { startedAt, collector, runErrors, cleanup, left, shardSuites, rounds };
+    const outcome = judgeRun(o, target, session, judging);
     reportCleanup(o, target, session, cleanup, left);
     return outcome;
   } catch (e) {
