@@ -55,7 +55,8 @@ describe('the npm package', () => {
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), '{"name": "uses-screenconf", "private": true, "type": "module"}\n');
     npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
-  }, 240_000);
+    // Installing ~100 MB of dependencies: minutes when CI runs it beside the other tests on 2 cores.
+  }, 900_000);
 
   it('holds the compiled code, bin and docs; no TypeScript sources, tests or tsx', () => {
     const root = join(project, 'node_modules/screenconf');
