@@ -8,6 +8,7 @@
  *   a check that failed, then passed when re-run, is flaky: not a failure; the verdict's reason
  *   says so, with the first failure, and summary.flaky lists the requirement
  */
+import { oneLine } from '../base/text.ts';
 import { AREAS, type Area, CATALOGUE, type Requirement } from '../spec/index.ts';
 import type { CheckOutcome } from './outcome.ts';
 import type { Counts, Failure, NotJudged, RequirementResult, RunVerdict, Summary, Verdict } from './report.ts';
@@ -87,8 +88,15 @@ function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementRes
   const flaky = flakyFailure(ran);
   return {
     verdict: r.level === 'OBSERVE' ? 'observed' : 'pass',
-    ...(flaky ? { reason: `${FLAKY} ${flaky.failure!.message.split('\n')[0]}` } : {}),
+    ...(flaky ? { reason: `${FLAKY} ${firstFailureLine(flaky.failure!)}` } : {}),
   };
+}
+
+/** A failure on one line: what was checked, and expected against received where it says. */
+function firstFailureLine(f: NonNullable<CheckOutcome['failure']>): string {
+  const what = f.what || f.message.split('\n')[0]!;
+  if (f.expected === undefined && f.received === undefined) return what;
+  return `${what}: expected ${f.expected ?? '(not said)'}, received ${oneLine(f.received ?? '(not said)', 200)}`;
 }
 
 /** A failed check's failure as the report carries it: its fields, the message, the evidence. */

@@ -27,7 +27,7 @@ export interface Started {
  */
 export interface Hostile {
   behaviour: string;
-  exit: 1 | 3;
+  exit: 0 | 1 | 3;
   code?: string;
   /** Why this verdict is the right one. */
   why: string;
@@ -54,7 +54,7 @@ export interface Report {
     leftovers: number[];
     throttled?: number;
   };
-  results: { id: string; verdict: string; failures?: { message: string; flaky?: boolean }[] }[];
+  results: { id: string; verdict: string; reason?: string; failures?: { message: string; flaky?: boolean }[] }[];
 }
 
 export function plantedOrganisations(): TenantCredentials[] {
