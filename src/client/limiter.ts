@@ -23,8 +23,19 @@ export class Limiter {
     this.#refilledAt = now();
   }
 
+  #pausedUntil = 0;
+
+  /**
+   * Holds every request not yet started until `ms` from now: a target that answered 429 asked for
+   * a pause, and the requests behind the throttled one would only be throttled too.
+   */
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.now() + ms);
+  }
+
   /** Waits for a slot and a rate token; returns the function that frees the slot. */
   async acquire(): Promise<() => void> {
+    for (let wait = this.#pausedUntil - this.now(); wait > 0; wait = this.#pausedUntil - this.now()) await sleep(wait);
     await this.#slot();
     try {
       await this.#rateToken();

@@ -52,7 +52,7 @@ export function targetUrl(baseUrl: string, path: string): string {
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
-export const DEFAULT_RETRY_429 = { maxRetries: 3, maxWaitMs: 30_000 } as const;
+export const DEFAULT_RETRY_429 = { maxRetries: 6, maxWaitMs: 30_000 } as const;
 // Two requests in a row with no answer (a timeout each, with the defaults 30 s) is a target that stopped answering.
 const DEFAULT_BREAKER_THRESHOLD = 2;
 
@@ -228,6 +228,7 @@ export class Transport {
             `gave up ${why}`,
         );
       }
+      this.#limiter.pause(asked ?? wait);
       await sleep(wait);
       waitedMs += wait;
     }
