@@ -259,8 +259,8 @@ function show(d: WebhookDelivery): string {
 
 /** Fails, after reading the case once more so that the reproduction shown with the failure reads it. */
 async function failFor(t: CheckApi, caseId: number, what: string, expected: string, received: string): Promise<never> {
-  await t.primary.provision.readCase(caseId).catch(() => undefined);
-  return fail(what, expected, received);
+  const read = await t.primary.provision.readCase(caseId).catch(() => undefined);
+  return fail(what, expected, received, { judged: [read] });
 }
 
 /** The strays so far, for a failure message (a mangled URL shows up there). */

@@ -15,9 +15,10 @@ import { obj, text } from './schema-helpers.ts';
 /**
  * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
  * 4: every check (`checks`), the host and the harness's commit; 5: summary.verdict (incomplete when a
- * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged.
+ * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged; 6: failures[].expect (what
+ * the judged answer must show, as data), evidence of the judged exchanges and their setup, failures[].repro.
  */
-export const REPORT_SCHEMA_VERSION = 5;
+export const REPORT_SCHEMA_VERSION = 6;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -139,6 +140,7 @@ export const RequirementResultSchema = obj({
     .describe('each observation with the check and exchange it came from')
     .optional(),
   failures: z.array(FailureSchema).optional(),
+  repro: text('the script that reproduces its first failure (sh), relative to the report folder').optional(),
   expected: ExpectedMarkSchema.optional(),
   byTarget: z
     .record(z.string(), TargetResultSchema)
