@@ -30,7 +30,7 @@ import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { writeManifest } from './manifest.ts';
-import { REPRO_DIR, reproPath, reproScript } from './repro.ts';
+import { REPRO_DIR, reproCommand, reproPath, reproScript } from './repro.ts';
 import { signFolder } from './signature.ts';
 import { type MarkdownOptions, renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
@@ -130,27 +130,29 @@ function writeReproScripts(runDir: string, report: ConformanceReport, redactor: 
   };
   const results = report.results.map((r) => {
     if (r.verdict !== 'fail' && r.verdict !== 'warn') return r;
-    const script = reproScript(r, ctx);
-    if (!script) return r;
+    const made = reproScript(r, ctx);
+    if (!made) return r;
+    const { script, env } = made;
     mkdirSync(join(runDir, REPRO_DIR), { recursive: true });
     const file = join(runDir, reproPath(r.id));
     writeFileSync(file, redactor.redact(script));
     chmodSync(file, 0o755);
-    return { ...r, repro: reproPath(r.id) };
+    return { ...r, repro: { script: reproPath(r.id), env, command: reproCommand(r.id, env) } };
   });
   return { ...report, results };
 }
 
 /**
  * Writes conformance.json, report.html, report.md and junit.xml into the run folder, then SHA256SUMS
- * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths.
+ * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths and the
+ * report as written (each failed result naming its reproduction script).
  */
 export function writeRunReports(
   runDir: string,
   report: ConformanceReport,
   redactor: Redactor,
   signKey?: KeyObject,
-): { json: string; html: string; markdown: string; junit: string } {
+): { json: string; html: string; markdown: string; junit: string; report: ConformanceReport } {
   const clean = redactDeep(writeReproScripts(runDir, report, redactor), redactor);
   const paths = {
     json: join(runDir, REPORT_FILES.json),
@@ -167,5 +169,5 @@ export function writeRunReports(
   writeFileSync(paths.junit, redactor.redact(views.junit));
   writeManifest(runDir);
   if (signKey) signFolder(runDir, signKey);
-  return paths;
+  return { ...paths, report: clean };
 }

@@ -5,6 +5,7 @@
  * prints expected vs received, deletes what it created, and exits 1 when the non-conformance is reproduced, 0 when
  * the server conforms on that point now, 2 when it could not run. Pure: from the report's data to text.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are sh, where ${VAR:-x} is expansion
 import type { Failure, RequirementResult } from '../results/report.ts';
 import { type Part, planSteps, type Step, type Who } from './repro-plan.ts';
 
@@ -109,8 +110,10 @@ send() {
   echo "$n. $method $path -> HTTP $STATUS"
 }
 # id N K: the K-th "id" of the answer to step N
-id() { tr ',{}[' '\n\n\n\n' < "$TMP/res_$1" | sed -n 's/^[[:space:]]*"id"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' |
-  sed -n "$2p"; }
+id() {
+  tr ',{}[' '\n\n\n\n' < "$TMP/res_$1" |
+    sed -n 's/^[[:space:]]*"id"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | sed -n "$2p"
+}
 # flat N: the answer to step N on one line, without blanks around : and ,
 flat() { tr -d '\n\r' < "$TMP/res_$1" | sed 's/\([]}"0-9el]\)[[:space:]]*\([:,]\)[[:space:]]*/\1\2/g'; }
 `;
@@ -195,8 +198,8 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
   return lines;
 }
 
-/** A failure's reproduction script, or undefined when it has no evidence to replay. */
-export function reproScript(r: RequirementResult, ctx: ReproContext): string | undefined {
+/** A failure's reproduction script and the variables it reads, or undefined when it has no evidence to replay. */
+export function reproScript(r: RequirementResult, ctx: ReproContext): { script: string; env: string[] } | undefined {
   const f = r.failures?.find((x) => x.evidence?.exchanges.some((e) => e.judged)) ?? r.failures?.[0];
   if (!f?.evidence?.exchanges.length) return undefined;
   const steps = planSteps(f.evidence.exchanges, ctx.baseUrl, ctx.runId);
@@ -215,6 +218,7 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): string | u
     return `${s.method} ${path} with ${whose[s.who]}`;
   };
   const p = f.evidence.property;
+  const peerDefault = ctx.peerClientId ? ` (default: ${ctx.peerClientId})` : '';
   const lines = [
     '#!/bin/sh',
     `# screenconf reproduction of ${r.id} (${r.level}): ${r.statement}`,
@@ -236,7 +240,7 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): string | u
     ...(env.includes('SCREENCONF_CLIENT_SECRET') ? ['#   SCREENCONF_CLIENT_SECRET      our client_secret'] : []),
     ...(env.includes('SCREENCONF_PEER_CLIENT_SECRET')
       ? [
-          `#   SCREENCONF_PEER_CLIENT_ID     the peer organisation's client_id${ctx.peerClientId ? ` (default: ${ctx.peerClientId})` : ''}`,
+          `#   SCREENCONF_PEER_CLIENT_ID     the peer organisation's client_id${peerDefault}`,
           "#   SCREENCONF_PEER_CLIENT_SECRET the peer organisation's client_secret",
         ]
       : []),
@@ -257,5 +261,5 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): string | u
     ...steps.flatMap((s) => stepLines(s, describe(s))),
     ...verdictLines(f, judged.at(-1), ctx.runId),
   ];
-  return `${lines.join('\n')}\n`;
+  return { script: `${lines.join('\n')}\n`, env };
 }

@@ -140,7 +140,13 @@ export const RequirementResultSchema = obj({
     .describe('each observation with the check and exchange it came from')
     .optional(),
   failures: z.array(FailureSchema).optional(),
-  repro: text('the script that reproduces its first failure (sh), relative to the report folder').optional(),
+  repro: obj({
+    script: text('the script (POSIX sh + curl), relative to the report folder: repro/<id>.sh'),
+    env: z.array(z.string()).describe('the environment variables holding the secrets it needs'),
+    command: text('how to run it, from the report folder'),
+  })
+    .describe('the script that reproduces its first failure: exit 1 reproduced, 0 conforms now, 2 could not run')
+    .optional(),
   expected: ExpectedMarkSchema.optional(),
   byTarget: z
     .record(z.string(), TargetResultSchema)
