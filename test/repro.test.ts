@@ -35,8 +35,15 @@ function sh(script: string, env: NodeJS.ProcessEnv): Promise<{ status: number | 
   });
 }
 
-const HEADLINE =
-  /^(GET|POST|PATCH|DELETE|PUT) \/\S* with (our access token|the peer organisation's access token|our API key|the peer organisation's API key|no credential|a hand-made Authorization header)/;
+const CREDENTIALS = [
+  'our access token',
+  "the peer organisation's access token",
+  'our API key',
+  "the peer organisation's API key",
+  'no credential',
+  'a hand-made Authorization header',
+];
+const HEADLINE = new RegExp(`^(GET|POST|PATCH|DELETE|PUT) /\\S* with (${CREDENTIALS.join('|')})`);
 
 describe('the judged exchange and reproduction scripts', () => {
   const organisations = [newOrganisation('org-1'), newOrganisation('org-2')];
