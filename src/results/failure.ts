@@ -54,8 +54,9 @@ export function failureHeadline(detail: Pick<FailureDetail, 'expected' | 'receiv
     const line = text.split('\n')[0]!;
     return line.length > HEADLINE_RECEIVED ? `${line.slice(0, HEADLINE_RECEIVED)}…` : line;
   };
-  const verdict =
-    detail.expected !== undefined ? `: expected ${cut(detail.expected)}, received ${cut(detail.received ?? '')}` : '';
+  // An answer is named by its status here; its body is on the Received line.
+  const received = /^HTTP \d{3}\b/.exec(detail.received ?? '')?.[0] ?? cut(detail.received ?? '');
+  const verdict = detail.expected !== undefined ? `: expected ${cut(detail.expected)}, received ${received}` : '';
   return `${describeRequest(detail.request)}${verdict}`;
 }
 
