@@ -154,7 +154,7 @@ describe('authentication', () => {
           '401 answer to PATCH without valid credentials',
           'a WWW-Authenticate header',
           'no WWW-Authenticate header',
-          { judged: [r] },
+          { judged: [r], expect: { header: { name: 'www-authenticate', contains: '' } } },
         );
     }
   });

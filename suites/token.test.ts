@@ -32,6 +32,7 @@ describe('token endpoint', () => {
       if (mediaType !== 'application/json')
         fail('token response content type', 'application/json', res.headers['content-type'] ?? '(none)', {
           judged: [res],
+          expect: { header: { name: 'content-type', contains: 'application/json' } },
         });
       const body = expectSchema(TokenResponse, res.json, 'token response body', [res]);
       if (body.access_token === '') fail('token response access_token', 'a non-empty string', '""', { judged: [res] });
@@ -51,7 +52,10 @@ describe('token endpoint', () => {
     expectStatus(res, 200, 'token request with valid client credentials');
     const cc = res.headers['cache-control'] ?? '';
     if (!/\bno-store\b/i.test(cc))
-      fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)', { judged: [res] });
+      fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)', {
+        judged: [res],
+        expect: { header: { name: 'cache-control', contains: 'no-store' } },
+      });
   });
 
   check('expires_in value is recorded', ['TOKEN-EXPIRES-IN-UNIT'], async (t) => {

@@ -89,6 +89,9 @@ async function cli(args: string[]): Promise<CliResult> {
   return { status, stdout, stderr };
 }
 
+/** The files SHA256SUMS lists, as a pattern. */
+const LISTED = String.raw`conformance\.json|exchanges\.har|junit\.xml|report\.html|report\.md|repro/[A-Z0-9-]+\.sh`;
+
 describe('the run folder', () => {
   it('is <report-dir>/<UTC time>-<run id>, pointed at by <report-dir>/latest, beside the ledger', () => {
     expect(run.status, run.stdout + run.stderr).toBe(1);
@@ -334,9 +337,7 @@ describe('screenconf verify', () => {
     const files = 5 + readdirSync(join(folder, 'repro')).length;
     expect(r.stdout).toBe(`intact: ${files} files match SHA256SUMS in ${folder}\n`);
     expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(
-      new RegExp(
-        `^([0-9a-f]{64} {2}(conformance\\.json|exchanges\\.har|junit\\.xml|report\\.html|report\\.md|repro/[A-Z0-9-]+\\.sh)\\n){${files}}$`,
-      ),
+      new RegExp(`^([0-9a-f]{64} {2}(${LISTED})\\n){${files}}$`),
     );
     // The report folder stands for its latest run.
     expect((await cli(['verify', dir])).stdout).toBe(`intact: ${files} files match SHA256SUMS in ${folder}\n`);

@@ -99,7 +99,7 @@ key() {
 # send N METHOD PATH WHO [CONTENT-TYPE BODY]: the answer's status in STATUS, its body in $TMP/res_N
 send() {
   n=$1 method=$2 path=$3 who=$4
-  set -- -sS -o "$TMP/res_$n" -w '%{http_code}' -X "$method" -H 'accept: application/json'
+  set -- -sS -o "$TMP/res_$n" -D "$TMP/hdr_$n" -w '%{http_code}' -X "$method" -H 'accept: application/json'
   [ "$who" = none ] || set -- "$@" -H "@$TMP/auth_$who"
   if [ "$#" -gt 0 ] && [ -n "${'${ctype:-}'}" ]; then
     printf '%s' "$body" > "$TMP/req_$n"
@@ -114,8 +114,11 @@ id() {
   tr ',{}[' '\n\n\n\n' < "$TMP/res_$1" |
     sed -n 's/^[[:space:]]*"id"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | sed -n "$2p"
 }
-# flat N: the answer to step N on one line, without blanks around : and ,
-flat() { tr -d '\n\r' < "$TMP/res_$1" | sed 's/\([]}"0-9el]\)[[:space:]]*\([:,]\)[[:space:]]*/\1\2/g'; }
+# flat N: the answer to step N on one line, without blanks around : and , (an access token in it hidden)
+flat() {
+  tr -d '\n\r' < "$TMP/res_$1" | sed 's/\([]}"0-9el]\)[[:space:]]*\([:,]\)[[:space:]]*/\1\2/g' |
+    sed 's/"access_token":"[^"]*"/"access_token":"(hidden)"/g'
+}
 `;
 
 function authSetup(steps: readonly Step[]): string[] {
@@ -182,7 +185,17 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
       lines.push(`# ${fd.name}: expected ${fd.expected.slice(0, 200)}; in the run: ${fd.received.slice(0, 200)}`, test);
     }
   } else lines.push('FIELDS_OK=1');
-  if (!status?.length && !fields?.length) {
+  const header = f.expect?.header;
+  if (header) {
+    const value = `[[:space:]]*:.*${header.contains.replace(/[^A-Za-z0-9 _/-]/g, '.')}`;
+    lines.push(
+      `# header ${header.name}: expected to hold ${JSON.stringify(header.contains)}`,
+      `grep -i ${q(`^${header.name}${value}`)} "$TMP/hdr_${n}" >/dev/null || FIELDS_OK=0`,
+      `shown=$(tr -d '\\r' < "$TMP/hdr_${n}" | grep -i ${q(`^${header.name}:`)})`,
+      `echo "Header: \${shown:-(no ${header.name})}"`,
+    );
+  }
+  if (!status?.length && !fields?.length && !header) {
     lines.push(
       '# screenconf cannot check this expectation in sh: the answer is compared with the one that failed instead.',
       `[ "$STATUS" = ${q(String(last.status ?? ''))} ] && STATUS_OK=0`,
@@ -256,6 +269,9 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
     'CLIENT_SECRET=${SCREENCONF_CLIENT_SECRET:-}',
     `PEER_CLIENT_ID=\${SCREENCONF_PEER_CLIENT_ID:-${q(ctx.peerClientId ?? '')}}`,
     FUNCTIONS.trim(),
+    ...(env.includes('SCREENCONF_CLIENT_SECRET')
+      ? ['[ -n "$CLIENT_SECRET" ] || fail_setup "set SCREENCONF_CLIENT_SECRET (our client_secret)"']
+      : []),
     'SECRET_JSON=$(json_escape "$CLIENT_SECRET")',
     ...authSetup(steps),
     ...steps.flatMap((s) => stepLines(s, describe(s))),

@@ -27,6 +27,12 @@ export const ExpectationSchema = obj({
     )
     .describe('fields of the body whose values were judged')
     .optional(),
+  header: obj({
+    name: text('a response header'),
+    contains: text('text its value holds in a conforming answer (compared ignoring case; empty: present)'),
+  })
+    .describe('a header of the answer that was judged')
+    .optional(),
 })
   .describe('what the judged answer must show, for a reproduction script to check')
   .meta({ id: 'Expectation' });
