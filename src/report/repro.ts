@@ -33,7 +33,14 @@ function q(text: string): string {
 /** A path or body as one sh word: literal parts single-quoted, variables spliced in double quotes. */
 function word(parts: readonly Part[]): string {
   if (parts.length === 0) return "''";
-  return parts.map((p) => ('variable' in p ? `"$${p.variable}"` : q(p.text))).join('');
+  // Adjacent literal parts are quoted as one.
+  const merged: Part[] = [];
+  for (const p of parts) {
+    const last = merged.at(-1);
+    if (last && 'text' in last && 'text' in p) merged[merged.length - 1] = { text: last.text + p.text };
+    else merged.push(p);
+  }
+  return merged.map((p) => ('variable' in p ? `"$${p.variable}"` : q(p.text))).join('');
 }
 
 /** `#`-comment lines of a text (control characters shown as spaces). */
