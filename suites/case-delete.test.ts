@@ -23,7 +23,10 @@ describe('DELETE /api/cases/{id}/', () => {
       );
       const again = await t.primary.api.deleteCase(c.id);
       if (again.status >= 500)
-        fail(`second DELETE of case ${c.id}`, 'a 4xx, or a 2xx as an idempotent no-op', excerpt(again));
+        fail(`second DELETE of case ${c.id}`, 'a 4xx, or a 2xx as an idempotent no-op', excerpt(again), {
+          judged: [again],
+          expect: { status: ['2xx', '4xx'] },
+        });
       t.observe('CASE-DELETE-REPEAT', `second DELETE answered HTTP ${again.status}`);
     },
   );
@@ -32,7 +35,10 @@ describe('DELETE /api/cases/{id}/', () => {
     const id = 2_147_480_000 + randomInt(0, 3000);
     const res = await t.primary.api.deleteCase(id);
     if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
-      fail(`DELETE of case ${id}, which does not exist`, 'a 4xx, or a 2xx that deletes nothing', excerpt(res));
+      fail(`DELETE of case ${id}, which does not exist`, 'a 4xx, or a 2xx that deletes nothing', excerpt(res), {
+        judged: [res],
+        expect: { status: ['2xx', '4xx'] },
+      });
     }
   });
 });

@@ -47,9 +47,12 @@ async function patchOk(t: CheckApi, id: number, patch: Record<string, unknown>, 
 function expectShows(body: CaseBody, field: string, value: unknown, what: string): boolean {
   if (!(field in body)) {
     if (OPTIONAL_IN_READ.has(field)) return false;
-    fail(what, `${field} present`, 'field missing');
+    fail(what, `${field} present`, 'field missing', {
+      judged: [body],
+      expect: { fields: [{ name: field, expected: JSON.stringify(value), received: 'absent' }] },
+    });
   }
-  expectEqual(body[field], value, `${what}: ${field}`);
+  expectEqual(body[field], value, `${what}: ${field}`, { judged: [body], field });
   return true;
 }
 
@@ -91,9 +94,11 @@ describe('PATCH /api/cases/{id}/', () => {
         return rest;
       };
       if (field === 'external_id') delete expected.origin_url;
-      expectEqual(comparable(answered), expected, `case ${c.id} after PATCH {${field}} (every other field unchanged)`);
+      expectEqual(comparable(answered), expected, `case ${c.id} after PATCH {${field}} (every other field unchanged)`, {
+        judged: [answered],
+      });
       const read = await readCase(t.primary, c.id);
-      expectEqual(comparable(read), expected, `case ${c.id} read after PATCH {${field}}`);
+      expectEqual(comparable(read), expected, `case ${c.id} read after PATCH {${field}}`, { judged: [read] });
       state = answered;
     }
   });
@@ -127,10 +132,21 @@ describe('PATCH /api/cases/{id}/', () => {
   check('external_id set to null', ['CASE-PATCH-EXTERNAL-ID-NULL', 'CASE-EXTERNAL-ID-STRING'], async (t) => {
     const c = await t.primary.provision.createCase();
     const res = await t.primary.api.patchCase(c.id, { external_id: null });
-    if (res.status >= 500) fail(`PATCH {external_id: null} on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
+    if (res.status >= 500)
+      fail(`PATCH {external_id: null} on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res), {
+        judged: [res],
+        expect: { status: ['2xx', '4xx'] },
+      });
     const read = await readCase(t.primary, c.id);
     if (typeof read.external_id !== 'string')
-      fail(`external_id of case ${c.id} after PATCH {external_id: null}`, 'a string', JSON.stringify(read.external_id));
+      fail(
+        `external_id of case ${c.id} after PATCH {external_id: null}`,
+        'a string',
+        JSON.stringify(read.external_id),
+        {
+          judged: [read],
+        },
+      );
     const changed = read.external_id !== c.external_id;
     t.observe(
       'CASE-PATCH-EXTERNAL-ID-NULL',
@@ -150,7 +166,11 @@ describe('PATCH /api/cases/{id}/', () => {
       risk_score: 0.5,
       outcome: 'ACCEPTED',
     });
-    if (res.status >= 500) fail(`PATCH of read-only fields on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res));
+    if (res.status >= 500)
+      fail(`PATCH of read-only fields on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res), {
+        judged: [res],
+        expect: { status: ['2xx', '4xx'] },
+      });
     const read = await readCase(t.primary, c.id);
     const changed = ['note', 'risk_score', 'outcome'].filter((f) => JSON.stringify(read[f]) !== JSON.stringify(c[f]));
     t.observe(
@@ -175,7 +195,7 @@ describe('PATCH /api/cases/{id}/', () => {
   check('external_id is a string in every case read', ['CASE-EXTERNAL-ID-STRING'], async (t) => {
     for (const [label, body] of await threeReads(t)) {
       if (typeof body.external_id !== 'string')
-        fail(`external_id in the ${label}`, 'a string', JSON.stringify(body.external_id));
+        fail(`external_id in the ${label}`, 'a string', JSON.stringify(body.external_id), { judged: [body] });
     }
   });
 
@@ -186,6 +206,18 @@ describe('PATCH /api/cases/{id}/', () => {
           `origin_url in the ${label} (deprecated alias of external_id)`,
           JSON.stringify(body.external_id),
           JSON.stringify(body.origin_url),
+          {
+            judged: [body],
+            expect: {
+              fields: [
+                {
+                  name: 'origin_url',
+                  expected: JSON.stringify(body.external_id),
+                  received: JSON.stringify(body.origin_url),
+                },
+              ],
+            },
+          },
         );
       }
     }

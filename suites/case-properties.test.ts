@@ -93,11 +93,17 @@ interface Difference {
   received: unknown;
 }
 
-function report(diffs: Difference[], what: string): void {
+/** Fails on differences found in `body` (the answer or read they were found in). */
+function report(diffs: Difference[], what: string, body: CaseBody): void {
   if (diffs.length === 0) return;
   const expected = Object.fromEntries(diffs.map((d) => [d.field, d.expected === undefined ? MISSING : d.expected]));
   const received = Object.fromEntries(diffs.map((d) => [d.field, d.received === undefined ? MISSING : d.received]));
-  fail(`${what}: ${diffs.map((d) => d.field).join(', ')}`, show(expected), show(received));
+  const json = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+  const fields = diffs.map((d) => ({ name: d.field, expected: json(d.expected), received: json(d.received) }));
+  fail(`${what}: ${diffs.map((d) => d.field).join(', ')}`, show(expected), show(received), {
+    judged: [body],
+    expect: { fields },
+  });
 }
 
 /** The fields the patch names show its values (an optional field set to null may be left out). */
@@ -233,11 +239,13 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
           report(
             [...patchedDiffs(state, patch, answered), ...untouchedDiffs(state, patch, answered)],
             `the answer to ${what}, against the state before it with the patch applied`,
+            answered,
           );
           const read = await readCase(t.primary, c.id);
           report(
             [...patchedDiffs(state, patch, read), ...untouchedDiffs(state, patch, read)],
             `case ${c.id} read after ${what}`,
+            read,
           );
         },
       );
@@ -254,8 +262,10 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
       async ({ base, patch }) => {
         const state = await knownState(t, c.id, base);
         const what = `PATCH ${describePatch(patch)} on case ${c.id}`;
-        report(patchedDiffs(state, patch, await patchOk(t, c.id, patch, what)), `the answer to ${what}`);
-        report(patchedDiffs(state, patch, await readCase(t.primary, c.id)), `case ${c.id} read after ${what}`);
+        const answered = await patchOk(t, c.id, patch, what);
+        report(patchedDiffs(state, patch, answered), `the answer to ${what}`, answered);
+        const read = await readCase(t.primary, c.id);
+        report(patchedDiffs(state, patch, read), `case ${c.id} read after ${what}`, read);
       },
       { scale: 0.4 },
     );
@@ -273,7 +283,11 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
         const what = describeInvalid(b, c.id);
         const lenient = coercible(b);
         if (lenient === undefined) return expectRejected(res, what);
-        if (res.status >= 500) fail(what, 'a 2xx (coerced) or a 4xx (rejected); never a 5xx', excerpt(res));
+        if (res.status >= 500)
+          fail(what, 'a 2xx (coerced) or a 4xx (rejected); never a 5xx', excerpt(res), {
+            judged: [res],
+            expect: { status: ['2xx', '4xx'] },
+          });
         const shown =
           isSuccess(res) && res.json !== null && typeof res.json === 'object'
             ? (res.json as Patch)[b.field]
@@ -321,6 +335,7 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
         report(
           untouchedDiffs(state, {}, read),
           `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`,
+          read,
         );
       };
       const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });

@@ -64,12 +64,16 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
       if (jsonRes.status !== 200) {
         // The JSON PATCH itself was refused (case-patch judges that): the form one must be too.
         if (formRes.status < 400 || formRes.status > 499)
-          fail(what, `a 4xx, as the same PATCH in JSON got (HTTP ${jsonRes.status})`, excerpt(formRes));
+          fail(what, `a 4xx, as the same PATCH in JSON got (HTTP ${jsonRes.status})`, excerpt(formRes), {
+            judged: [formRes],
+            expect: { status: ['4xx'] },
+          });
         return;
       }
       expectStatus(formRes, 200, `${what} (the same PATCH in JSON got HTTP 200)`);
       const [readJson, readForm] = [await readCase(t.primary, jsonCase.id), await readCase(t.primary, formCase.id)];
       const problems: string[] = [];
+      const fields: { name: string; expected: string; received: string }[] = [];
       for (const field of Object.keys(sentForm)) {
         if (!(field in readJson)) continue; // left out of the read representation: no effect to compare
         let expected = readJson[field];
@@ -82,10 +86,15 @@ async function samePatchEffect(t: CheckApi, type: FormType): Promise<void> {
             `${field} is ${JSON.stringify(readForm[field])?.slice(0, 160)}; by JSON it became ` +
               `${JSON.stringify(expected)?.slice(0, 160)}`,
           );
+          const json = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+          fields.push({ name: field, expected: json(expected), received: json(readForm[field]) });
         }
       }
       if (problems.length)
-        fail(`case ${formCase.id} read after the ${what}`, 'the same effect as the PATCH in JSON', someOf(problems));
+        fail(`case ${formCase.id} read after the ${what}`, 'the same effect as the PATCH in JSON', someOf(problems), {
+          judged: [formRes, readForm],
+          expect: { fields },
+        });
     },
     { scale: 0.4 },
   );
@@ -159,8 +168,12 @@ describe('request content types', () => {
     ['CONTENT-BULK-MEDIA-TYPES', 'CONTENT-BULK-DELETE-IDS-FORM', 'CONTENT-BULK-UPDATE-ITEMS-FORM'],
     async (t) => {
       const refused: string[] = [];
+      const refusals: ReceivedResponse[] = [];
       const judge = (res: ReceivedResponse, what: string) => {
-        if (res.status === 415 || res.status >= 500) refused.push(`${what}: ${excerpt(res)}`);
+        if (res.status === 415 || res.status >= 500) {
+          refused.push(`${what}: ${excerpt(res)}`);
+          refusals.push(res);
+        }
       };
       for (const type of ['form', 'multipart'] as const) {
         const p = t.primary.provision;
@@ -201,6 +214,7 @@ describe('request content types', () => {
           'bulk requests sent as form-urlencoded and multipart/form-data',
           'no refusal of the media type (415) and no 5xx',
           someOf(refused),
+          { judged: refusals },
         );
     },
   );

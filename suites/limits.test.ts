@@ -75,10 +75,15 @@ async function patchOk(t: CheckApi, id: number, patch: Record<string, unknown>, 
  */
 function shows(body: CaseBody, field: OptionalField | 'external_id', value: unknown, what: string): boolean {
   if (!(field in body)) {
-    if (field === 'external_id') fail(what, `external_id ${short(value)}`, 'field missing');
+    if (field === 'external_id') fail(what, `external_id ${short(value)}`, 'field missing', { judged: [body] });
     return false;
   }
-  if (body[field] !== value) fail(`${what}: ${field}`, short(value), short(body[field]));
+  if (body[field] !== value) {
+    const expect = {
+      fields: [{ name: field, expected: JSON.stringify(value), received: JSON.stringify(body[field]) }],
+    };
+    fail(`${what}: ${field}`, short(value), short(body[field]), { judged: [body], expect });
+  }
   return true;
 }
 
@@ -145,36 +150,42 @@ async function customerEdge(
   const c = await t.primary.provision.createCase();
   const customer = c.customer as { id?: unknown } | undefined;
   if (typeof customer?.id !== 'number')
-    fail(`the customer nested in case ${c.id}`, 'an object with an integer id', short(c.customer));
+    fail(`the customer nested in case ${c.id}`, 'an object with an integer id', short(c.customer), { judged: [c] });
   const customerId = customer.id;
   const seen = async (what: string) => {
     const read = await readCase(t.primary, c.id);
     const nested = read.customer as Record<string, unknown> | undefined;
     if (!nested || typeof nested !== 'object')
-      fail(`${what}: customer of case ${c.id}`, 'the nested customer', short(read.customer));
-    return nested[field];
+      fail(`${what}: customer of case ${c.id}`, 'the nested customer', short(read.customer), { judged: [read] });
+    return { value: nested[field], read };
   };
   const apply =
     `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(inside)}}]} ` +
     `(inside the limit)`;
   const res = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: inside }] });
   expectSuccess(res, apply);
-  const after = await seen(apply);
+  const { value: after, read: afterRead } = await seen(apply);
   if (after !== inside)
-    fail(`customer ${customerId}.${field}, read through case ${c.id} after ${apply}`, short(inside), short(after));
+    fail(`customer ${customerId}.${field}, read through case ${c.id} after ${apply}`, short(inside), short(after), {
+      judged: [res, afterRead],
+    });
 
   const over =
     `POST /api/customers/bulk-update/ {items: [{id: ${customerId}, ${field}: ${short(outside)}}]} ` +
     `(outside the limit)`;
   const refusedRes = await t.primary.api.bulkUpdateCustomers({ items: [{ id: customerId, [field]: outside }] });
   if (refusedRes.status >= 500)
-    fail(over, 'a 200 reporting the item as failed, or a 4xx; never a 5xx', excerpt(refusedRes));
-  const kept = await seen(over);
+    fail(over, 'a 200 reporting the item as failed, or a 4xx; never a 5xx', excerpt(refusedRes), {
+      judged: [refusedRes],
+      expect: { status: ['2xx', '4xx'] },
+    });
+  const { value: kept, read: keptRead } = await seen(over);
   if (kept !== inside)
     fail(
       `customer ${customerId}.${field}, read through case ${c.id} after ${over}`,
       `${short(inside)} (not applied)`,
       short(kept),
+      { judged: [refusedRes, keptRead] },
     );
 }
 

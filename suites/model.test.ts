@@ -130,18 +130,30 @@ function expectState(json: unknown, c: ModelCase, what: string): void {
   for (const f of FIELDS) {
     if (!(f in c.fields)) continue;
     if (!(f in b)) {
-      if (f === 'external_id') fail(`${what}: external_id`, JSON.stringify(c.fields[f]), 'field missing');
+      if (f === 'external_id')
+        fail(`${what}: external_id`, JSON.stringify(c.fields[f]), 'field missing', { judged: [json] });
       continue; // optional in the read representation
     }
-    if (!deepEqual(b[f], c.fields[f])) fail(`${what}: ${f}`, JSON.stringify(c.fields[f]), JSON.stringify(b[f]));
+    if (!deepEqual(b[f], c.fields[f])) {
+      const [expected, received] = [JSON.stringify(c.fields[f]), JSON.stringify(b[f])];
+      fail(`${what}: ${f}`, expected, received, {
+        judged: [json],
+        expect: { fields: [{ name: f, expected, received }] },
+      });
+    }
   }
   const expected = [...c.checks].sort((x, y) => x - y);
   const ids = checkIds(b);
-  if (!deepEqual(ids, expected)) fail(`${what}: ids of its checks`, JSON.stringify(expected), JSON.stringify(ids));
+  if (!deepEqual(ids, expected))
+    fail(`${what}: ids of its checks`, JSON.stringify(expected), JSON.stringify(ids), { judged: [json] });
 }
 
 function never5xx(res: ReceivedResponse, what: string): void {
-  if (res.status >= 500) fail(what, 'an answer that is not a 5xx', excerpt(res));
+  if (res.status >= 500)
+    fail(what, 'an answer that is not a 5xx', excerpt(res), {
+      judged: [res],
+      expect: { status: ['1xx', '2xx', '3xx', '4xx'] },
+    });
 }
 
 /** Reads a case back: a live one must show the model's state, a deleted one must stay gone. */

@@ -109,8 +109,8 @@ async function judge(t: CheckApi, seen: Sighting[], requirement: WatchedRequirem
   for (const { label, body } of seen) {
     const finding = caseInvariants(body).find((f) => f.requirement === requirement);
     if (!finding) continue;
-    await t.primary.provision.readCase(body.id).catch(() => undefined);
-    fail(`${finding.what}, in ${label}`, finding.expected, finding.received);
+    const again = await t.primary.provision.readCase(body.id).catch(() => undefined);
+    fail(`${finding.what}, in ${label}`, finding.expected, finding.received, { judged: [body, again] });
   }
 }
 

@@ -56,9 +56,11 @@ async function expectOursUnchanged(t: CheckApi, before: CaseBody, what: string):
       `our case ${before.id} read back with our credentials after the ${what}`,
       'HTTP 200: the case still there',
       excerpt(res),
+      { judged: [res], expect: { status: ['200'] } },
     );
   const changed = changedFields(before, (res.json ?? {}) as JsonObject);
-  if (changed.length) fail(`our case ${before.id} read back after the ${what}`, 'unchanged', changed.join(', '));
+  if (changed.length)
+    fail(`our case ${before.id} read back after the ${what}`, 'unchanged', changed.join(', '), { judged: [res] });
 }
 
 /** Records how a refusal of our case compares with the answer for an id that exists nowhere. */
@@ -89,6 +91,7 @@ function notServerError(res: ReceivedResponse, what: string): void {
       what,
       'a 200 reporting the items naming our resources as failed (or a 4xx refusing the batch); a 5xx never conforms',
       excerpt(res),
+      { judged: [res], expect: { status: ['2xx', '4xx'] } },
     );
 }
 
@@ -205,6 +208,7 @@ async function sendCustomers(
       `the customer of our case ${byExternalId.caseId}`,
       'an external_id (set at creation)',
       show(byExternalId.read),
+      { judged: [byExternalId.read] },
     );
   const items = [
     { id: byId.id, full_name: 'Screenconf Tenant Probe', customer_type: 'COMPANY' },

@@ -18,7 +18,7 @@ function validBody(t: CheckApi) {
 /** A rejection must also issue nothing. */
 function expectNoToken(json: unknown, what: string) {
   if (json && typeof json === 'object' && 'access_token' in json)
-    fail(what, 'no access_token in a rejection', JSON.stringify(json));
+    fail(what, 'no access_token in a rejection', JSON.stringify(json), { judged: [json] });
 }
 
 describe('token endpoint', () => {
@@ -30,9 +30,12 @@ describe('token endpoint', () => {
       expectStatus(res, 200, 'token request with valid client credentials');
       const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (mediaType !== 'application/json')
-        fail('token response content type', 'application/json', res.headers['content-type'] ?? '(none)');
-      const body = expectSchema(TokenResponse, res.json, 'token response body');
-      if (body.access_token === '') fail('token response access_token', 'a non-empty string', '""');
+        fail('token response content type', 'application/json', res.headers['content-type'] ?? '(none)', {
+          judged: [res],
+          expect: { header: { name: 'content-type', contains: 'application/json' } },
+        });
+      const body = expectSchema(TokenResponse, res.json, 'token response body', [res]);
+      if (body.access_token === '') fail('token response access_token', 'a non-empty string', '""', { judged: [res] });
     },
   );
 
@@ -41,7 +44,7 @@ describe('token endpoint', () => {
     expectStatus(res, 200, 'token request with valid client credentials');
     const type = (res.json as { token_type?: unknown })?.token_type;
     if (typeof type !== 'string' || type.toLowerCase() !== 'bearer')
-      fail('token_type', '"Bearer"', JSON.stringify(type));
+      fail('token_type', '"Bearer"', JSON.stringify(type), { judged: [res] });
   });
 
   check('token response is not cacheable (Cache-Control: no-store)', ['TOKEN-NO-STORE'], async (t) => {
@@ -49,7 +52,10 @@ describe('token endpoint', () => {
     expectStatus(res, 200, 'token request with valid client credentials');
     const cc = res.headers['cache-control'] ?? '';
     if (!/\bno-store\b/i.test(cc))
-      fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)');
+      fail('Cache-Control of the token response', 'no-store', cc || '(no Cache-Control header)', {
+        judged: [res],
+        expect: { header: { name: 'cache-control', contains: 'no-store' } },
+      });
   });
 
   check('expires_in value is recorded', ['TOKEN-EXPIRES-IN-UNIT'], async (t) => {

@@ -81,6 +81,16 @@ function cases(org: Organisation, n: number): Promise<CaseBody[]> {
 /** A PATCH body: the external_id alone, or with a valid field beside it (which must share its fate). */
 const withCompanion = fc.boolean();
 
+/** The case read back shows `expected` as its external_id. */
+function expectExternalId(what: string, read: CaseBody, expected: string): void {
+  if (read.external_id === expected) return;
+  const [e, r] = [JSON.stringify(expected), JSON.stringify(read.external_id)];
+  fail(what, `external_id ${show(expected)}`, `external_id ${show(read.external_id)}`, {
+    judged: [read],
+    expect: { fields: [{ name: 'external_id', expected: e, received: r === undefined ? 'absent' : r }] },
+  });
+}
+
 describe('external_id is unique per organisation', () => {
   check(
     "a PATCH taking another case's external_id is rejected and changes neither case",
@@ -141,8 +151,7 @@ describe('external_id is unique per organisation', () => {
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
           const after = await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`);
-          if (after.external_id !== own)
-            fail(`${what}: the case read back`, `external_id ${show(own)}`, `external_id ${show(after.external_id)}`);
+          if (after.external_id !== own) expectExternalId(`${what}: the case read back`, after, own);
         });
       },
       { scale: 0.4 },
@@ -170,8 +179,7 @@ describe('external_id is unique per organisation', () => {
         await keepingEvidence(t, t.exchanges.at(-1), async () => {
           expectSuccess(res, what);
           const after = await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`);
-          if (after.external_id !== freed)
-            fail(`${what}: the case read back`, `external_id ${show(freed)}`, `external_id ${show(after.external_id)}`);
+          if (after.external_id !== freed) expectExternalId(`${what}: the case read back`, after, freed);
         });
       },
       { scale: 0.4 },
@@ -230,13 +238,12 @@ describe('external_id is unique per organisation', () => {
             p!.id,
             `reading the other organisation's case ${p!.id} after the ${what}`,
           );
-          if (theirs.external_id !== ours)
-            fail(`${what}: its case read back`, `external_id ${show(ours)}`, `external_id ${show(theirs.external_id)}`);
+          if (theirs.external_id !== ours) expectExternalId(`${what}: its case read back`, theirs, ours);
           const changed = changedFields(
             before,
             await readCase(t.primary, a!.id, `reading our case ${a!.id} after the ${what}`),
           );
-          if (changed.length) fail(`${what}: our case read back`, 'unchanged', changed.join(', '));
+          if (changed.length) fail(`${what}: our case read back`, 'unchanged', changed.join(', '), { judged: [res] });
         });
       },
       { scale: 0.4 },
@@ -313,6 +320,7 @@ describe('external_id uniqueness in bulk case updates', () => {
               sent.what,
               'a 200 with the item reported failed (or a 4xx refusing the batch); a 5xx never conforms',
               excerpt(sent.res),
+              { judged: [sent.res], expect: { status: ['2xx', '4xx'] } },
             );
           const problems: string[] = [];
           for (const c of [sent.holder, sent.taker]) {
@@ -357,6 +365,7 @@ describe('external_id uniqueness in bulk case updates', () => {
                 what,
                 'a 200 with one item reported failed (or a 4xx refusing the batch); a 5xx never conforms',
                 excerpt(res),
+                { judged: [res], expect: { status: ['2xx', '4xx'] } },
               );
             const after = await mapLimit(pool, pool.length, (c) =>
               readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
@@ -367,6 +376,7 @@ describe('external_id uniqueness in bulk case updates', () => {
                 `${what}: the cases read back`,
                 'the value on one case at most',
                 `both hold external_id ${show(after[0]!.external_id)}`,
+                { judged: after },
               );
             }
           });
@@ -430,11 +440,12 @@ describe('external_id uniqueness under concurrency', () => {
             what,
             'one 2xx and 4xx for the others; a 5xx never conforms',
             `${statuses}; case ${racers[server]!.id}: ${excerpt(answers[server]!)}`,
+            { judged: [answers[server]] },
           );
         const won = answers.flatMap((r, i) => (r.status >= 200 && r.status <= 299 ? [i] : []));
         const refused = answers.filter((r) => r.status >= 400 && r.status <= 499).length;
         if (won.length !== 1 || refused !== RACERS - 1)
-          fail(what, `exactly one 2xx and ${RACERS - 1} rejections (4xx)`, statuses);
+          fail(what, `exactly one 2xx and ${RACERS - 1} rejections (4xx)`, statuses, { judged: answers });
         const after = await mapLimit(racers, RACERS, (c) =>
           readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
         );
@@ -447,6 +458,7 @@ describe('external_id uniqueness under concurrency', () => {
             `${what} (${statuses}): the cases read back`,
             `only case ${racers[won[0]!]!.id}, whose PATCH succeeded, holds the value`,
             holders,
+            { judged: [...answers, ...after] },
           );
         }
       },

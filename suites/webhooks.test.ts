@@ -257,10 +257,13 @@ function show(d: WebhookDelivery): string {
   );
 }
 
-/** Fails, after reading the case once more so that the reproduction shown with the failure reads it. */
+/**
+ * Fails, after reading the case once more: the delivery is not an exchange with the target, so that read is the
+ * exchange the failure judges (and its reproduction replays).
+ */
 async function failFor(t: CheckApi, caseId: number, what: string, expected: string, received: string): Promise<never> {
-  await t.primary.provision.readCase(caseId).catch(() => undefined);
-  return fail(what, expected, received);
+  const read = await t.primary.provision.readCase(caseId).catch(() => undefined);
+  return fail(what, expected, received, { judged: [read] });
 }
 
 /** The strays so far, for a failure message (a mangled URL shows up there). */
@@ -511,7 +514,9 @@ describe.concurrent('the completion webhook', () => {
       }
       if (differences.length) {
         const note = complete ? '' : ` (the case still read is_complete false ${DEADLINE_MS} ms after the webhook)`;
-        fail(
+        await failFor(
+          t,
+          b.caseId,
           `the webhook for case ${b.caseId} at ${b.url}, against a read of the case after completion${note}`,
           'the same results: checks, outcomes and risk scores',
           differences.join('\n'),
@@ -557,7 +562,9 @@ describe.concurrent('the completion webhook', () => {
           `the webhook for case ${b.caseId} carries none of the checks a read shows (judged by WEBHOOK-BODY-RESULTS)`,
         );
       if (wrong.length)
-        fail(
+        await failFor(
+          t,
+          b.caseId,
           `input_details in the webhook for case ${b.caseId} at ${b.url}`,
           'the input_details the case read shows for each check',
           wrong.join('\n'),
@@ -596,7 +603,9 @@ describe.concurrent('the completion webhook', () => {
         return;
       }
       if (again.length) {
-        fail(
+        await failFor(
+          t,
+          b.caseId,
           `the webhook for case ${b.caseId} at ${b.url}`,
           `one delivery per completion: none after the receiver answered ${acked.status} at ${acked.receivedAtIso}`,
           `${again.length} more within ${quiet} ms: ${again.map((d) => laterDelivery(d, acked)).join('; ')}`,
@@ -650,7 +659,13 @@ describe.concurrent('the completion webhook', () => {
       };
       const problems = (await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])])).flat();
       if (problems.length)
-        fail('webhooks after a change of webhook_url', 'deliveries at the new URL only', problems.join('\n'));
+        await failFor(
+          t,
+          before.id,
+          'webhooks after a change of webhook_url',
+          'deliveries at the new URL only',
+          problems.join('\n'),
+        );
       // A change before processing starts is a change before completion: the requirement is judged
       // by it. The change while processing runs is judged only when it lands in time; say when not.
       if (!duringJudged) {
@@ -686,7 +701,9 @@ describe.concurrent('the completion webhook', () => {
       const results = await Promise.all([judge(before), ...(duringJudged ? [judge(during)] : [])]);
       const problems = results.flatMap((x) => (x.problem ? [x.problem] : []));
       if (problems.length)
-        fail(
+        await failFor(
+          t,
+          before.id,
           'webhooks after webhook_url was set to null',
           `no delivery at the former URL, watched for ${quiet} ms after the case read complete`,
           problems.join('\n'),
@@ -743,7 +760,9 @@ describe.concurrent('the completion webhook', () => {
         `${CROSSTALK_CASES} cases processed at once, deliveries per case: ${counts.join(', ')}`,
       );
       if (problems.length)
-        fail(
+        await failFor(
+          t,
+          watched[0]!.id,
           `webhooks of cases ${watched.map((w) => w.id).join(', ')}, processed at once`,
           'each case notified at its own URL with its own case',
           `${problems.join('\n')}${straysNote()}`,

@@ -89,6 +89,9 @@ async function cli(args: string[]): Promise<CliResult> {
   return { status, stdout, stderr };
 }
 
+/** The files SHA256SUMS lists, as a pattern. */
+const LISTED = String.raw`conformance\.json|exchanges\.har|junit\.xml|report\.html|report\.md|repro/[A-Z0-9-]+\.sh`;
+
 describe('the run folder', () => {
   it('is <report-dir>/<UTC time>-<run id>, pointed at by <report-dir>/latest, beside the ledger', () => {
     expect(run.status, run.stdout + run.stderr).toBe(1);
@@ -101,7 +104,11 @@ describe('the run folder', () => {
       'junit.xml',
       'report.html',
       'report.md',
+      'repro',
     ]);
+    // A reproduction script per failed requirement.
+    const failed = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => `${r.id}.sh`);
+    expect(readdirSync(join(folder, 'repro')).sort()).toEqual(failed.sort());
     expect(run.stdout).toContain(`report folder ${folder}`);
     expect(run.stdout).toContain(`Report: ${join(folder, 'conformance.json')}`);
   });
@@ -122,7 +129,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(6);
+    expect(report.schemaVersion).toBe(7);
     expect(report.run).toMatchObject({ seed: 5, suites: ['token', 'case-delete'] });
     expect(report.run.options).toMatchObject({
       seed: 5,
@@ -327,12 +334,13 @@ describe('screenconf verify', () => {
   it('exits 0 on the folder as written, and `sha256sum -c` would agree (same format)', async () => {
     const r = await cli(['verify', folder]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
+    const files = 5 + readdirSync(join(folder, 'repro')).length;
+    expect(r.stdout).toBe(`intact: ${files} files match SHA256SUMS in ${folder}\n`);
     expect(readFileSync(join(folder, 'SHA256SUMS'), 'utf8')).toMatch(
-      /^([0-9a-f]{64} {2}(conformance\.json|exchanges\.har|junit\.xml|report\.html|report\.md)\n){5}$/,
+      new RegExp(`^([0-9a-f]{64} {2}(${LISTED})\\n){${files}}$`),
     );
     // The report folder stands for its latest run.
-    expect((await cli(['verify', dir])).stdout).toBe(`intact: 5 files match SHA256SUMS in ${folder}\n`);
+    expect((await cli(['verify', dir])).stdout).toBe(`intact: ${files} files match SHA256SUMS in ${folder}\n`);
   });
 
   it('exits 1 naming the file when one byte changed', async () => {
@@ -356,7 +364,8 @@ describe('screenconf verify', () => {
     expect(r.stdout).toContain('MISSING  junit.xml\n');
     expect(r.stdout).toContain('EXTRA    notes.txt\n');
     writeFileSync(join(to, 'SHA256SUMS'), `${readFileSync(join(to, 'SHA256SUMS'), 'utf8')}not a line\n`);
-    expect((await cli(['verify', to])).stdout).toContain('MANIFEST SHA256SUMS: line 6 is not "<sha256>  <file>"');
+    const line = 6 + readdirSync(join(to, 'repro')).length;
+    expect((await cli(['verify', to])).stdout).toContain(`MANIFEST SHA256SUMS: line ${line} is not "<sha256>  <file>"`);
     rmSync(join(to, 'SHA256SUMS'));
     const none = await cli(['verify', to]);
     expect(none.status).toBe(1);

@@ -8,7 +8,9 @@ import type { Exchange } from '../results/exchange.ts';
 export const ENV = {
   baseUrl: 'SCREENCONF_BASE_URL',
   accessToken: 'SCREENCONF_ACCESS_TOKEN',
+  peerAccessToken: 'SCREENCONF_PEER_ACCESS_TOKEN',
   apiKey: 'SCREENCONF_API_KEY',
+  peerApiKey: 'SCREENCONF_PEER_API_KEY',
   clientSecret: 'SCREENCONF_CLIENT_SECRET',
 } as const;
 
@@ -28,7 +30,16 @@ export function toCurl(exchange: Exchange, baseUrl: string): string {
     ? `"$${ENV.baseUrl}"${shellQuote(request.url.slice(baseUrl.length), ENV.baseUrl)}`
     : shellQuote(request.url, ENV.baseUrl);
   const parts = ['curl', '-sS', '-i', '-X', request.method, url];
-  const secretVar = request.credential === 'api-key' ? ENV.apiKey : ENV.accessToken;
+  // The peer organisation's credential is its own variable: a reproduction must not send ours in its place.
+  const peer = request.organisation === 'peer';
+  const secretVar =
+    request.credential === 'api-key'
+      ? peer
+        ? ENV.peerApiKey
+        : ENV.apiKey
+      : peer
+        ? ENV.peerAccessToken
+        : ENV.accessToken;
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'content-length') continue;
     parts.push('-H', shellQuote(`${name}: ${value}`, secretVar));

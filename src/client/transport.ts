@@ -83,6 +83,14 @@ export interface ReceivedResponse {
   exchange?: Exchange;
 }
 
+/** Each JSON body (object or array) received, by the exchange it came in: what a failure judging a body judged. */
+const answeredIn = new WeakMap<object, Exchange>();
+
+/** The exchange a JSON body (as parsed by a Transport) came in, when it is one. */
+export function exchangeOfBody(body: unknown): Exchange | undefined {
+  return body !== null && typeof body === 'object' ? answeredIn.get(body) : undefined;
+}
+
 const STOPPING = Symbol.for('screenconf.transport-stopping');
 const processState = globalThis as { [STOPPING]?: string };
 
@@ -347,6 +355,7 @@ export class Transport {
         body: this.redactor.redact(text.slice(0, RECORDED_BODY_CHARS)),
       };
       if (!req.token) this.#failuresInARow = 0;
+      if (json !== null && typeof json === 'object') answeredIn.set(json, recorded);
       return { status: res.statusCode, headers, text, json, exchange: recorded };
     } catch (err) {
       const e = describe(err, req.url, this.options.timeoutMs);

@@ -3,9 +3,9 @@
  * what the server sent ("Expected / Received").
  */
 import type { z } from 'zod';
-import type { ReceivedResponse } from '../client/transport.ts';
+import { exchangeOfBody, type ReceivedResponse } from '../client/transport.ts';
 import type { Exchange } from '../results/exchange.ts';
-import { ConformanceFailure } from '../results/failure.ts';
+import { ConformanceFailure, type Expectation } from '../results/failure.ts';
 
 export { ConformanceFailure };
 
@@ -16,27 +16,51 @@ export function excerpt(res: ReceivedResponse): string {
   return `HTTP ${res.status}${body ? ` ${body}` : ''}`;
 }
 
-/** What a failed assertion judged: the answers (their exchanges) whose content broke the requirement. */
+/**
+ * What a failed assertion judged: the answers whose content broke the requirement, as responses, their exchanges,
+ * or the JSON bodies read from them (a body parsed by the transport knows the exchange it came in).
+ */
+export type Judged = ReceivedResponse | Exchange | object | null | undefined | unknown;
+
 export interface FailOptions {
-  judged?: readonly (ReceivedResponse | Exchange | undefined)[];
+  judged?: readonly Judged[];
+  /** What the judged answer must show, as data (for the reproduction script). */
+  expect?: Expectation;
 }
 
-function exchangesOf(judged: FailOptions['judged']): (Exchange | undefined)[] {
-  return (judged ?? []).map((x) => (x && 'exchange' in x ? x.exchange : (x as Exchange | undefined)));
+function isExchange(x: object): x is Exchange {
+  return 'request' in x && 'at' in x && 'durationMs' in x;
+}
+
+/** The exchanges of what a failure judged: responses, exchanges, and bodies by the exchange they came in. */
+export function exchangesOf(judged: readonly Judged[] | undefined): (Exchange | undefined)[] {
+  return (judged ?? []).map((x) => {
+    if (x === undefined || x === null || typeof x !== 'object') return undefined;
+    if ('exchange' in x && 'status' in x && 'text' in x) return (x as ReceivedResponse).exchange;
+    return isExchange(x) ? x : exchangeOfBody(x);
+  });
 }
 
 /** Throws a ConformanceFailure: what was checked, what a conforming server does, what this one did. */
 export function fail(what: string, expected: string, received: string, options: FailOptions = {}): never {
-  throw new ConformanceFailure({ what, expected, received, judged: exchangesOf(options.judged) });
+  throw new ConformanceFailure({
+    what,
+    expected,
+    received,
+    judged: exchangesOf(options.judged),
+    ...(options.expect ? { expect: options.expect } : {}),
+  });
 }
 
 export function expectStatus(res: ReceivedResponse, expected: number | readonly number[], what: string): void {
   const list = typeof expected === 'number' ? [expected] : expected;
-  if (!list.includes(res.status)) fail(what, `HTTP ${list.join(' or ')}`, excerpt(res), { judged: [res] });
+  if (!list.includes(res.status))
+    fail(what, `HTTP ${list.join(' or ')}`, excerpt(res), { judged: [res], expect: { status: list.map(String) } });
 }
 
 export function expectSuccess(res: ReceivedResponse, what: string): void {
-  if (res.status < 200 || res.status > 299) fail(what, 'a 2xx status', excerpt(res), { judged: [res] });
+  if (res.status < 200 || res.status > 299)
+    fail(what, 'a 2xx status', excerpt(res), { judged: [res], expect: { status: ['2xx'] } });
 }
 
 /**
@@ -46,22 +70,59 @@ export function expectSuccess(res: ReceivedResponse, what: string): void {
 export function expectRejected(res: ReceivedResponse, what: string): void {
   if (res.status >= 400 && res.status <= 499) return;
   const why = res.status >= 500 ? ' (a 5xx never conforms: a rejection is a 4xx)' : '';
-  fail(what, `a 4xx rejection${why}`, excerpt(res), { judged: [res] });
+  fail(what, `a 4xx rejection${why}`, excerpt(res), { judged: [res], expect: { status: ['4xx'] } });
 }
 
-/** Parses with a schema; a mismatch lists every issue with its path. */
-export function expectSchema<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+/** Parses with a schema; a mismatch lists every issue with its path. `judged`: the answer the value came in. */
+export function expectSchema<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  what: string,
+  judged: readonly Judged[] = [value as Judged],
+): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues
     .slice(0, 8)
     .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
     .join('; ');
-  return fail(what, 'a body matching the schema', `${issues}\nbody: ${JSON.stringify(value)?.slice(0, EXCERPT)}`);
+  const body = JSON.stringify(value)?.slice(0, EXCERPT);
+  return fail(what, 'a body matching the schema', `${issues}\nbody: ${body}`, { judged });
 }
 
-export function expectEqual(actual: unknown, expected: unknown, what: string): void {
-  if (!deepEqual(actual, expected)) fail(what, JSON.stringify(expected), JSON.stringify(actual));
+const asJson = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+
+/** The top-level keys two objects differ in (none when either is not an object). */
+function differingKeys(actual: unknown, expected: unknown): string[] {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(actual) || !isObject(expected)) return [];
+  const keys = [...new Set([...Object.keys(actual), ...Object.keys(expected)])];
+  return keys.filter((k) => !deepEqual(actual[k], expected[k]));
+}
+
+/**
+ * Equal values (JSON, Unicode compared as NFC). `options.judged`: the answers (or bodies) the value was read from;
+ * `field`: the top-level field of that body the value is, so a reproduction can check it; two objects are taken
+ * as bodies and their differing fields are the ones checked.
+ */
+export function expectEqual(
+  actual: unknown,
+  expected: unknown,
+  what: string,
+  options: { judged: readonly Judged[]; field?: string },
+): void {
+  if (deepEqual(actual, expected)) return;
+  const field = (name: string, e: unknown, r: unknown) => ({ name, expected: asJson(e), received: asJson(r) });
+  const a = actual as Record<string, unknown>;
+  const e = expected as Record<string, unknown>;
+  const fields = options.field
+    ? [field(options.field, expected, actual)]
+    : differingKeys(actual, expected).map((k) => field(k, e[k], a[k]));
+  fail(what, asJson(expected), asJson(actual), {
+    judged: options.judged,
+    ...(fields.length ? { expect: { fields } } : {}),
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { HarnessError } from '../errors.ts';
-import { excerpt, fail } from './assert.ts';
+import { ConformanceFailure, excerpt, fail } from './assert.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
 import type { Harness } from './context.ts';
 
@@ -24,8 +24,11 @@ export interface ExpectedItem {
 /** `statuses` '2xx' when the check judges the report, not the status (another check judges that). */
 export function expectBulkAnswer(res: ReceivedResponse, statuses: readonly number[] | '2xx', what: string): void {
   const ok = statuses === '2xx' ? res.status >= 200 && res.status < 300 : statuses.includes(res.status);
-  if (!ok) fail(what, `HTTP ${statuses === '2xx' ? 'a 2xx' : statuses.join(' or ')} with a JSON body`, excerpt(res));
-  if (res.json === undefined) fail(`${what}: body`, 'a JSON body', excerpt(res));
+  const status = statuses === '2xx' ? ['2xx'] : statuses.map(String);
+  const judged = { judged: [res], expect: { status } };
+  if (!ok)
+    fail(what, `HTTP ${statuses === '2xx' ? 'a 2xx' : statuses.join(' or ')} with a JSON body`, excerpt(res), judged);
+  if (res.json === undefined) fail(`${what}: body`, 'a JSON body', excerpt(res), { judged: [res] });
 }
 
 const BODY_SHOWN = 1200;
@@ -95,6 +98,7 @@ export function expectFailuresReported(
       `${what}: the per-item failure report`,
       expectation,
       `${problems.join('; ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}\n${hint(failuresPath)}`,
+      { judged: [res] },
     );
   }
   return report;
@@ -119,17 +123,18 @@ export function describeItems(report: BulkReport): string {
 }
 
 /**
- * Runs `fn` (the reads that follow a bulk request); when it throws, the bulk exchange is moved
- * into the last four exchanges, which become the failure's evidence.
+ * Runs `fn` (the reads that follow a bulk request); when it finds a failure, the bulk request is one of the
+ * exchanges the failure judged (the reads show what it did).
  */
-export async function keepingEvidence<T>(t: Harness, exchange: Exchange | undefined, fn: () => Promise<T>): Promise<T> {
+export async function keepingEvidence<T>(
+  _t: Harness,
+  exchange: Exchange | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (exchange) {
-      const tail = t.exchanges.filter((e) => e !== exchange).slice(-3);
-      t.exchanges.splice(0, t.exchanges.length, exchange, ...tail);
-    }
+    if (err instanceof ConformanceFailure) err.alsoJudged([exchange]);
     throw err;
   }
 }

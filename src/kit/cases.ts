@@ -24,7 +24,7 @@ export async function readCase(org: Organisation, id: number, what = `reading ca
 /** The body is a JSON object with the case's id. */
 export function expectCaseBody(json: unknown, id: number, what: string): CaseBody {
   if (json === null || typeof json !== 'object' || Array.isArray(json) || (json as { id?: unknown }).id !== id) {
-    fail(what, `a case object with id ${id}`, JSON.stringify(json)?.slice(0, 300) ?? String(json));
+    fail(what, `a case object with id ${id}`, JSON.stringify(json)?.slice(0, 300) ?? String(json), { judged: [json] });
   }
   return json as CaseBody;
 }
@@ -105,7 +105,8 @@ export interface CaseCustomer {
 /** The customer a case carries; a failure when it has none with an integer id. */
 export function customerOf(c: CaseBody): CaseCustomer {
   const k = c.customer as Record<string, unknown> | undefined;
-  if (!k || !Number.isInteger(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k));
+  if (!k || !Number.isInteger(k.id))
+    fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k), { judged: [c] });
   return {
     caseId: c.id,
     id: k.id as number,
@@ -142,7 +143,9 @@ export async function caseWithChecks(org: Organisation, n: number): Promise<Case
   let ids = checkIds(created);
   if (ids.length !== n) ids = checkIds(await readCase(org, created.id));
   if (ids.length !== n)
-    fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids));
+    fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids), {
+      judged: [created],
+    });
   return { org, caseId: created.id, checks: ids };
 }
 

@@ -7,7 +7,7 @@ import { inject, test } from 'vitest';
 import { suiteName } from '../base/suite-file.ts';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
-import type { Evidence, Observation, PropertyEvidence } from '../results/evidence.ts';
+import { type Evidence, type Observation, type PropertyEvidence, setupOf } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
@@ -30,16 +30,18 @@ export interface CheckOptions {
   timeout?: number;
 }
 
-/** The last exchanges of a check kept beside the ones a failure judged. */
+/** The last exchanges of a check kept as evidence when a failure names none it judged. */
 const EVIDENCE_TAIL = 4;
 
-/** The evidence of a failure: the exchanges it judged (marked) and the last ones before it, oldest first. */
+/**
+ * The evidence of a failure: the exchanges it judged (marked) and their setup (what created or changed what they
+ * name), oldest first; when it judged none, the last exchanges of the check.
+ */
 export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
-  const tail = all.slice(-EVIDENCE_TAIL);
-  const kept = [
-    ...judged.filter((e) => !all.includes(e)),
-    ...all.filter((e) => tail.includes(e) || judged.includes(e)),
-  ];
+  const setup = judged.length ? setupOf(all, judged) : [];
+  const kept = judged.length
+    ? [...judged.filter((e) => !all.includes(e)), ...all.filter((e) => judged.includes(e) || setup.includes(e))]
+    : all.slice(-EVIDENCE_TAIL);
   const exchanges = kept.map((e) => (judged.includes(e) ? { ...e, judged: true } : e));
   return { exchanges, curl: exchanges.map((e) => toCurl(e, baseUrl)) };
 }
@@ -54,6 +56,7 @@ function failureRecord(err: unknown, redact: (s: string) => string): CheckFailur
     ...(d.expected !== undefined ? { expected: redact(d.expected) } : {}),
     ...(d.received !== undefined ? { received: redact(d.received) } : {}),
     ...(d.request ? { request: { ...d.request, path: redact(d.request.path) } } : {}),
+    ...(d.expect ? { expect: JSON.parse(redact(JSON.stringify(d.expect))) } : {}),
     message,
   };
 }

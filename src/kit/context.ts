@@ -15,6 +15,8 @@ import { HarnessError } from '../errors.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
+/** The exchanges a check keeps, newest last. */
+const KEPT_PER_CHECK = 400;
 export interface RunContext {
   runId: string;
   seed: number;
@@ -176,7 +178,8 @@ export function getHarness(): Harness {
     logExchange(run.exchangeLog, scope?.tag, e);
     const list = scope?.exchanges ?? exchanges;
     list.push(e);
-    if (list.length > 50) list.shift();
+    // A check keeps enough for the setup of what it judges (a 100-item batch: its cases and reads).
+    if (list.length > KEPT_PER_CHECK) list.shift();
   };
   const transport = new WatchedTransport(run.transport, redactor, record, watcher);
   harness = {

@@ -103,6 +103,8 @@ export async function property<T>(
   const runs = shard ? Math.max(1, shardRuns(all, shard)) : all;
   const replay = t.replay?.name === name ? t.replay : undefined;
   const shrinking = new Shrinking(t, t.run.shrink ?? DEFAULT_SHRINK);
+  // What the check sent before the property (the cases it acts on) stays: the setup of the counterexample.
+  const setup = [...t.exchanges];
   const run = async (value: T) => {
     if (shrinking.spent()) return;
     try {
@@ -133,8 +135,8 @@ export async function property<T>(
   const numRuns = replay?.numRuns ?? details.numRuns;
   const numShrinks = replay?.numShrinks ?? details.numShrinks;
   const path = replay?.path ?? details.counterexamplePath ?? '';
-  // Replay the shrunk counterexample alone: its transcript becomes the evidence.
-  t.exchanges.length = 0;
+  // Replay the shrunk counterexample alone: its transcript, after the check's setup, becomes the evidence.
+  t.exchanges.splice(0, t.exchanges.length, ...setup);
   let replayed: unknown;
   try {
     await predicate(counterexample);

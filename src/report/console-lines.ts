@@ -32,7 +32,10 @@ export function failureLines(f: Failure): string[] {
   const curls = f.evidence?.curl ?? [];
   if (curls.length === 1) lines.push('  Reproduce with:', `    ${curls[0]}`);
   else if (curls.length > 1)
-    lines.push(`  Reproduce with (the last ${curls.length} requests, in order):`, ...curls.map((c) => `    ${c}`));
+    lines.push(
+      `  Reproduce with (${curls.length} requests: the setup, then the judged one):`,
+      ...curls.map((c) => `    ${c}`),
+    );
   return lines;
 }
 
@@ -52,6 +55,7 @@ export function problemLines(p: Palette, r: RequirementResult, failures: Failure
         `${r.expected.reason}${r.expected.outcome === 'expired' ? ' — EXPIRED' : ''}`,
     );
   for (const f of failures) lines.push(...failureLines(f));
+  if (r.repro) lines.push(`  reproduce: ${r.repro.command}  (in the report folder; exit 1 reproduced, 0 conforms now)`);
   return lines;
 }
 
@@ -237,7 +241,12 @@ export function reproductionNotes(
         `SCREENCONF_BASE_URL and ${vars}.`
       : `Reproduce by hand: the curl commands above read SCREENCONF_BASE_URL (${run.baseUrl}) and ${vars}; the ` +
         `cases they name were deleted at the end of the run unless --keep was given.`;
-  return [reproduce, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
+  const scripts =
+    'Reproduction scripts: repro/<REQ-ID>.sh in the report folder replays each failure (sh + curl: it gets its own ' +
+    'tokens from SCREENCONF_CLIENT_SECRET, SCREENCONF_PEER_CLIENT_SECRET or SCREENCONF_API_KEY as it says, creates ' +
+    'what it needs, deletes it after; exit 1 reproduced, 0 conforms now, 2 could not run); SCREENCONF_BASE_URL ' +
+    'points it at another server.';
+  return [reproduce, scripts, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
 }
 
 /** The line on standard error that says why a run did not end with a plain verdict, if it did not. */

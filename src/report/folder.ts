@@ -6,12 +6,14 @@
  *     latest -> 20260131T120000Z-1a2b3c4d   symbolic link to the newest run folder
  *     20260131T120000Z-1a2b3c4d/      <UTC start>-<run id>: sorts by time, never reused
  *       conformance.json  report.html  report.md  junit.xml  [throttled.jsonl]
+ *       repro/<REQ-ID>.sh             per failed requirement: a sh + curl script that reproduces it
  *       SHA256SUMS                    SHA-256 of every other file (screenconf verify)
  *       SHA256SUMS.sig                with --sign-key: its Ed25519 signature (verify --public-key)
  *
  * Every text written passes the redactor; the manifest is written last.
  */
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -28,6 +30,7 @@ import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { writeManifest } from './manifest.ts';
+import { REPRO_DIR, reproCommand, reproPath, reproScript } from './repro.ts';
 import { signFolder } from './signature.ts';
 import { type MarkdownOptions, renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
@@ -113,16 +116,44 @@ export function renderViews(
 }
 
 /**
+ * Writes repro/<ID>.sh (mode 0755) for each failed requirement with evidence to replay (one target only: the scripts
+ * replay against its base URL) and returns the report with each result naming its script.
+ */
+function writeReproScripts(runDir: string, report: ConformanceReport, redactor: Redactor): ConformanceReport {
+  if (report.targets.length > 1) return report;
+  const options = report.run.options ?? {};
+  const ctx = {
+    runId: report.run.id,
+    baseUrl: report.target.baseUrl,
+    clientId: typeof options.clientId === 'string' ? options.clientId : undefined,
+    peerClientId: typeof options.peerClientId === 'string' ? options.peerClientId : undefined,
+  };
+  const results = report.results.map((r) => {
+    if (r.verdict !== 'fail' && r.verdict !== 'warn') return r;
+    const made = reproScript(r, ctx);
+    if (!made) return r;
+    const { script, env } = made;
+    mkdirSync(join(runDir, REPRO_DIR), { recursive: true });
+    const file = join(runDir, reproPath(r.id));
+    writeFileSync(file, redactor.redact(script));
+    chmodSync(file, 0o755);
+    return { ...r, repro: { script: reproPath(r.id), env, command: reproCommand(r.id, env) } };
+  });
+  return { ...report, results };
+}
+
+/**
  * Writes conformance.json, report.html, report.md and junit.xml into the run folder, then SHA256SUMS
- * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths.
+ * over everything in it (so any log must be there first) and, given a key, its signature. Returns the paths and the
+ * report as written (each failed result naming its reproduction script).
  */
 export function writeRunReports(
   runDir: string,
   report: ConformanceReport,
   redactor: Redactor,
   signKey?: KeyObject,
-): { json: string; html: string; markdown: string; junit: string } {
-  const clean = redactDeep(report, redactor);
+): { json: string; html: string; markdown: string; junit: string; report: ConformanceReport } {
+  const clean = redactDeep(writeReproScripts(runDir, report, redactor), redactor);
   const paths = {
     json: join(runDir, REPORT_FILES.json),
     html: join(runDir, REPORT_FILES.html),
@@ -138,5 +169,5 @@ export function writeRunReports(
   writeFileSync(paths.junit, redactor.redact(views.junit));
   writeManifest(runDir);
   if (signKey) signFolder(runDir, signKey);
-  return paths;
+  return { ...paths, report: clean };
 }

@@ -79,7 +79,7 @@ export function evidenceHtml(evidence: Evidence | undefined): string {
       .join('');
     out.push(
       `<details class="before"><summary>The ${others.length} exchange${others.length === 1 ? '' : 's'} before ` +
-        `it</summary>${items}</details>`,
+        `it (setup)</summary>${items}</details>`,
     );
   }
   return out.join('\n');

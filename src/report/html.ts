@@ -127,6 +127,11 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
     }
   }
   parts.push(failuresHtml(r.failures));
+  if (r.repro)
+    parts.push(
+      `<p class="repro">Reproduce: <code>${esc(r.repro.command)}</code> in the run folder (exit 1 reproduced, 0 ` +
+        'conforms now).</p>',
+    );
   parts.push(observationsHtml(r));
   if (r.tests.length) {
     const item = (t: RequirementResult['tests'][number]) =>

@@ -19,6 +19,7 @@
  */
 import { DOMImplementation, type Document, type Element, XMLSerializer } from '@xmldom/xmldom';
 import { oneLine } from '../base/text.ts';
+import { judgedCurl } from './render-common.ts';
 import type { Check, ConformanceReport, Failure, GateRef, RequirementResult } from '../results/report.ts';
 
 /** Whether a UTF-16 unit may stand in XML 1.0 text: not a control (but tab, LF, CR), not U+FFFE or U+FFFF. */
@@ -109,12 +110,14 @@ function failureBody(check: Check, r: RequirementResult | undefined, f: Failure 
     if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);
     if (f.received !== undefined) lines.push(`Received: ${f.received}`);
     if (f.request) lines.push(`Request: ${f.request.method} ${f.request.path} (${f.request.credential})`);
-    const more = f.message.split('\n').slice(f.expected !== undefined || f.received !== undefined ? 3 : 1);
+    const shown = (f.request ? 1 : 0) + 1 + (f.expected !== undefined ? 1 : 0) + (f.received !== undefined ? 1 : 0);
+    const more = f.message.split('\n').slice(shown);
     if (more.some((l) => l.trim() !== '')) lines.push(...more);
     const p = f.evidence?.property;
     if (p) lines.push(`Counterexample: ${p.counterexample}`, `Replay the run with --seed ${p.runSeed}`);
-    const curl = f.evidence?.curl.at(-1);
+    const curl = judgedCurl(f);
     if (curl) lines.push('', 'Reproduce with:', curl);
+    if (r?.repro) lines.push(`Or run ${r.repro.command} in the run folder (exit 1 reproduced, 0 conforms now)`);
   }
   return lines.join('\n');
 }

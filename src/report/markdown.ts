@@ -18,6 +18,7 @@ import {
   describeTarget,
   isFailing,
   isMultiTarget,
+  judgedCurl,
   serverHeadersText,
   shardsText,
   undeletableText,
@@ -100,7 +101,7 @@ function rerunNote(f: Failure): string {
   return f.flaky === false ? ' (failed again when re-run)' : '';
 }
 
-/** How to reproduce a failure: its last curl command, and the seed for a property. */
+/** How to reproduce a failure: the curl command of the request it judged, and the seed for a property. */
 function reproduce(f: Failure, seed: number, maxCurl: number): string[] {
   const out: string[] = [];
   const p = f.evidence?.property;
@@ -109,7 +110,7 @@ function reproduce(f: Failure, seed: number, maxCurl: number): string[] {
       `Counterexample (fast-check seed ${p.seed}, path ${mdCode(p.path)}; replay the run with ` +
         `${mdCode(`--seed ${p.runSeed}`)}): ${mdCode(oneLine(p.counterexample, 400))}`,
     );
-  const curl = f.evidence?.curl.at(-1);
+  const curl = judgedCurl(f);
   if (curl && curl.length <= maxCurl) out.push(mdBlock(curl, 'sh'));
   else if (curl) out.push(`Reproduce: the curl command (${curl.length} characters) is in report.html.`);
   else if (!p) out.push(`Reproduce: run again with ${mdCode(`--seed ${seed}`)}.`);
@@ -144,6 +145,8 @@ function fullEntry(e: Entry, report: ConformanceReport, limits: { received: numb
     if (f.request) out.push(`- **Request:** ${mdText(describeRequest(f.request))}`);
     out.push('', ...reproduce(f, report.run.seed, limits.curl));
   }
+  if (r.repro)
+    out.push('', `Reproduce: ${mdCode(r.repro.command)} in the run folder (exit 1 reproduced, 0 conforms now).`);
   return out.join('\n');
 }
 

@@ -1,6 +1,6 @@
 /** What the HTML and Markdown renderings share: verdict order, areas, evidence text. */
 import type { Exchange } from '../results/exchange.ts';
-import type { ConformanceReport, RequirementResult, Verdict } from '../results/report.ts';
+import type { ConformanceReport, Failure, RequirementResult, Verdict } from '../results/report.ts';
 
 export const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'observed', 'skip'];
 
@@ -95,4 +95,12 @@ export function shardsText(run: ConformanceReport['run']): string | undefined {
         .join('; ')
     );
   return undefined;
+}
+
+/** The curl command of the request a failure judged (the last one it judged; the last exchange when none is marked). */
+export function judgedCurl(f: Pick<Failure, 'evidence'>): string | undefined {
+  const evidence = f.evidence;
+  if (!evidence) return undefined;
+  const judged = evidence.exchanges.map((e, i) => (e.judged ? i : -1)).filter((i) => i >= 0);
+  return evidence.curl[judged.at(-1) ?? evidence.curl.length - 1];
 }

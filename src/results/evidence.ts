@@ -1,6 +1,6 @@
 /** What a result shows of the server: the exchanges behind it, with curl reproductions. */
 import { z } from 'zod';
-import { ExchangeSchema } from './exchange.ts';
+import { type Exchange, ExchangeSchema } from './exchange.ts';
 import { obj, text } from './schema-helpers.ts';
 
 export const PropertyEvidenceSchema = obj({
@@ -44,4 +44,43 @@ export interface Observation {
   text: string;
   /** The exchange just before the observation was recorded (the first observation of an id in a check). */
   evidence?: Evidence;
+}
+
+/** Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`). */
+export function idsNamed(e: Exchange): number[] {
+  const out: number[] = [];
+  for (const m of e.request.url.matchAll(/\/(\d+)(?=\/|$|\?)/g)) out.push(Number(m[1]));
+  for (const m of (e.request.body ?? '').matchAll(/"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g))
+    for (const n of m[1]!.matchAll(/\d+/g)) out.push(Number(n[0]));
+  return out;
+}
+
+/** Ids a request created: those in the 2xx answer to a POST that names none (a case with its customer and checks). */
+export function idsCreated(e: Exchange): number[] {
+  const { response } = e;
+  if (e.request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return [];
+  if (idsNamed(e).length) return [];
+  return [...response.body.matchAll(/"id"\s*:\s*(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * The setup of the judged exchanges among a check's exchanges (oldest first): the requests before the last judged
+ * one that created what the judged ones name, or changed it (any method but GET), and in turn their own setup.
+ * Token requests are left out: a reproduction gets its own tokens.
+ */
+export function setupOf(all: readonly Exchange[], judged: readonly Exchange[]): Exchange[] {
+  const last = Math.max(...judged.map((e) => all.indexOf(e)));
+  const wanted = new Set(judged.flatMap(idsNamed));
+  const kept: Exchange[] = [];
+  for (let i = last - 1; i >= 0; i--) {
+    const e = all[i]!;
+    if (judged.includes(e) || e.request.url.includes('/oauth/token/')) continue;
+    const named = idsNamed(e);
+    const makes = idsCreated(e).some((id) => wanted.has(id));
+    const changes = e.request.method !== 'GET' && named.some((id) => wanted.has(id));
+    if (!makes && !changes) continue;
+    kept.unshift(e);
+    for (const id of named) wanted.add(id);
+  }
+  return kept;
 }

@@ -110,6 +110,7 @@ function failureOf(r: Requirement, t: CheckOutcome): Failure {
     ...(f?.expected !== undefined ? { expected: f.expected } : {}),
     ...(f?.received !== undefined ? { received: f.received } : {}),
     ...(f?.request ? { request: f.request } : {}),
+    ...(f?.expect ? { expect: f.expect } : {}),
     ...(t.flaky !== undefined ? { flaky: t.flaky } : {}),
     ...(t.evidence ? { evidence: t.evidence } : {}),
   };

@@ -16,9 +16,10 @@ import { obj, text } from './schema-helpers.ts';
  * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
  * 4: every check (`checks`), the host and the harness's commit; 5: summary.verdict (incomplete when a
  * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged; 6: run.shard (a partial
- * report of one shard) and run.shards (a report merged from shards).
+ * report of one shard) and run.shards (a report merged from shards); 7: failures[].expect (what the judged answer
+ * must show, as data), evidence of the judged exchanges and their setup, failures[].repro.
  */
-export const REPORT_SCHEMA_VERSION = 6;
+export const REPORT_SCHEMA_VERSION = 7;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -162,6 +163,13 @@ export const RequirementResultSchema = obj({
     .describe('each observation with the check and exchange it came from')
     .optional(),
   failures: z.array(FailureSchema).optional(),
+  repro: obj({
+    script: text('the script (POSIX sh + curl), relative to the report folder: repro/<id>.sh'),
+    env: z.array(z.string()).describe('the environment variables holding the secrets it needs'),
+    command: text('how to run it, from the report folder'),
+  })
+    .describe('the script that reproduces its first failure: exit 1 reproduced, 0 conforms now, 2 could not run')
+    .optional(),
   expected: ExpectedMarkSchema.optional(),
   byTarget: z
     .record(z.string(), TargetResultSchema)

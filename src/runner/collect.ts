@@ -7,6 +7,7 @@ import { suiteName } from '../base/suite-file.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
+import { failureHeadline } from '../results/failure.ts';
 import { type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
@@ -139,12 +140,14 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): Check
       curl: [...kept.curl].reverse(),
     };
     const judged = kept?.exchanges[0];
-    const failure = {
+    const detail = {
       what,
       ...(first ? { expected: first.expected, received: first.received } : {}),
       ...(judged ? { request: requestRef(judged) } : {}),
-      message: lines.join('\n'),
     };
+    // The first line names the judged request, as every failure's does.
+    const headline = failureHeadline(detail);
+    const failure = { ...detail, message: [...(headline ? [headline] : []), ...lines].join('\n') };
     return { ...base, state: 'failed', failure, ...(evidence ? { evidence } : {}) };
   });
 }

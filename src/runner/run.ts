@@ -81,8 +81,8 @@ export function gated(report: ConformanceReport, expectations: Expectation[], op
 }
 
 /**
- * Writes a report folder: conformance.json, report.html, report.md, junit.xml and, last, SHA256SUMS (signed with
- * --sign-key in the run folder itself, whose SHA256SUMS covers the targets' folders too).
+ * Writes a report folder: conformance.json, report.html, report.md, junit.xml, repro/ and, last, SHA256SUMS (signed
+ * with --sign-key in the run folder itself, whose SHA256SUMS covers the targets' folders too).
  */
 function writeReport(dir: string, report: ConformanceReport, redactor: Redactor, signKey?: KeyObject): string {
   return writeRunReports(dir, report, redactor, signKey).json;
@@ -138,8 +138,9 @@ async function runOneTarget(run: RunShared): Promise<number> {
     reportDir: run.runDir,
     ledgerDir: run.reportDir,
   });
-  const final = gated(report, run.expectations, run.gateOptions);
-  const reportPath = writeReport(run.runDir, final, redactor, run.signKey);
+  const gatedReport = gated(report, run.expectations, run.gateOptions);
+  // As written: each failed result names its reproduction script.
+  const { json: reportPath, report: final } = writeRunReports(run.runDir, gatedReport, redactor, run.signKey);
   announceSignature(run);
   pointLatest(run.reportDir, run.runDir);
   const notes = [

@@ -1,0 +1,161 @@
+/**
+ * The plan of a reproduction script, from a failure's evidence: the requests to send in order (the judged ones and
+ * their setup), each with the credential it needs, its path and body as templates in which the ids a setup request
+ * created and the run's external_id prefix are variables, and what to capture from each creation.
+ */
+import { REDACTED } from '../base/redact.ts';
+import type { Exchange } from '../results/exchange.ts';
+
+/** Whose credential a request carries in the script. */
+export type Who = 'ours' | 'peer' | 'ours-key' | 'peer-key' | 'none' | 'other';
+
+/** A piece of a path or body: literal text, or a shell variable. */
+export type Part = { text: string } | { variable: string };
+
+export interface Step {
+  n: number;
+  method: string;
+  path: Part[];
+  who: Who;
+  /** The Authorization header as recorded, for a hand-made one (`other`). */
+  header?: string;
+  contentType?: string;
+  body?: Part[];
+  judged: boolean;
+  /** The status it got in the run. */
+  status: number | undefined;
+  /** A creation: the ids of its answer to capture, by their order among the answer's "id" keys. */
+  captures: { variable: string; ordinal: number; kind: IdKind }[];
+  /** The case it created, to delete at the end (a variable of `captures`). */
+  creates?: string;
+}
+
+type IdKind = 'case' | 'customer' | 'check' | 'other';
+
+/** The "id" keys of a JSON value in the order they appear in its text, with what each identifies. */
+function idKeys(value: unknown, kind: IdKind = 'case', out: { id: number; kind: IdKind }[] = []) {
+  if (Array.isArray(value)) for (const v of value) idKeys(v, kind, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'id' && typeof v === 'number') out.push({ id: v, kind });
+      else idKeys(v, k === 'customer' ? 'customer' : k === 'checks' ? 'check' : 'other', out);
+    }
+  }
+  return out;
+}
+
+function parse(text: string | undefined): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function whoOf(e: Exchange): Who {
+  const peer = e.request.organisation === 'peer';
+  switch (e.request.credential) {
+    case 'access-token':
+      return peer ? 'peer' : 'ours';
+    case 'api-key':
+      return peer ? 'peer-key' : 'ours-key';
+    case 'none':
+      return 'none';
+    default:
+      return 'other';
+  }
+}
+
+/** The kind of id a number in this place of a request names. */
+function kindAt(path: string, inBody: boolean): IdKind {
+  if (!inBody) return path.startsWith('/api/cases/') ? 'case' : 'other';
+  if (path.startsWith('/api/customers/')) return 'customer';
+  if (path.startsWith('/api/checks/')) return 'check';
+  return 'case';
+}
+
+/** The path (and query) of a recorded URL relative to the base URL. */
+export function relativePath(url: string, baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (url.startsWith(base)) return url.slice(base.length) || '/';
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Splits text into parts: the numbers inside each match of `re` that `ids` knows become their variables, the run's
+ * external_id prefix becomes $TAG (a fresh one per script run) and a redacted secret $SECRET_JSON.
+ */
+function template(text: string, runId: string, ids: (n: number) => string | undefined, re: RegExp): Part[] {
+  const parts: Part[] = [];
+  const prefix = `screenconf-${runId}-`;
+  // A redacted secret in a body is our client_secret (a token request), JSON-escaped.
+  const secrets = (s: string) =>
+    s.split(REDACTED).forEach((piece, i) => {
+      if (i > 0) parts.push({ variable: 'SECRET_JSON' });
+      if (piece) parts.push({ text: piece });
+    });
+  const literal = (s: string) =>
+    s.split(prefix).forEach((piece, i) => {
+      if (i > 0) parts.push({ text: 'screenconf-' }, { variable: 'TAG' }, { text: '-' });
+      secrets(piece);
+    });
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    for (const n of m[0].matchAll(/\d+/g)) {
+      const variable = ids(Number(n[0]));
+      if (!variable) continue;
+      const start = m.index + n.index;
+      literal(text.slice(at, start));
+      parts.push({ variable });
+      at = start + n[0].length;
+    }
+  }
+  literal(text.slice(at));
+  return parts;
+}
+
+/** The steps that replay a failure's evidence: setup and judged requests, oldest first (cleanup left out). */
+export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId: string): Step[] {
+  const known = new Map<string, string>(); // `${kind}:${id}` → variable
+  const steps: Step[] = [];
+  for (const e of exchanges.filter((x) => !x.request.cleanup)) {
+    const n = steps.length + 1;
+    const path = relativePath(e.request.url, baseUrl);
+    const pathOnly = path.split('?')[0]!;
+    const lookup = (inBody: boolean) => (id: number) =>
+      known.get(`${kindAt(pathOnly, inBody)}:${id}`) ?? known.get(`case:${id}`);
+    const headers = Object.fromEntries(Object.entries(e.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const step: Step = {
+      n,
+      method: e.request.method,
+      path: template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g),
+      who: whoOf(e),
+      judged: e.judged === true,
+      status: e.response?.status,
+      captures: [],
+    };
+    if (step.who === 'other' && headers.authorization) step.header = headers.authorization;
+    if (e.request.body !== undefined && e.request.body !== '') {
+      step.contentType = headers['content-type'] ?? 'application/json';
+      const ids = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(?:\[[\d\s,]*\]|\d+)/g;
+      step.body = template(e.request.body, runId, lookup(true), ids);
+    }
+    const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
+    if (created) {
+      const keys = idKeys(parse(e.response?.body));
+      keys.forEach((k, ordinal) => {
+        const variable = `ID_${n}_${ordinal + 1}`;
+        step.captures.push({ variable, ordinal: ordinal + 1, kind: k.kind });
+        if (!known.has(`${k.kind}:${k.id}`)) known.set(`${k.kind}:${k.id}`, variable);
+        if (k.kind === 'case') step.creates ??= variable;
+      });
+    }
+    steps.push(step);
+  }
+  return steps;
+}

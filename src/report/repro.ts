@@ -1,0 +1,288 @@
+/**
+ * repro/<REQ-ID>.sh: a POSIX sh + curl script per failed requirement that replays its first failure against a server
+ * (jq not needed). It reads secrets from environment variables only, gets the tokens it needs, creates what the
+ * judged request needs as the run did (the same requests, with fresh external_ids), sends the judged request(s),
+ * prints expected vs received, deletes what it created, and exits 1 when the non-conformance is reproduced, 0 when
+ * the server conforms on that point now, 2 when it could not run. Pure: from the report's data to text.
+ */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are sh, where ${VAR:-x} is expansion
+import type { Failure, RequirementResult } from '../results/report.ts';
+import { type Part, planSteps, type Step, type Who } from './repro-plan.ts';
+
+/** The folder of the scripts inside a run folder. */
+export const REPRO_DIR = 'repro';
+
+/** What a script bakes in: nothing secret. */
+export interface ReproContext {
+  runId: string;
+  baseUrl: string;
+  clientId?: string | undefined;
+  peerClientId?: string | undefined;
+}
+
+/** The script's path relative to the report folder. */
+export function reproPath(id: string): string {
+  return `${REPRO_DIR}/${id}.sh`;
+}
+
+/** Single-quoted for sh. */
+function q(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A path or body as one sh word: literal parts single-quoted, variables spliced in double quotes. */
+function word(parts: readonly Part[]): string {
+  if (parts.length === 0) return "''";
+  // Adjacent literal parts are quoted as one.
+  const merged: Part[] = [];
+  for (const p of parts) {
+    const last = merged.at(-1);
+    if (last && 'text' in last && 'text' in p) merged[merged.length - 1] = { text: last.text + p.text };
+    else merged.push(p);
+  }
+  return merged.map((p) => ('variable' in p ? `"$${p.variable}"` : q(p.text))).join('');
+}
+
+/** `#`-comment lines of a text (control characters shown as spaces). */
+function comment(text: string, prefix = '#   '): string[] {
+  return text.split('\n').map((l) => `${prefix}${l.replace(/\p{Cc}/gu, ' ')}`.trimEnd());
+}
+
+/** The environment variables a script reads for the credentials its steps use. */
+export function reproEnv(steps: readonly Pick<Step, 'who' | 'body'>[]): string[] {
+  const who = new Set(steps.map((s) => s.who));
+  const tokenBody = steps.some((s) => s.body?.some((p) => 'variable' in p && p.variable === 'SECRET_JSON'));
+  const vars: string[] = [];
+  if (who.has('ours') || tokenBody) vars.push('SCREENCONF_CLIENT_SECRET');
+  if (who.has('peer')) vars.push('SCREENCONF_PEER_CLIENT_SECRET');
+  if (who.has('ours-key')) vars.push('SCREENCONF_API_KEY');
+  if (who.has('peer-key')) vars.push('SCREENCONF_PEER_API_KEY');
+  return vars;
+}
+
+/** How to run a failure's script: `SCREENCONF_CLIENT_SECRET=… sh repro/ID.sh`. */
+export function reproCommand(id: string, env: readonly string[]): string {
+  return `${env.map((v) => `${v}=… `).join('')}sh ${reproPath(id)}`;
+}
+
+const FUNCTIONS = String.raw`
+fail_setup() { echo "repro: could not run: $*" >&2; exit 2; }
+command -v curl >/dev/null 2>&1 || fail_setup "curl is needed"
+TMP=$(mktemp -d 2>/dev/null) || TMP="${'${TMPDIR:-/tmp}'}/screenconf-repro-$$"
+mkdir -p "$TMP" && chmod 700 "$TMP" || fail_setup "no temporary folder"
+TAG=$(od -An -N4 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')
+[ -n "$TAG" ] || TAG=$(printf '%08x' "$$")
+CREATED='' ctype='' body=''
+cleanup() {
+  for c in $CREATED; do
+    st=$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE -H "@$TMP/auth_${'${c%%:*}'}" \
+      "$BASE/api/cases/${'${c#*:}'}/" 2>/dev/null)
+    echo "cleanup: DELETE /api/cases/${'${c#*:}'}/ -> HTTP $st"
+  done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+json_escape() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+# token NAME CLIENT_ID SECRET: an access token for those client credentials, as the header file auth_NAME
+token() {
+  [ -n "$2" ] || fail_setup "no client_id for $1: set the variable named in the header"
+  [ -n "$3" ] || fail_setup "no client_secret for $1: set the variable named in the header"
+  printf '{"grant_type":"client_credentials","client_id":"%s","%s":"%s"}' \
+    "$(json_escape "$2")" client_secret "$(json_escape "$3")" > "$TMP/token-request"
+  st=$(curl -sS -o "$TMP/token" -w '%{http_code}' -X POST -H 'content-type: application/json' \
+    -H 'accept: application/json' --data-binary "@$TMP/token-request" "$BASE/api/oauth/token/") ||
+    fail_setup "the token endpoint did not answer"
+  rm -f "$TMP/token-request"
+  tok=$(tr -d '\n' < "$TMP/token" | sed -n 's/.*"access_token"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p')
+  [ -n "$tok" ] || fail_setup "no access_token for $1 (HTTP $st)"
+  printf 'authorization: Bearer %s\n' "$tok" > "$TMP/auth_$1"
+}
+# key NAME KEY: the API key (Bearer scheme) as the header file auth_NAME
+key() {
+  [ -n "$2" ] || fail_setup "no API key for $1: set the variable named in the header"
+  printf 'authorization: Bearer %s\n' "$2" > "$TMP/auth_$1"
+}
+# send N METHOD PATH WHO [CONTENT-TYPE BODY]: the answer's status in STATUS, its body in $TMP/res_N
+send() {
+  n=$1 method=$2 path=$3 who=$4
+  set -- -sS -o "$TMP/res_$n" -D "$TMP/hdr_$n" -w '%{http_code}' -X "$method" -H 'accept: application/json'
+  [ "$who" = none ] || set -- "$@" -H "@$TMP/auth_$who"
+  if [ "$#" -gt 0 ] && [ -n "${'${ctype:-}'}" ]; then
+    printf '%s' "$body" > "$TMP/req_$n"
+    set -- "$@" -H "content-type: $ctype" --data-binary "@$TMP/req_$n"
+  fi
+  STATUS=$(curl "$@" "$BASE$path") || fail_setup "no answer to $method $path"
+  ctype='' body=''
+  echo "$n. $method $path -> HTTP $STATUS"
+}
+# id N K: the K-th "id" of the answer to step N
+id() {
+  tr ',{}[' '\n\n\n\n' < "$TMP/res_$1" |
+    sed -n 's/^[[:space:]]*"id"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | sed -n "$2p"
+}
+# flat N: the answer to step N on one line, without blanks around : and , (an access token in it hidden)
+flat() {
+  tr -d '\n\r' < "$TMP/res_$1" | sed 's/\([]}"0-9el]\)[[:space:]]*\([:,]\)[[:space:]]*/\1\2/g' |
+    sed 's/"access_token":"[^"]*"/"access_token":"(hidden)"/g'
+}
+`;
+
+function authSetup(steps: readonly Step[]): string[] {
+  const who = new Set(steps.map((s) => s.who));
+  const lines: string[] = [];
+  if (who.has('ours')) lines.push('token ours "$CLIENT_ID" "$CLIENT_SECRET"');
+  if (who.has('peer')) lines.push('token peer "$PEER_CLIENT_ID" "${SCREENCONF_PEER_CLIENT_SECRET:-}"');
+  if (who.has('ours-key')) lines.push('key ours-key "${SCREENCONF_API_KEY:-}"');
+  if (who.has('peer-key')) lines.push('key peer-key "${SCREENCONF_PEER_API_KEY:-}"');
+  for (const s of steps.filter((x) => x.who === 'other')) {
+    const header = (s.header ?? 'Bearer screenconf-not-a-credential').replace(
+      '[REDACTED]',
+      'screenconf-not-a-credential',
+    );
+    lines.push(`printf '%s\\n' ${q(`authorization: ${header}`)} > "$TMP/auth_other_${s.n}"`);
+  }
+  return lines;
+}
+
+function stepLines(s: Step, describe: string): string[] {
+  const who = s.who === 'other' ? `other_${s.n}` : s.who;
+  const lines = [
+    ``,
+    `# ${s.n}. ${describe}${s.judged ? ' (judged)' : ' (setup)'}; in the run: HTTP ${s.status ?? '-'}`,
+  ];
+  if (s.body) lines.push(`ctype=${q(s.contentType ?? 'application/json')} body=${word(s.body)}`);
+  lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}`);
+  if (s.captures.length) {
+    if (!s.judged)
+      lines.push(
+        `case "$STATUS" in 2??) ;; *) fail_setup "step ${s.n} (setup) answered HTTP $STATUS: $(flat ${s.n})" ;; esac`,
+      );
+    for (const c of s.captures) lines.push(`${c.variable}=$(id ${s.n} ${c.ordinal})`);
+    if (s.creates) lines.push(`[ -n "$${s.creates}" ] && CREATED="$CREATED ${who}:$${s.creates}"`);
+  }
+  return lines;
+}
+
+/** The lines that judge the answer to the last judged step: exit 1 reproduced, 0 conforms now. */
+function verdictLines(f: Failure, last: Step | undefined, runId: string): string[] {
+  if (!last) return ['', 'echo "no judged request to replay: see the report"', 'exit 2'];
+  const n = last.n;
+  const lines = ['', `# The judged answer (step ${n}) against what the requirement expects.`];
+  const shown = f.expect?.fields?.length
+    ? f.expect.fields.map((x) => `${x.name} = ${x.expected}`).join('; ')
+    : (f.expected ?? '').split('\n')[0]!;
+  lines.push(`echo; echo ${q(`Expected: ${shown.slice(0, 400)}`)}`);
+  lines.push(`echo "Received: HTTP $STATUS $(flat ${n} | cut -c1-300)"`);
+  const status = f.expect?.status;
+  const fields = f.expect?.fields;
+  if (status?.length) {
+    const patterns = status.map((p) => p.replace(/x/g, '[0-9]')).join('|');
+    lines.push(`case "$STATUS" in ${patterns}) STATUS_OK=1 ;; *) STATUS_OK=0 ;; esac`);
+  } else lines.push('STATUS_OK=1');
+  if (fields?.length) {
+    lines.push('FIELDS_OK=1', `BODY=$(flat ${n})`);
+    for (const fd of fields) {
+      const expected = fd.expected.split(`screenconf-${runId}-`);
+      const pair = expected.map((piece, i) => (i ? `'screenconf-'"$TAG"'-'${q(piece)}` : q(`"${fd.name}":${piece}`)));
+      const test =
+        fd.expected === 'absent'
+          ? `case "$BODY" in *${q(`"${fd.name}":`)}*) FIELDS_OK=0 ;; esac`
+          : `case "$BODY" in *${pair.join('')}*) ;; *) FIELDS_OK=0 ;; esac`;
+      lines.push(`# ${fd.name}: expected ${fd.expected.slice(0, 200)}; in the run: ${fd.received.slice(0, 200)}`, test);
+    }
+  } else lines.push('FIELDS_OK=1');
+  const header = f.expect?.header;
+  if (header) {
+    const value = `[[:space:]]*:.*${header.contains.replace(/[^A-Za-z0-9 _/-]/g, '.')}`;
+    lines.push(
+      `# header ${header.name}: expected to hold ${JSON.stringify(header.contains)}`,
+      `grep -i ${q(`^${header.name}${value}`)} "$TMP/hdr_${n}" >/dev/null || FIELDS_OK=0`,
+      `shown=$(tr -d '\\r' < "$TMP/hdr_${n}" | grep -i ${q(`^${header.name}:`)})`,
+      `echo "Header: \${shown:-(no ${header.name})}"`,
+    );
+  }
+  if (!status?.length && !fields?.length && !header) {
+    lines.push(
+      '# screenconf cannot check this expectation in sh: the answer is compared with the one that failed instead.',
+      `[ "$STATUS" = ${q(String(last.status ?? ''))} ] && STATUS_OK=0`,
+      'echo "(not checkable in sh: the same status as in the run counts as reproduced; compare the body by hand)"',
+    );
+  }
+  lines.push(
+    'if [ "$STATUS_OK" = 1 ] && [ "$FIELDS_OK" = 1 ]; then',
+    '  echo "CONFORMS now on this point (exit 0)"; exit 0',
+    'fi',
+    'echo "REPRODUCED: the server still answers what failed (exit 1)"; exit 1',
+  );
+  return lines;
+}
+
+/** A failure's reproduction script and the variables it reads, or undefined when it has no evidence to replay. */
+export function reproScript(r: RequirementResult, ctx: ReproContext): { script: string; env: string[] } | undefined {
+  const f = r.failures?.find((x) => x.evidence?.exchanges.some((e) => e.judged)) ?? r.failures?.[0];
+  if (!f?.evidence?.exchanges.length) return undefined;
+  const steps = planSteps(f.evidence.exchanges, ctx.baseUrl, ctx.runId);
+  const env = reproEnv(steps);
+  const judged = steps.filter((s) => s.judged);
+  const describe = (s: Step) => {
+    const whose: Record<Who, string> = {
+      ours: 'our access token',
+      peer: "the peer organisation's access token",
+      'ours-key': 'our API key',
+      'peer-key': "the peer organisation's API key",
+      none: 'no credential',
+      other: 'a hand-made Authorization header',
+    };
+    const path = s.path.map((p) => ('variable' in p ? `{${p.variable}}` : p.text)).join('');
+    return `${s.method} ${path} with ${whose[s.who]}`;
+  };
+  const p = f.evidence.property;
+  const peerDefault = ctx.peerClientId ? ` (default: ${ctx.peerClientId})` : '';
+  const lines = [
+    '#!/bin/sh',
+    `# screenconf reproduction of ${r.id} (${r.level}): ${r.statement}`,
+    `# Source: ${r.source}`,
+    `# Failed in run ${ctx.runId} against ${ctx.baseUrl}, in the check:`,
+    ...comment(f.test),
+    ...comment(f.message.split('\n').slice(0, 8).join('\n')),
+    ...(p
+      ? comment(
+          `A property failure: this replays its shrunk counterexample (${p.counterexample.slice(0, 300)}); ` +
+            `fast-check seed ${p.seed}, path "${p.path}", run seed ${p.runSeed}`,
+        )
+      : []),
+    '#',
+    `# Run:  ${reproCommand(r.id, env)}`,
+    '# Environment (secrets are read from it, never written here):',
+    `#   SCREENCONF_BASE_URL           the server (default: ${ctx.baseUrl})`,
+    `#   SCREENCONF_CLIENT_ID          our client_id${ctx.clientId ? ` (default: ${ctx.clientId})` : ''}`,
+    ...(env.includes('SCREENCONF_CLIENT_SECRET') ? ['#   SCREENCONF_CLIENT_SECRET      our client_secret'] : []),
+    ...(env.includes('SCREENCONF_PEER_CLIENT_SECRET')
+      ? [
+          `#   SCREENCONF_PEER_CLIENT_ID     the peer organisation's client_id${peerDefault}`,
+          "#   SCREENCONF_PEER_CLIENT_SECRET the peer organisation's client_secret",
+        ]
+      : []),
+    ...(env.includes('SCREENCONF_API_KEY') ? ['#   SCREENCONF_API_KEY            our API key'] : []),
+    ...(env.includes('SCREENCONF_PEER_API_KEY') ? ["#   SCREENCONF_PEER_API_KEY       the peer's API key"] : []),
+    `# It sends ${steps.length} request(s): ${steps.length - judged.length} setup, ${judged.length} judged; deletes ` +
+      'the cases it created.',
+    '# Exit status: 1 the non-conformance is reproduced; 0 the server conforms on this point now; 2 it could not run.',
+    'set -u',
+    `BASE=\${SCREENCONF_BASE_URL:-${q(ctx.baseUrl)}}`,
+    'BASE=${BASE%/}',
+    `CLIENT_ID=\${SCREENCONF_CLIENT_ID:-${q(ctx.clientId ?? '')}}`,
+    'CLIENT_SECRET=${SCREENCONF_CLIENT_SECRET:-}',
+    `PEER_CLIENT_ID=\${SCREENCONF_PEER_CLIENT_ID:-${q(ctx.peerClientId ?? '')}}`,
+    FUNCTIONS.trim(),
+    ...(env.includes('SCREENCONF_CLIENT_SECRET')
+      ? ['[ -n "$CLIENT_SECRET" ] || fail_setup "set SCREENCONF_CLIENT_SECRET (our client_secret)"']
+      : []),
+    'SECRET_JSON=$(json_escape "$CLIENT_SECRET")',
+    ...authSetup(steps),
+    ...steps.flatMap((s) => stepLines(s, describe(s))),
+    ...verdictLines(f, judged.at(-1), ctx.runId),
+  ];
+  return { script: `${lines.join('\n')}\n`, env };
+}

@@ -1,0 +1,179 @@
+/**
+ * Evidence is the judged exchange, and repro/<REQ-ID>.sh reproduces: against a reference server with faults, every
+ * failure in conformance.json has a judged exchange and a first line naming the request; each failure's script
+ * exits 1 against the faulty server and 0 against a correct one with the same credentials; no secret is in a script.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
+import { newOrganisation } from '../src/reference/organisations.ts';
+import { runFolder, screenconf, tempDir } from './support/cli.ts';
+
+interface Failure {
+  message: string;
+  request?: { method: string; path: string; credential: string };
+  evidence?: { exchanges: { judged?: boolean; request: { method: string } }[]; property?: unknown };
+}
+interface Result {
+  id: string;
+  verdict: string;
+  failures?: Failure[];
+  repro?: { script: string; env: string[]; command: string };
+}
+
+/** Runs `sh script` with the environment given; resolves with its exit status and output. */
+function sh(script: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', [script], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, out }));
+  });
+}
+
+const CREDENTIALS = [
+  'our access token',
+  "the peer organisation's access token",
+  'our API key',
+  "the peer organisation's API key",
+  'no credential',
+  'a hand-made Authorization header',
+];
+const HEADLINE = new RegExp(`^(GET|POST|PATCH|DELETE|PUT) /\\S* with (${CREDENTIALS.join('|')})`);
+
+/** A failure of each kind, and the faults that cause them. */
+const REQUIREMENTS = [
+  'CASE-DELETE-REMOVES',
+  'CASE-PATCH-ROUNDTRIP',
+  'TENANT-PATCH',
+  'LIMIT-WEBHOOK-URL-511',
+  'CASE-PATCH-INVALID-REJECTED',
+  'TOKEN-NO-STORE',
+];
+
+describe('the judged exchange and reproduction scripts', () => {
+  const organisations = [newOrganisation('org-1'), newOrganisation('org-2')];
+  const [ours, peer] = organisations as [(typeof organisations)[0], (typeof organisations)[0]];
+  let faulty: ReferenceServer;
+  let correct: ReferenceServer;
+  let dir: string;
+  let results: Result[];
+  const secretEnv = {
+    SCREENCONF_CLIENT_SECRET: ours.clientSecret,
+    SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret,
+    SCREENCONF_API_KEY: ours.apiKey,
+  };
+
+  beforeAll(async () => {
+    faulty = await createReferenceServer({
+      organisations,
+      faults: [
+        'delete.noop',
+        'patch.ignore-webhook-url',
+        'tenant.leak-patch',
+        'limit.webhook-url-512',
+        'token.cacheable',
+      ],
+    });
+    correct = await createReferenceServer({ organisations });
+    const reports = tempDir();
+    const run = await screenconf(
+      [
+        'run',
+        '--base-url',
+        faulty.url,
+        '--client-id',
+        ours.clientId,
+        '--peer-client-id',
+        peer.clientId,
+        '--suites',
+        'case-delete,case-patch,tenant,limits,case-properties,token',
+        '--only',
+        [...REQUIREMENTS].join(','),
+        '--runs',
+        '10',
+        '--seed',
+        '7',
+        '--report-dir',
+        reports,
+      ],
+      { env: secretEnv, timeoutMs: 300_000 },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    dir = runFolder(reports);
+    results = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
+    expect(run.stdout).toContain('reproduce: SCREENCONF_CLIENT_SECRET=… sh repro/CASE-DELETE-REMOVES.sh');
+  }, 320_000);
+
+  afterAll(async () => {
+    await faulty?.close();
+    await correct?.close();
+  });
+
+  it('gives every failure a judged exchange and a first line naming method, path and credential', () => {
+    const failures = results.flatMap((r) => r.failures ?? []);
+    expect(failures.length).toBeGreaterThanOrEqual(6);
+    for (const f of failures) {
+      expect(
+        f.evidence?.exchanges.some((e) => e.judged),
+        f.message,
+      ).toBe(true);
+      expect(f.message.split('\n')[0], f.message).toMatch(HEADLINE);
+      expect(f.message.split('\n')[0]).toMatch(/: expected .+, received /);
+    }
+    const tenant = results.find((r) => r.id === 'TENANT-PATCH')!.failures![0]!;
+    expect(tenant.message.split('\n')[0]).toContain("with the peer organisation's access token");
+    expect(tenant.evidence?.property).toBeDefined();
+  });
+
+  const cases: [string, string][] = [
+    ['a status failure', 'CASE-DELETE-REMOVES'],
+    ['a field of the body', 'CASE-PATCH-ROUNDTRIP'],
+    ["a tenant failure with the peer's credential, from a property's counterexample", 'TENANT-PATCH'],
+    ['a limit at its edge, from a property', 'CASE-PATCH-INVALID-REJECTED'],
+    ['a limit at its edge', 'LIMIT-WEBHOOK-URL-511'],
+    ['a header of the answer (a SHOULD)', 'TOKEN-NO-STORE'],
+  ];
+  for (const [kind, id] of cases) {
+    it(`reproduces ${kind} (${id}): exit 1 on the faulty server, 0 on a correct one`, async () => {
+      const r = results.find((x) => x.id === id)!;
+      expect(['fail', 'warn']).toContain(r.verdict);
+      expect(r.repro?.script).toBe(`repro/${id}.sh`);
+      const script = join(dir, r.repro!.script);
+      expect(statSync(script).mode & 0o755).toBe(0o755);
+      const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
+      const onFaulty = await sh(script, env);
+      expect(onFaulty.out).toContain('REPRODUCED');
+      expect(onFaulty.status, onFaulty.out).toBe(1);
+      const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
+      expect(onCorrect.status, onCorrect.out).toBe(0);
+      // What it created is deleted again.
+      const deleted = [...onCorrect.out.matchAll(/cleanup: DELETE \/api\/cases\/(\d+)\/ -> HTTP \d+/g)];
+      const creates = readFileSync(script, 'utf8').includes('CREATED="$CREATED');
+      expect(deleted.length > 0, onCorrect.out).toBe(creates);
+      for (const [, id] of deleted) expect(correct.store.getCase(ours.name, Number(id))).toBeUndefined();
+      const none = await sh(script, {});
+      expect(none.status, none.out).toBe(2);
+    }, 60_000);
+  }
+
+  it('writes no secret of the run into any script, and lists the scripts in SHA256SUMS', () => {
+    const scripts = readdirSync(join(dir, 'repro'));
+    expect(scripts.length).toBeGreaterThanOrEqual(5);
+    const secrets = organisations.flatMap((o) => [o.clientSecret, o.apiKey]);
+    for (const name of scripts) {
+      const text = readFileSync(join(dir, 'repro', name), 'utf8');
+      for (const s of secrets) expect(text).not.toContain(s);
+    }
+    const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8');
+    for (const name of scripts) expect(sums).toContain(`  repro/${name}`);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('sh repro/CASE-DELETE-REMOVES.sh');
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('sh repro/CASE-DELETE-REMOVES.sh');
+  });
+});
