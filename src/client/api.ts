@@ -103,10 +103,10 @@ export class ApiClient {
     };
     let res = await this.transport.send(req);
     // Our own access token refused: it may have expired early or been revoked by a newer one (the
-    // interface leaves a token's life open). A new token, once; what the retry answers stands.
-    // Cleanup tries up to three times: throttled (429, Retry-After) behind many removals, a
-    // short-lived token can expire again before its request is let through.
-    const tries = options.cleanup ? 3 : 1;
+    // interface leaves a token's life open). A new token, and the request again; up to three times,
+    // since a fresh token can expire or be revoked (by another worker's renewal) again while its
+    // request waits out a 429. What the last retry answers stands.
+    const tries = 3;
     let used = authorization;
     for (let i = 0; i < tries; i++) {
       if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || used === undefined) return res;
