@@ -15,11 +15,14 @@ import {
   changedFields,
   check,
   deepEqual,
+  differentValue,
   describeItems,
   describeReport,
   exchanged,
   expectBulkAnswer,
   expectFailuresReported,
+  expectMalformedHandled,
+  expectNoServerError,
   expectRejected,
   fail,
   freshExternalIds,
@@ -27,6 +30,7 @@ import {
   itemLabels,
   keepingEvidence,
   learnBefore,
+  malformedBulkBodies,
   mapLimit,
   property,
   readBackProblems,
@@ -43,7 +47,7 @@ import {
   type Organisation,
   type ReadBack,
 } from '../src/kit/index.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { LIMITS, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const CONCURRENCY = 8;
@@ -321,7 +325,59 @@ describe('POST /api/cases/bulk-update/', () => {
     },
   );
 
-  check('a batch naming the same case twice', ['BULK-CASES-DUPLICATE-IDS'], async (t) => {
+  check(
+    'read-only fields sent in bulk items leave the cases unchanged',
+    ['BULK-CASES-READ-ONLY-UNCHANGED'],
+    async (t) => {
+      const fields = READ_ONLY_CASE_FIELDS.filter((f) => f !== 'id');
+      const created = await mapLimit(fields, CONCURRENCY, () =>
+        t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] }),
+      );
+      const before = await mapLimit(created, CONCURRENCY, (c) => readCase(t.primary, c.id));
+      const items = fields.map((f, i) => ({ id: before[i]!.id, [f]: differentValue(before[i]!, f) }));
+      const what = `bulk update of ${items.length} cases, each item sending one read-only field`;
+      const { res, exchange } = await send(t, { items });
+      expectNoServerError(res, what);
+      await keepingEvidence(t, exchange, async () => {
+        const after = await mapLimit(before, CONCURRENCY, (c) =>
+          readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
+        );
+        const problems = after.flatMap((a, i) => {
+          const changed = changedFields(before[i]!, a);
+          return changed.length ? [`case ${a.id} (item sent ${fields[i]}): ${changed.join('; ')}`] : [];
+        });
+        if (problems.length)
+          fail(`${what}: the cases read back`, 'every case unchanged (the fields are read-only)', someOf(problems));
+      });
+      const report =
+        res.status < 300
+          ? readBulkReport(
+              t,
+              res,
+              items.map((i) => ({ id: i.id })),
+            )
+          : undefined;
+      const how = !report
+        ? 'rejected whole'
+        : report.recognised
+          ? `${describeItems(report)} (${report.shape})`
+          : `report unrecognised: ${res.text.slice(0, 200)}`;
+      t.observe('BULK-CASES-READ-ONLY-UNCHANGED', `items ${fields.join(', ')}: HTTP ${res.status}; ${how}`);
+    },
+  );
+
+  check('malformed bodies are never answered with a 5xx', ['BULK-CASES-MALFORMED'], async (t) => {
+    const bodies = malformedBulkBodies('items', { id: unknownId(), delete_after: 7 });
+    await expectMalformedHandled(
+      t,
+      'BULK-CASES-MALFORMED',
+      'bulk case update',
+      bodies,
+      async (body) => (await send(t, body)).res,
+    );
+  });
+
+  check('a batch naming the same case twice', ['BULK-CASES-MALFORMED', 'BULK-CASES-DUPLICATE-IDS'], async (t) => {
     const c = await t.primary.provision.createCase();
     const first = t.primary.provision.externalId('dup-first');
     const second = t.primary.provision.externalId('dup-second');
@@ -349,5 +405,6 @@ describe('POST /api/cases/bulk-update/', () => {
       'BULK-CASES-DUPLICATE-IDS',
       `two items setting external_id on case ${c.id}: HTTP ${res.status}; ${won}; ${reported}`,
     );
+    expectNoServerError(res, `bulk update of case ${c.id} in two items`);
   });
 });

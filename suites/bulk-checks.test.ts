@@ -17,11 +17,14 @@ import {
   exchanged,
   expectBulkAnswer,
   expectFailuresReported,
+  expectMalformedHandled,
+  expectNoServerError,
   expectRejected,
   fail,
   inOrder,
   itemLabels,
   keepingEvidence,
+  malformedBulkBodies,
   mapLimit,
   property,
   readBulkReport,
@@ -226,7 +229,17 @@ describe('POST /api/checks/bulk-delete/', () => {
     },
   );
 
-  check('a batch naming the same check twice', ['BULK-CHECKS-DUPLICATE-IDS'], async (t) => {
+  check('malformed bodies are never answered with a 5xx', ['BULK-CHECKS-MALFORMED'], async (t) => {
+    await expectMalformedHandled(
+      t,
+      'BULK-CHECKS-MALFORMED',
+      'bulk check delete',
+      malformedBulkBodies('ids', unknownId()),
+      async (body) => (await exchanged(t, () => t.primary.api.bulkDeleteChecks(body))).res,
+    );
+  });
+
+  check('a batch naming the same check twice', ['BULK-CHECKS-MALFORMED', 'BULK-CHECKS-DUPLICATE-IDS'], async (t) => {
     const h = await caseWithChecks(t.primary, 2);
     const id = h.checks[0]!;
     const { res } = await send(t, [id, id]);
@@ -239,24 +252,30 @@ describe('POST /api/checks/bulk-delete/', () => {
       'BULK-CHECKS-DUPLICATE-IDS',
       `ids [${id}, ${id}]: HTTP ${res.status}; the check is ${gone ? 'deleted' : 'still there'}; ${reported}`,
     );
+    expectNoServerError(res, `bulk delete of check ${id} named twice`);
   });
 
-  check('a batch whose ids hold a non-integer entry', ['BULK-CHECKS-NON-INTEGER-ID'], async (t) => {
-    const h = await caseWithChecks(t.primary, 2);
-    const id = h.checks[0]!;
-    const { res } = await send(t, [id, 'abc']);
-    const gone = !(await checksNow(h)).includes(id);
-    let reported = '';
-    if (res.status >= 200 && res.status < 300) {
-      const report = readBulkReport(t, res, [id, { id: 'abc' }]);
-      const read = report.recognised
-        ? `${describeItems(report)} (${report.shape})`
-        : `report unrecognised: ${res.text.slice(0, 200)}`;
-      reported = `; ${read}`;
-    }
-    t.observe(
-      'BULK-CHECKS-NON-INTEGER-ID',
-      `ids [${id}, "abc"]: HTTP ${res.status}; check ${id} is ${gone ? 'deleted' : 'still there'}${reported}`,
-    );
-  });
+  check(
+    'a batch whose ids hold a non-integer entry',
+    ['BULK-CHECKS-MALFORMED', 'BULK-CHECKS-NON-INTEGER-ID'],
+    async (t) => {
+      const h = await caseWithChecks(t.primary, 2);
+      const id = h.checks[0]!;
+      const { res } = await send(t, [id, 'abc']);
+      const gone = !(await checksNow(h)).includes(id);
+      let reported = '';
+      if (res.status >= 200 && res.status < 300) {
+        const report = readBulkReport(t, res, [id, { id: 'abc' }]);
+        const read = report.recognised
+          ? `${describeItems(report)} (${report.shape})`
+          : `report unrecognised: ${res.text.slice(0, 200)}`;
+        reported = `; ${read}`;
+      }
+      t.observe(
+        'BULK-CHECKS-NON-INTEGER-ID',
+        `ids [${id}, "abc"]: HTTP ${res.status}; check ${id} is ${gone ? 'deleted' : 'still there'}${reported}`,
+      );
+      expectNoServerError(res, `bulk delete of ids [${id}, "abc"]`);
+    },
+  );
 });

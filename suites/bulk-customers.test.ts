@@ -23,12 +23,15 @@ import {
   exchanged,
   expectBulkAnswer,
   expectFailuresReported,
+  expectMalformedHandled,
+  expectNoServerError,
   expectRejected,
   fail,
   inOrder,
   itemLabels,
   keepingEvidence,
   learnBefore,
+  malformedBulkBodies,
   mapLimit,
   property,
   readBackProblems,
@@ -364,27 +367,43 @@ describe('POST /api/customers/bulk-update/', () => {
     },
   );
 
-  check('a batch naming the same customer twice', ['BULK-CUSTOMERS-DUPLICATE-IDS'], async (t) => {
-    const k = customerOf(await t.primary.provision.createCase());
-    const items = [
-      { id: k.id, full_name: 'Screenconf Duplicate First' },
-      { id: k.id, full_name: 'Screenconf Duplicate Second' },
-    ];
-    const { res } = await send(t, { items });
-    const read = await readCustomer(t.primary, k);
-    const won =
-      read.full_name === items[1]!.full_name
-        ? 'the second item won'
-        : read.full_name === items[0]!.full_name
-          ? 'the first item won'
-          : 'neither item was applied';
-    const report = readBulkReport(t, res, items.map(requestKey));
-    const reported = report.recognised
-      ? `${describeItems(report)} (${report.shape})`
-      : `report unrecognised: ${res.text.slice(0, 200)}`;
-    t.observe(
-      'BULK-CUSTOMERS-DUPLICATE-IDS',
-      `two items setting full_name on customer ${k.id}: HTTP ${res.status}; ${won}; ${reported}`,
+  check('malformed bodies are never answered with a 5xx', ['BULK-CUSTOMERS-MALFORMED'], async (t) => {
+    const bodies = malformedBulkBodies('items', { id: unknownId(), full_name: 'Screenconf Malformed' });
+    await expectMalformedHandled(
+      t,
+      'BULK-CUSTOMERS-MALFORMED',
+      'bulk customer update',
+      bodies,
+      async (body) => (await send(t, body)).res,
     );
   });
+
+  check(
+    'a batch naming the same customer twice',
+    ['BULK-CUSTOMERS-MALFORMED', 'BULK-CUSTOMERS-DUPLICATE-IDS'],
+    async (t) => {
+      const k = customerOf(await t.primary.provision.createCase());
+      const items = [
+        { id: k.id, full_name: 'Screenconf Duplicate First' },
+        { id: k.id, full_name: 'Screenconf Duplicate Second' },
+      ];
+      const { res } = await send(t, { items });
+      const read = await readCustomer(t.primary, k);
+      const won =
+        read.full_name === items[1]!.full_name
+          ? 'the second item won'
+          : read.full_name === items[0]!.full_name
+            ? 'the first item won'
+            : 'neither item was applied';
+      const report = readBulkReport(t, res, items.map(requestKey));
+      const reported = report.recognised
+        ? `${describeItems(report)} (${report.shape})`
+        : `report unrecognised: ${res.text.slice(0, 200)}`;
+      t.observe(
+        'BULK-CUSTOMERS-DUPLICATE-IDS',
+        `two items setting full_name on customer ${k.id}: HTTP ${res.status}; ${won}; ${reported}`,
+      );
+      expectNoServerError(res, `bulk update of customer ${k.id} in two items`);
+    },
+  );
 });

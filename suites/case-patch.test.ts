@@ -1,21 +1,26 @@
 /** PATCH /api/cases/{id}/ (interface § Endpoints › Update Case; § Resources › Case). */
 import { randomBytes, randomInt } from 'node:crypto';
 import { describe } from 'vitest';
+import type { ReceivedResponse } from '../src/client/transport.ts';
 import {
   check,
   excerpt,
+  changedFields,
+  differentValue,
   expectCaseBody,
   expectEqual,
+  expectNoServerError,
   expectRejected,
   expectSchema,
   expectStatus,
   fail,
   readCase,
+  show,
   stableFields,
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
-import { Case, CASE_PATCH_FIELDS, type CasePatchField } from '../src/spec/index.ts';
+import { Case, CASE_PATCH_FIELDS, READ_ONLY_CASE_FIELDS, type CasePatchField } from '../src/spec/index.ts';
 
 /** A fresh valid value for each updatable field (distinct on every call). */
 function freshValue(t: CheckApi, field: CasePatchField): unknown {
@@ -159,24 +164,67 @@ describe('PATCH /api/cases/{id}/', () => {
     expectRejected(await t.primary.api.patchCase(id, { delete_after: 5 }), `PATCH of case ${id}, which does not exist`);
   });
 
-  check('read-only fields sent in a PATCH', ['CASE-PATCH-READ-ONLY-FIELDS'], async (t) => {
+  check(
+    'read-only fields sent in a PATCH leave the case unchanged',
+    ['CASE-PATCH-READ-ONLY-UNCHANGED', 'CASE-PATCH-READ-ONLY-FIELDS'],
+    async (t) => {
+      const c = await t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] });
+      const before = await readCase(t.primary, c.id);
+      const sent: { field: string; what: string; res: ReceivedResponse; after: CaseBody; changed: string[] }[] = [];
+      for (const field of READ_ONLY_CASE_FIELDS) {
+        const value = differentValue(before, field);
+        const what = `PATCH {${field}: ${show(value)}} on case ${c.id}`;
+        const res = await t.primary.api.patchCase(c.id, { [field]: value });
+        // A read that fails (the case gone, or moved by a written id) fails the check at once.
+        const after = await readCase(t.primary, c.id, `reading case ${c.id} after ${what}`);
+        sent.push({ field, what, res, after, changed: changedFields(before, after) });
+      }
+      const how = (s: (typeof sent)[number]) =>
+        s.res.status >= 300 ? 'rejected' : s.changed.length ? 'written' : 'ignored';
+      t.observe(
+        'CASE-PATCH-READ-ONLY-FIELDS',
+        sent.map((s) => `${s.field} ${how(s)} (HTTP ${s.res.status})`).join('; '),
+      );
+      for (const { what, res, after, changed } of sent) {
+        expectNoServerError(res, what);
+        if (changed.length)
+          fail(
+            `case ${c.id} read after ${what}`,
+            'every field unchanged (the field is read-only)',
+            changed.join('; '),
+            {
+              judged: [res, after],
+            },
+          );
+      }
+    },
+  );
+
+  check('a case path id that is no integer is never a 5xx and changes nothing', ['CASE-ID-NON-INTEGER'], async (t) => {
     const c = await t.primary.provision.createCase();
-    const res = await t.primary.api.patchCase(c.id, {
-      note: 'screenconf read-only probe',
-      risk_score: 0.5,
-      outcome: 'ACCEPTED',
-    });
-    if (res.status >= 500)
-      fail(`PATCH of read-only fields on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res), {
-        judged: [res],
-        expect: { status: ['2xx', '4xx'] },
+    const before = await readCase(t.primary, c.id);
+    const ids = ['abc', `${c.id}.5`, '1.5', '99999999999999999999', `${c.id}abc`];
+    const deleteAfter = before.delete_after === 4321 ? 1234 : 4321;
+    const answers: string[] = [];
+    for (const id of ids) {
+      const what = `PATCH /api/cases/${id}/ {delete_after: ${deleteAfter}}`;
+      const res = await t.primary.api.patchCase(id, { delete_after: deleteAfter });
+      expectNoServerError(res, what);
+      answers.push(`PATCH ${id}: HTTP ${res.status}`);
+    }
+    const patched = await readCase(t.primary, c.id, `reading case ${c.id} after PATCHes of non-integer ids`);
+    const changed = changedFields(before, patched);
+    if (changed.length)
+      fail(`case ${c.id} read after PATCH of ${ids.join(', ')}`, 'unchanged (no such case id)', changed.join('; '), {
+        judged: [patched],
       });
-    const read = await readCase(t.primary, c.id);
-    const changed = ['note', 'risk_score', 'outcome'].filter((f) => JSON.stringify(read[f]) !== JSON.stringify(c[f]));
-    t.observe(
-      'CASE-PATCH-READ-ONLY-FIELDS',
-      `HTTP ${res.status}; ${changed.length ? `changed: ${changed.join(', ')}` : 'no read-only field changed'}`,
-    );
+    for (const id of ids) {
+      const res = await t.primary.api.deleteCase(id);
+      expectNoServerError(res, `DELETE /api/cases/${id}/`);
+      answers.push(`DELETE ${id}: HTTP ${res.status}`);
+    }
+    await readCase(t.primary, c.id, `reading case ${c.id} (still there) after DELETE of ${ids.join(', ')}`);
+    t.observe('CASE-ID-NON-INTEGER', answers.join('; '));
   });
 
   /** The case as created, as PATCHed to a new external_id, and as read afterwards. */

@@ -17,6 +17,7 @@ const COMBINED: VariantName[][] = [
     'read.get-405',
     'bulk.shape-ok-errors',
     'read.extra-fields',
+    'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
   ],

@@ -35,7 +35,13 @@ export interface EncodedBody {
   text: string;
 }
 
+/** A JSON body sent as this exact text, valid JSON or not (for malformed requests). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export function encodeBody(body: unknown, type: ContentType): EncodedBody {
+  if (body instanceof RawJson) return { contentType: MEDIA_TYPES.json, text: body.text };
   if (type === 'json') return { contentType: MEDIA_TYPES.json, text: JSON.stringify(body) };
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new TypeError(`a ${type} body must be an object`);

@@ -73,6 +73,16 @@ export function expectRejected(res: ReceivedResponse, what: string): void {
   fail(what, `a 4xx rejection${why}`, excerpt(res), { judged: [res], expect: { status: ['4xx'] } });
 }
 
+/**
+ * The answer to a client's mistake the interface does not say how to answer: a 2xx (accepted, or
+ * reported per item) or a 4xx conforms; a 5xx never does (nor a 1xx or 3xx).
+ */
+export function expectNoServerError(res: ReceivedResponse, what: string): void {
+  if ((res.status >= 200 && res.status <= 299) || (res.status >= 400 && res.status <= 499)) return;
+  const why = res.status >= 500 ? " (a 5xx never answers a client's mistake)" : '';
+  fail(what, `a 2xx or a 4xx${why}`, excerpt(res), { judged: [res], expect: { status: ['2xx', '4xx'] } });
+}
+
 /** Parses with a schema; a mismatch lists every issue with its path. `judged`: the answer the value came in. */
 export function expectSchema<T extends z.ZodType>(
   schema: T,

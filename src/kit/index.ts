@@ -1,4 +1,5 @@
 export { check, type CheckApi } from './check.ts';
+export { RawJson } from '../client/encode.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';
 export type { JsonObject } from '../base/json.ts';
@@ -21,6 +22,8 @@ export {
   type CaseCustomer,
   type CaseWithChecks,
 } from './cases.ts';
+export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
+export { differentValue } from './read-only.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
 export {
   recogniseBulkReport,

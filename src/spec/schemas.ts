@@ -100,6 +100,23 @@ export const CasePatch = z.object({
 export const CASE_PATCH_FIELDS = ['webhook_url', 'delete_after', 'metadata', 'sync_platforms', 'external_id'] as const;
 export type CasePatchField = (typeof CASE_PATCH_FIELDS)[number];
 
+/** Fields of the Case read representation marked read-only that a client might still send in a PATCH or bulk item. */
+export const READ_ONLY_CASE_FIELDS = [
+  'id',
+  'outcome',
+  'risk_score',
+  'is_complete',
+  'is_started',
+  'failed',
+  'note',
+  'rfi',
+  'checks',
+  'customer',
+  'created_at',
+  'origin_url',
+] as const;
+export type ReadOnlyCaseField = (typeof READ_ONLY_CASE_FIELDS)[number];
+
 /** Bulk request envelopes: the array is bounded; each item is judged on its own. */
 export const BulkCaseUpdateRequest = z.object({
   items: z.array(JsonObject).max(LIMITS.bulkMaxItems),

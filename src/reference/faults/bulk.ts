@@ -3,13 +3,53 @@
  * batches, misreported items, lookups and deletions that do not happen.
  */
 import { LIMITS } from '../../spec/index.ts';
-import { HttpError } from '../http.ts';
-import { entriesOf, itemJson, overLimit, rawEntries } from '../handlers/bulk.ts';
+import { AnswerNow, HttpError } from '../http.ts';
+import { type BatchSpec, entriesOf, isObject, itemJson, overLimit, rawEntries } from '../handlers/bulk.ts';
 import { fault } from '../switches.ts';
+import { writeReadOnly } from './patch.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 
+/** What a server that trusts the envelope's shape answers when it is not what it expects. */
+const CRASH = new AnswerNow({ status: 500, body: { error: 'server_error', detail: 'internal error' } });
+
+/** A body that is no object, whose entries are missing or no array, or (items) holds a non-object. */
+function malformed(spec: BatchSpec, body: unknown): boolean {
+  const raw = rawEntries(spec, body);
+  if (!isObject(body) || !raw) return true;
+  return spec.key === 'items' && raw.some((e) => !isObject(e));
+}
+
 export const BULK_FAULTS = [
+  fault(
+    'bulk.malformed-500',
+    'a bulk body that is no object, or whose items or ids are missing or no array, or an item that is no object, ' +
+      'answers 500 (as an unhandled TypeError would)',
+    (base) => ({
+      runBatch(spec, body, run) {
+        if (malformed(spec, body)) throw CRASH;
+        return base.runBatch(spec, body, run);
+      },
+    }),
+  ),
+  fault(
+    'bulk.checks-non-integer-500',
+    'a bulk check delete whose ids hold a non-integer entry answers 500',
+    (base) => ({
+      runBatch(spec, body, run) {
+        if (spec.op === 'bulk-checks' && rawEntries(spec, body)?.some((e) => !Number.isInteger(e))) throw CRASH;
+        return base.runBatch(spec, body, run);
+      },
+    }),
+  ),
+  fault(
+    'bulk.read-only-writable',
+    'bulk case update writes the read-only fields an item sends (as patch.read-only-writable does for PATCH)',
+    (base) => ({
+      readOnlySent: (c, fields, op) =>
+        op === 'bulk-cases' ? writeReadOnly(c, fields) : base.readOnlySent(c, fields, op),
+    }),
+  ),
   fault('bulk.no-limit', 'bulk endpoints accept more than 100 items and apply them all', (base) => ({
     runBatch(spec, body, run) {
       const raw = rawEntries(spec, body);

@@ -1,6 +1,7 @@
 /** Every fault switch, by area. */
 import { AUTH_FAULTS } from './auth.ts';
 import { BULK_FAULTS } from './bulk.ts';
+import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { LIMIT_FAULTS } from './limit.ts';
@@ -16,6 +17,7 @@ export const ALL_FAULTS = [
   ...TOKEN_FAULTS,
   ...AUTH_FAULTS,
   ...PATCH_FAULTS,
+  ...CASE_ID_FAULTS,
   ...READ_FAULTS,
   ...MODEL_FAULTS,
   ...DELETE_FAULTS,

@@ -4,6 +4,7 @@ import { JsonObject } from '../../spec/index.ts';
 import { AnswerNow, HttpError } from '../http.ts';
 import { applyPatch } from '../handlers/case-write.ts';
 import { fault } from '../switches.ts';
+import type { CaseRecord } from '../store.ts';
 import type { CasePatchInput } from '../validation.ts';
 
 /** The patch without the fields named, as if they had not been sent. */
@@ -13,7 +14,25 @@ function without(patch: CasePatchInput, keys: (keyof CasePatchInput)[]): CasePat
   return out;
 }
 
+/** The case fields a careless serializer writes from read-only fields sent (origin_url as external_id's alias). */
+const WRITABLE_BY_MISTAKE = ['note', 'outcome', 'rfi', 'is_started', 'is_complete', 'failed', 'created_at'] as const;
+
+/** Writes read-only fields sent into the case, as a server that forgot to mark them read-only does. */
+export function writeReadOnly(c: CaseRecord, fields: Record<string, unknown>): void {
+  const target = c as unknown as Record<string, unknown>;
+  for (const f of WRITABLE_BY_MISTAKE) if (Object.hasOwn(fields, f)) target[f] = fields[f];
+  if (typeof fields.origin_url === 'string') c.external_id = fields.origin_url;
+}
+
 export const PATCH_FAULTS = [
+  fault(
+    'patch.read-only-writable',
+    'PATCH writes the read-only fields it is sent: note, outcome, rfi, is_started, is_complete, failed, ' +
+      'created_at, and origin_url (into external_id)',
+    (base) => ({
+      readOnlySent: (c, fields, op) => (op === 'patch' ? writeReadOnly(c, fields) : base.readOnlySent(c, fields, op)),
+    }),
+  ),
   fault(
     'patch.replace-not-merge',
     'PATCH resets every updatable field it was not given to its default (replace instead of merge)',

@@ -4,7 +4,7 @@ import type { Env } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import { fieldErrors } from '../validation.ts';
 import { type BatchSpec, bulkRequest, isObject } from './bulk.ts';
-import { applyPatch } from './case-write.ts';
+import { applyPatch, readOnlyFieldsOf } from './case-write.ts';
 
 const SPEC: BatchSpec = { op: 'bulk-cases', key: 'items', schema: BulkCaseUpdateRequest };
 
@@ -21,6 +21,7 @@ export function bulkUpdateCases(env: Env, org: string, body: unknown): Answer {
         throw new HttpError(400, 'validation_error', 'item is invalid', { fields: fieldErrors(parsed.error) });
       const { id, ...patch } = parsed.data;
       const c = env.b.findCase(org, id, 'bulk-cases');
+      env.b.readOnlySent(c, readOnlyFieldsOf(item, ['id']), 'bulk-cases');
       applyPatch(env, org, c, patch, env.b.uniqueChecked('bulk-cases'));
       return { key: { id }, status: 'updated' };
     },

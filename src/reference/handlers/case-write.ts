@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
+import { READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
 import type { CaseRecord } from '../store.ts';
 import { type CasePatchInput, parseOr400 } from '../validation.ts';
 
@@ -19,6 +20,11 @@ export interface CaseWritePoints {
   saveCase(c: CaseRecord): void;
   /** Parses a PATCH body: the patch, or a 400 naming each field at fault. */
   parsePatch(org: string, c: CaseRecord, body: unknown): CasePatchInput;
+  /**
+   * What a PATCH or bulk item does with the read-only fields it sent beside its patch, before the
+   * patch is written (`fields`: only those sent; a bulk item's id aside). May refuse the request.
+   */
+  readOnlySent(c: CaseRecord, fields: Record<string, unknown>, op: Op): void;
   /** Writes a parsed PATCH into its case. */
   patchWrite(org: string, c: CaseRecord, patch: CasePatchInput): void | Promise<void>;
   /** Called when a case has been created. */
@@ -45,6 +51,7 @@ export function caseWriteDefaults(env: Env): CaseWritePoints {
       c.updated_at = new Date().toISOString();
     },
     parsePatch: (_org, _c, body) => parseOr400(env.rules.casePatch, body),
+    readOnlySent: () => {},
     patchWrite: (org, c, patch) => applyPatch(env, org, c, patch, env.b.uniqueChecked('patch')),
     caseCreated: () => {},
   };
@@ -63,4 +70,13 @@ export function applyPatch(env: Env, org: string, c: CaseRecord, patch: CasePatc
   if (typeof patch.external_id === 'string' && checkUnique) assertExternalIdFree(env, org, patch.external_id, c.id);
   env.b.applyCaseFields(c, patch);
   env.b.saveCase(c);
+}
+
+/** The read-only case fields a request body holds (those in `except` aside). */
+export function readOnlyFieldsOf(body: unknown, except: readonly string[] = []): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  const sent = body as Record<string, unknown>;
+  return Object.fromEntries(
+    READ_ONLY_CASE_FIELDS.filter((f) => Object.hasOwn(sent, f) && !except.includes(f)).map((f) => [f, sent[f]]),
+  );
 }

@@ -7,10 +7,13 @@ import type { Env, Op } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
 import { authenticate } from './auth.ts';
+import { readOnlyFieldsOf } from './case-write.ts';
 import { readApiBody } from './content.ts';
 import { startProcessing } from './processing.ts';
 
 export interface CasePoints {
+  /** The case id a request path names; refuses text that is not one. */
+  caseId(idText: string): number;
   /** The methods /api/cases/{id}/ serves; others answer 405 with Allow. */
   caseMethods: readonly string[];
   /** GET /api/cases/{id}/. */
@@ -27,6 +30,10 @@ export interface CasePoints {
 export function caseDefaults(env: Env): CasePoints {
   const { store } = env;
   return {
+    caseId(idText) {
+      if (!/^\d{1,15}$/.test(idText)) throw new HttpError(404, 'not_found', 'case id must be an integer');
+      return Number(idText);
+    },
     caseMethods: ['GET', 'PATCH', 'DELETE'],
     readCase: (org, id) => ({ status: 200, body: env.b.caseView(env.b.findCase(org, id, 'read')) }),
     deleteCase(c) {
@@ -56,8 +63,7 @@ export async function caseRoute(env: Env, req: IncomingMessage, idText: string, 
   allowOnly(method, start ? ['POST'] : env.b.caseMethods);
   const op = start ? 'start' : OPS[method]!;
   const org = authenticate(env, req, op);
-  if (!/^\d{1,15}$/.test(idText)) throw new HttpError(404, 'not_found', 'case id must be an integer');
-  const id = Number(idText);
+  const id = env.b.caseId(idText);
   if (op === 'start') {
     const c = env.b.findCase(org, id, 'start');
     startProcessing(env, c);
@@ -72,6 +78,7 @@ export async function caseRoute(env: Env, req: IncomingMessage, idText: string, 
   const body = await readApiBody(env, req, 'patch');
   const c = env.b.findCase(org, id, 'patch');
   const patch = env.b.parsePatch(org, c, body);
+  env.b.readOnlySent(c, readOnlyFieldsOf(body), 'patch');
   await env.b.patchWrite(org, c, patch);
   return { status: 200, body: env.b.caseView(c) };
 }

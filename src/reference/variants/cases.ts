@@ -5,6 +5,20 @@ import { variant } from '../switches.ts';
 const NO_GET = 'GET /api/cases/{id}/';
 
 export const CASE_VARIANTS = [
+  variant(
+    'patch.reject-read-only',
+    "a PATCH body or bulk case item holding a read-only field (note, outcome, risk_score…; a bulk item's id " +
+      'aside) is refused with 400 naming it, and nothing of it is applied',
+    () => ({
+      readOnlySent(_c, fields) {
+        const names = Object.keys(fields);
+        if (names.length === 0) return;
+        throw new HttpError(400, 'validation_error', 'request body is invalid', {
+          fields: Object.fromEntries(names.map((f) => [f, ['is read-only']])),
+        });
+      },
+    }),
+  ),
   variant('delete.status-200', 'DELETE answers 200 with {"id", "deleted": true}, not 204 without a body', () => ({
     deletedAnswer: (c) => ({ status: 200, body: { id: c.id, deleted: true } }),
   })),

@@ -11,6 +11,14 @@ const LIMIT_DECISION =
   'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied ' +
   'in part nor reported per item.';
 
+const MALFORMED_SOURCE =
+  '§ Errors 1 (bulk operations report failures per item); RFC 9110 §15.5 (4xx: the client seems to have erred) and ' +
+  '§15.6 (5xx: the server is incapable of performing the request)';
+const MALFORMED_DECISION =
+  'How a malformed body is answered is not shown: rejecting it whole (any 4xx) or answering 2xx with the entries it ' +
+  'could not use reported per item both conform, and the status is recorded. A 5xx never conforms: the mistake is ' +
+  "the client's, and a server error says the server could not handle a request it should have.";
+
 export const BULK_REQUIREMENTS = requirements([
   // POST /api/cases/bulk-update/
   {
@@ -78,6 +86,19 @@ export const BULK_REQUIREMENTS = requirements([
       'What a bulk case update naming the same case in two items does: the status, which item wins, how each is ' +
       'reported.',
     source: 'interface § Endpoints › POST /api/cases/bulk-update/ (not shown)',
+  },
+  {
+    id: 'BULK-CASES-MALFORMED',
+    level: 'MUST',
+    area: 'bulk-cases',
+    statement:
+      'A malformed bulk case update (items empty, missing, an object, a string or null; an item that is a number, ' +
+      'a string, null or an array; invalid JSON; a JSON array as the body; two items naming one case) is answered ' +
+      'with a 2xx or a 4xx, never a 5xx.',
+    source:
+      `interface § Endpoints › POST /api/cases/bulk-update/ (body: object with items, an array of objects); ` +
+      MALFORMED_SOURCE,
+    decision: MALFORMED_DECISION,
   },
   // POST /api/customers/bulk-update/
   {
@@ -156,6 +177,19 @@ export const BULK_REQUIREMENTS = requirements([
       'each is reported.',
     source: 'interface § Endpoints › POST /api/customers/bulk-update/ (not shown)',
   },
+  {
+    id: 'BULK-CUSTOMERS-MALFORMED',
+    level: 'MUST',
+    area: 'bulk-customers',
+    statement:
+      'A malformed bulk customer update (items empty, missing, an object, a string or null; an item that is a ' +
+      'number, a string, null or an array; invalid JSON; a JSON array as the body; two items naming one customer) ' +
+      'is answered with a 2xx or a 4xx, never a 5xx.',
+    source:
+      `interface § Endpoints › POST /api/customers/bulk-update/ (body: object with items, an array of objects); ` +
+      MALFORMED_SOURCE,
+    decision: MALFORMED_DECISION,
+  },
   // POST /api/checks/bulk-delete/
   {
     id: 'BULK-CHECKS-ACCEPT-100',
@@ -230,5 +264,18 @@ export const BULK_REQUIREMENTS = requirements([
     decision:
       "A malformed entry breaks the body's type (reject whole) and is also one failing item (report it); the " +
       'interface does not say which, so it is recorded.',
+  },
+  {
+    id: 'BULK-CHECKS-MALFORMED',
+    level: 'MUST',
+    area: 'bulk-checks',
+    statement:
+      'A malformed bulk check delete (ids empty, missing, an object, a string or null; an entry "abc", 1.5, null, ' +
+      'an array or an object; invalid JSON; a JSON array as the body; one id twice) is answered with a 2xx or a ' +
+      '4xx, never a 5xx.',
+    source:
+      `interface § Endpoints › POST /api/checks/bulk-delete/ (body: object with ids, an array of integers); ` +
+      MALFORMED_SOURCE,
+    decision: MALFORMED_DECISION,
   },
 ]);

@@ -1,5 +1,11 @@
 import { requirements } from '../requirement.ts';
 
+const READ_ONLY_DECISION =
+  'The interface marks the fields read-only without saying how a write of one is answered: ignoring it (2xx, the ' +
+  'field unchanged) and rejecting the request (4xx, nothing changed) both conform, and which is recorded. The ' +
+  'comparison is of the fields the interface defines, read before and after; updated_at may move, checks are ' +
+  'compared by id and the nested customer by its own fields.';
+
 export const CASE_REQUIREMENTS = requirements([
   {
     id: 'CASE-PATCH-ROUNDTRIP',
@@ -60,12 +66,50 @@ export const CASE_REQUIREMENTS = requirements([
     source: 'interface § Endpoints › PATCH /api/cases/{id}/ (id identifies the case)',
   },
   {
+    id: 'CASE-PATCH-READ-ONLY-UNCHANGED',
+    level: 'MUST',
+    area: 'case-patch',
+    statement:
+      'A PATCH sending a read-only field (id, outcome, risk_score, is_complete, is_started, failed, note, rfi, ' +
+      'checks, customer, created_at, origin_url) with a different value is answered with a 2xx or a 4xx, and the ' +
+      'case read afterwards is unchanged.',
+    source: 'interface § Resources › Case (each of these fields: read-only); § Endpoints › PATCH /api/cases/{id}/',
+    decision: READ_ONLY_DECISION,
+  },
+  {
     id: 'CASE-PATCH-READ-ONLY-FIELDS',
     level: 'OBSERVE',
     area: 'case-patch',
-    statement:
-      'What the server does with read-only fields (note, risk_score, outcome) sent in a PATCH: ignore or reject.',
+    statement: 'What the server does with each read-only field sent in a PATCH: ignore it (2xx) or reject it (4xx).',
     source: 'interface § Resources › Case (read-only); § Errors (not shown)',
+  },
+  {
+    id: 'BULK-CASES-READ-ONLY-UNCHANGED',
+    level: 'MUST',
+    area: 'bulk-cases',
+    statement:
+      'A bulk case update whose items send a read-only field (outcome, risk_score, is_complete, is_started, failed, ' +
+      'note, rfi, checks, customer, created_at, origin_url) beside the id is answered with a 2xx or a 4xx, and ' +
+      'each case read afterwards is unchanged.',
+    source:
+      'interface § Resources › Case (read-only); § Endpoints › POST /api/cases/bulk-update/ (each item identifies ' +
+      'a case by id)',
+    decision: `${READ_ONLY_DECISION} The item's id identifies the case, so it is not sent with another value.`,
+  },
+  {
+    id: 'CASE-ID-NON-INTEGER',
+    level: 'MUST',
+    area: 'case-patch',
+    statement:
+      'PATCH and DELETE of /api/cases/{id}/ with an id that is no integer ("abc", "<id>.5", "1.5", ' +
+      '99999999999999999999) are answered with a 4xx, or a 2xx that changes nothing; never a 5xx.',
+    source:
+      'interface § Endpoints › PATCH /api/cases/{id}/ (path parameter id: integer); § Endpoints › DELETE; RFC 9110 ' +
+      '§15.5, §15.6',
+    decision:
+      'Such a path names no case; 404 or 400 are the natural answers, and a 2xx is judged only by its effect: the ' +
+      'case whose id the text begins with is read afterwards and must be unchanged and still there (a lenient ' +
+      'integer parse would hit it). A 5xx never conforms.',
   },
   {
     id: 'CASE-PATCH-INVALID-REJECTED',
