@@ -68,6 +68,10 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
     suites: BULK_SUITES,
     fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   },
+  'bulk.stop-after-failure': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
   'bulk.customers-ignore-external-id': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-BY-EXTERNAL-ID'] },
   'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },
   'content.form-ignored': { suites: ['content-types'], fails: ['CONTENT-FORM-PATCH', 'CONTENT-MULTIPART-PATCH'] },
@@ -99,6 +103,7 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
   'unique.self-conflict': { suites: ['uniqueness'], fails: ['UNIQUE-OWN-VALUE'] },
   'unique.global': { suites: ['uniqueness'], fails: ['UNIQUE-PER-ORGANISATION'] },
   'unique.freed-kept': { suites: ['uniqueness'], fails: ['UNIQUE-FREED-VALUE'] },
+  'unique.bulk-conflict-aborts': { suites: ['uniqueness', 'bulk-cases'], fails: ['UNIQUE-BULK', 'BULK-CASES-PARTIAL'] },
   'unique.race': { suites: ['uniqueness'], fails: ['UNIQUE-RACE'] },
   'tenant.leak-patch': { suites: ['tenant'], fails: ['TENANT-PATCH'] },
   'tenant.leak-delete': { suites: ['tenant'], fails: ['TENANT-DELETE'] },
