@@ -35,6 +35,8 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
   'read.missing-updated-at': { suites: ['case-patch'], fails: ['CASE-PATCH-RESPONSE-SCHEMA', 'READ-CASE-SCHEMA'] },
   'read.risk-average': { suites: ['read-invariants'], fails: ['READ-CASE-RISK-MAX'] },
   'read.risk-out-of-range': { suites: ['read-invariants'], fails: ['READ-RISK-SCORE-RANGE'] },
+  'read.undecided-pending': { suites: ['read-invariants'], fails: ['READ-CHECK-OUTCOME-UNDECIDED'] },
+  'read.no-input-details': { suites: ['read-invariants'], fails: ['READ-CHECK-INPUT-DETAILS'] },
   'read.bad-enum': { suites: ['read-invariants'], fails: ['READ-ENUMS'] },
   'model.stale-after-bulk': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
