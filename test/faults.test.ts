@@ -114,6 +114,8 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
     suites: ['tenant'],
     fails: ['TENANT-BULK-CUSTOMERS', 'TENANT-BULK-CUSTOMERS-REPORTED'],
   },
+  'tenant.customer-external-id-global': { suites: ['tenant'], fails: ['TENANT-CUSTOMER-EXTERNAL-ID'] },
+  'tenant.refusal-leaks-case': { suites: ['tenant'], fails: ['TENANT-REFUSAL-NO-DATA'] },
   'tenant.leak-bulk-checks': { suites: ['tenant'], fails: ['TENANT-BULK-CHECKS', 'TENANT-BULK-CHECKS-REPORTED'] },
   'webhook.none': { suites: ['webhooks'], fails: ['WEBHOOK-DELIVERED'] },
   'webhook.no-checks': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
