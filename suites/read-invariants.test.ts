@@ -271,7 +271,8 @@ describe('Checks before a decision', () => {
     async (t) => {
       const seen = await undecidedSightings(t);
       checksOrSkip(t, seen);
-      for (const { label, body } of seen) {
+      // The read only: the answer to creation is the provisioning conventions', not the case read API's.
+      for (const { label, body } of seen.slice(1)) {
         const problems: string[] = [];
         for (const given of UNDECIDED_CHECKS) {
           const shown = checksOf(body).filter((k) => k.check_type === given.check_type);

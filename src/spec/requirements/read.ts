@@ -80,14 +80,15 @@ export const READ_REQUIREMENTS = requirements([
     area: 'read',
     statement:
       'The case read shows each check with the input_details it was created with: every key given, with its value ' +
-      '(compared as JSON: key order aside), in the answer to its creation and in a later read.',
+      '(compared as JSON: key order aside).',
     source:
       'interface § Resources › Check (input_details: "JSON input for the check, scoped to its own case … Exposed ' +
       'through the case read API and webhooks")',
     decision:
-      'Judged before processing starts, with plain ASCII values (so a server normalising or trimming text shows ' +
-      'them unchanged), each check matched by its check_type (the order of checks is not shown). Keys the server ' +
-      'adds (enrichment context) are allowed; a key left out, a changed value, or input_details absent or null ' +
-      'fails.',
+      'Judged on a read of the case before processing starts (the answer to creation belongs to the provisioning ' +
+      'conventions, not to the case read API), with plain ASCII values (so a server normalising or trimming text ' +
+      'shows them unchanged), each check matched by its check_type (the order of checks is not shown). Keys the ' +
+      'server adds (enrichment context) are allowed; a key left out, a changed value, or input_details absent or ' +
+      'null fails.',
   },
 ]);
