@@ -114,8 +114,41 @@ interface Batch {
   valid: JsonObject[];
   invalid: { patch: JsonObject; field: string; reason: string }[];
   unknown: JsonObject[];
+  /** An item giving a case the external_id another case holds (a uniqueness conflict). */
+  conflict: boolean;
   peer: boolean;
   order: number[];
+}
+
+/** Planned items: up to MAX_VALID valid, MAX_INVALID invalid, MAX_UNKNOWN unknown, a conflict, a peer's case. */
+const ORDER_LENGTH = MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 2;
+
+/**
+ * A batch whose failing items come first and between the valid ones, one of every kind: the
+ * defect of a server whose loop stops at the first failure (a uniqueness conflict aborting the
+ * transaction) shows only there. Planned order: valid, invalid, unknown, conflict, peer.
+ */
+function failuresFirst(slot: string, withPeer: boolean): Batch {
+  return {
+    valid: [
+      { external_id: `${slot}after-failures` },
+      { delete_after: 4321 },
+      { metadata: { screenconf: 'after-failures' }, webhook_url: 'https://example.com/screenconf/after' },
+    ],
+    invalid: [
+      {
+        patch: { external_id: 'x'.repeat(LIMITS.caseExternalIdMaxLength + 1) },
+        field: 'external_id',
+        reason: 'too-long',
+      },
+      { patch: { delete_after: 'never' }, field: 'delete_after', reason: 'wrong type' },
+    ],
+    unknown: [{ delete_after: 4242 }],
+    conflict: true,
+    peer: withPeer,
+    // conflict, unknown, peer, over-long first; the wrong type between the first valid items.
+    order: [4, 6, 7, 3, 5, 1, 0, 2],
+  };
 }
 
 function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
@@ -129,17 +162,16 @@ function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
       { minLength: 1, maxLength: MAX_INVALID },
     ),
     unknown: fc.array(patch, { maxLength: MAX_UNKNOWN }),
+    conflict: fc.boolean(),
     peer: withPeer ? fc.boolean() : fc.constant(false),
-    order: fc.array(fc.nat(), {
-      minLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1,
-      maxLength: MAX_VALID + MAX_INVALID + MAX_UNKNOWN + 1,
-    }),
+    order: fc.array(fc.nat(), { minLength: ORDER_LENGTH, maxLength: ORDER_LENGTH }),
   });
 }
 
 /** A case an item names, and the organisation that can read it. */
 type Entry = MixedEntry<{ org: Organisation; id: number }, CaseBody>;
-type Setup = MixedSetup<CaseBody, CaseBody>;
+/** The mixed batches' cases, and a case apart whose external_id the conflicting item asks for. */
+type Setup = MixedSetup<CaseBody, CaseBody> & { holder: CaseBody };
 
 const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
   noun: 'case',
@@ -152,11 +184,12 @@ const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
 let mixed: Promise<Setup> | undefined;
 function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
-    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, () =>
+    const pool = await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID + 1 }), CONCURRENCY, () =>
       t.primary.provision.createCase(),
     );
+    const holder = await t.primary.provision.createCase({ external_id: t.primary.provision.externalId('held') });
     const peer = t.peer ? await t.peer.provision.createCase() : undefined;
-    return { pool, ...(peer ? { peer } : {}), known: new Map() };
+    return { pool, holder, ...(peer ? { peer } : {}), known: new Map() };
   })();
   return mixed;
 }
@@ -198,6 +231,15 @@ async function sendMixed(
     while (unknown.has(id)) id = unknownId();
     unknown.add(id);
     planned.push({ item: { id, ...fresh(p) }, valid: false, label: `unknown case id ${id}` });
+  }
+  if (batch.conflict) {
+    const id = pool[MAX_VALID + MAX_INVALID]!.id;
+    planned.push({
+      item: { id, external_id: setup.holder.external_id as string },
+      valid: false,
+      label: `case ${id} given the external_id case ${setup.holder.id} holds`,
+      target: { org: t.primary, id, key: `a:${id}` },
+    });
   }
   if (batch.peer && peer && t.peer) {
     const id = peer.id;
@@ -287,7 +329,7 @@ describe('POST /api/cases/bulk-update/', () => {
             );
         });
       },
-      { scale: 0.4 },
+      { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
     );
   });
 
@@ -320,7 +362,7 @@ describe('POST /api/cases/bulk-update/', () => {
             expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
           });
         },
-        { scale: 0.4 },
+        { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
       );
     },
   );

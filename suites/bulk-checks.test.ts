@@ -91,6 +91,14 @@ function batches(withPeer: boolean): fc.Arbitrary<Batch> {
     .filter((b) => b.unknown > 0 || b.peer); // at least one id that cannot be deleted
 }
 
+/**
+ * A batch whose failing ids come first and between the existing ones: the defect of a server
+ * whose loop stops at the first failure shows only there. Planned order: existing, unknown, peer.
+ */
+function failuresFirst(withPeer: boolean): Batch {
+  return { existing: MIXED_CHECKS - 1, unknown: MAX_UNKNOWN, peer: withPeer, order: [3, 5, 6, 0, 4, 1] };
+}
+
 interface Entry extends ExpectedItem {
   id: number;
   /** An existing check of ours, which must go; the others fail. */
@@ -189,7 +197,7 @@ describe('POST /api/checks/bulk-delete/', () => {
             );
         });
       },
-      { scale: 0.4 },
+      { scale: 0.4, examples: [failuresFirst(peer !== undefined)] },
     );
   });
 
@@ -224,7 +232,7 @@ describe('POST /api/checks/bulk-delete/', () => {
             expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
           });
         },
-        { scale: 0.4 },
+        { scale: 0.4, examples: [failuresFirst(peer !== undefined)] },
       );
     },
   );

@@ -119,6 +119,36 @@ interface Batch {
 
 const ORDER_LENGTH = MAX_VALID + MAX_INVALID + 3;
 
+/**
+ * A batch whose failing items come first and between the valid ones, one of every kind: the
+ * defect of a server whose loop stops at the first failure shows only there. Planned order:
+ * valid, invalid, unknown id, unknown external_id, peer.
+ */
+function failuresFirst(withPeer: boolean): Batch {
+  const tag = randomBytes(3).toString('hex');
+  return {
+    valid: [
+      { full_name: `Screenconf After Failures ${tag} 0`, customer_type: 'COMPANY' },
+      { full_name: `Screenconf After Failures ${tag} 1` },
+      { full_name: `Screenconf After Failures ${tag} 2`, customer_type: 'INDIVIDUAL' },
+    ],
+    invalid: [
+      {
+        item: { id: SLOT_ID, full_name: 'x'.repeat(LIMITS.customerFullNameMaxLength + 1) },
+        field: 'full_name',
+        reason: 'too-long',
+      },
+      { item: { id: SLOT_ID, customer_type: 'PARTNERSHIP' }, field: 'customer_type', reason: 'not-in-enum' },
+      { item: { id: SLOT_ID, full_name: null }, field: 'full_name', reason: 'null-not-allowed' },
+    ],
+    unknownId: [{ full_name: 'Screenconf Unknown' }],
+    unknownExternalId: [{ full_name: 'Screenconf Unknown' }],
+    peer: withPeer ? 'external_id' : 'none',
+    // unknown id, peer, over-long first; the others between the valid items.
+    order: [4, 6, 8, 2, 5, 7, 0, 3, 1],
+  };
+}
+
 function batches(withPeer: boolean): fc.Arbitrary<Batch> {
   return fc.record({
     valid: fc.array(validFields, { minLength: 1, maxLength: MAX_VALID }),
@@ -327,7 +357,7 @@ describe('POST /api/customers/bulk-update/', () => {
             );
         });
       },
-      { scale: 0.4 },
+      { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
     );
   });
 
@@ -362,7 +392,7 @@ describe('POST /api/customers/bulk-update/', () => {
             expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
           });
         },
-        { scale: 0.4 },
+        { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
       );
     },
   );

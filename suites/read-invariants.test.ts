@@ -6,9 +6,19 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'vitest';
-import { check, fail, type JsonObject, readCase, type CaseBody, type CheckApi } from '../src/kit/index.ts';
+import {
+  check,
+  deepEqual,
+  fail,
+  type JsonObject,
+  readCase,
+  show,
+  type CaseBody,
+  type CheckApi,
+} from '../src/kit/index.ts';
 import { caseInvariants } from '../src/kit/invariants.ts';
 import type { WatchedRequirement } from '../src/results/invariants.ts';
+import type { CheckType } from '../src/spec/index.ts';
 
 /** Processing time is not shown: a setting (--processing-timeout-ms); the reference takes well under a second. */
 const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
@@ -178,6 +188,110 @@ describe('Case read representation', () => {
       await judge(t, all, 'READ-CASE-RISK-MAX');
       if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
         t.skip(`no case read had every check scored ${withinProcessing(t)}`);
+      }
+    },
+  );
+});
+
+/**
+ * The checks of a case never started, each of its own check_type, with input_details in plain
+ * ASCII (so a server normalising or trimming text shows them as sent) and of every JSON kind.
+ */
+const UNDECIDED_CHECKS: readonly { check_type: CheckType; input_details: JsonObject }[] = [
+  { check_type: 'PEP', input_details: { source: 'screenconf', reference: 'pep-1', lists: ['UN', 'EU'] } },
+  {
+    check_type: 'SANCTIONS',
+    input_details: { infractions: [{ code: 'A1', amount: 1200 }], enrichment: { country: 'CH', verified: true } },
+  },
+  { check_type: 'ADVERSE_MEDIA', input_details: { threshold: 0.75, keywords: ['fraud'], note: null } },
+];
+
+/** A case with UNDECIDED_CHECKS, never started: the answer to its creation and a later read. */
+let undecided: Promise<Sighting[]> | undefined;
+function undecidedSightings(t: CheckApi): Promise<Sighting[]> {
+  undecided ??= (async () => {
+    const created = await t.primary.provision.createCase({ checks: UNDECIDED_CHECKS.map((k) => ({ ...k })) });
+    const read = await readCase(t.primary, created.id, `reading case ${created.id}, never started`);
+    return [
+      { label: 'the answer to its creation', body: created },
+      { label: 'a read before processing was started', body: read },
+    ];
+  })();
+  return undecided;
+}
+
+/** The checks of a body; the check is skipped when provisioning made none (the conventions were not followed). */
+function checksOrSkip(t: CheckApi, seen: Sighting[]): void {
+  if (checksOf(seen[0]!.body).length === 0)
+    t.skip(
+      `the case created with ${UNDECIDED_CHECKS.length} checks shows none: provisioning did not create them ` +
+        '(see "Provisioning conventions")',
+    );
+}
+
+/** How a check's input_details differ from what it was created with; keys the server added are allowed. */
+function inputDetailsWrong(shown: unknown, given: JsonObject): string[] {
+  if (shown === null || typeof shown !== 'object' || Array.isArray(shown))
+    return [`input_details is ${shown === undefined ? 'absent' : show(shown)}`];
+  const got = shown as JsonObject;
+  return Object.entries(given).flatMap(([key, value]) =>
+    !(key in got)
+      ? [`input_details.${key} missing`]
+      : deepEqual(got[key], value)
+        ? []
+        : [`input_details.${key} is ${show(got[key])}, created with ${show(value)}`],
+  );
+}
+
+describe('Checks before a decision', () => {
+  check('a check never started shows outcome null, not PENDING', ['READ-CHECK-OUTCOME-UNDECIDED'], async (t) => {
+    const seen = await undecidedSightings(t);
+    checksOrSkip(t, seen);
+    let judged = 0;
+    for (const { label, body } of seen) {
+      for (const k of checksOf(body)) {
+        if (k.status !== 'PENDING') continue;
+        judged += 1;
+        if (k.outcome !== null)
+          fail(
+            `check ${show(k.id)} (status PENDING) of case ${body.id}, never started, in ${label}`,
+            'outcome null (the check is not decided yet)',
+            `outcome ${k.outcome === undefined ? 'absent' : show(k.outcome)}`,
+            { judged: [body] },
+          );
+      }
+    }
+    if (judged === 0)
+      t.skip(`no check of case ${seen[0]!.body.id}, never started, showed status PENDING: none is known undecided`);
+  });
+
+  check(
+    'the case read shows each check with the input_details it was created with',
+    ['READ-CHECK-INPUT-DETAILS'],
+    async (t) => {
+      const seen = await undecidedSightings(t);
+      checksOrSkip(t, seen);
+      // The read only: the answer to creation is the provisioning conventions', not the case read API's.
+      for (const { label, body } of seen.slice(1)) {
+        const problems: string[] = [];
+        for (const given of UNDECIDED_CHECKS) {
+          const shown = checksOf(body).filter((k) => k.check_type === given.check_type);
+          if (shown.length !== 1) {
+            problems.push(`${shown.length} checks of check_type ${given.check_type}, created with one`);
+            continue;
+          }
+          const wrong = inputDetailsWrong(shown[0]!.input_details, given.input_details);
+          if (wrong.length) problems.push(`the ${given.check_type} check ${show(shown[0]!.id)}: ${wrong.join(', ')}`);
+        }
+        if (problems.length)
+          fail(
+            `the checks of case ${body.id} in ${label}`,
+            `each check's input_details as created: ${UNDECIDED_CHECKS.map(
+              (k) => `${k.check_type} ${JSON.stringify(k.input_details)}`,
+            ).join('; ')}`,
+            problems.join('; '),
+            { judged: [body] },
+          );
       }
     },
   );

@@ -376,3 +376,102 @@ describe("another organisation's bulk requests", () => {
     },
   );
 });
+
+/** Values of our case, each holding a random token: a body showing a token shows that value. */
+async function privateCase(t: CheckApi): Promise<{ ours: CaseBody; tokens: [string, string][] }> {
+  const token = () => randomBytes(6).toString('hex');
+  const tokens: [string, string][] = [
+    ['external_id', token()],
+    ['webhook_url', token()],
+    ['metadata', token()],
+    ['customer full_name', token()],
+  ];
+  const [e, w, m, n] = tokens.map(([, v]) => v) as [string, string, string, string];
+  const ours = await t.primary.provision.createCase({
+    external_id: t.primary.provision.externalId(`private-${e}`),
+    webhook_url: `https://example.com/screenconf/private-${w}`,
+    metadata: { screenconf: `private-${m}` },
+    customer: { full_name: `Screenconf Private ${n}` },
+  });
+  return { ours, tokens };
+}
+
+describe("what another organisation's answers show", () => {
+  check(
+    "a refusal of our case shows the other organisation none of the case's data",
+    ['TENANT-REFUSAL-NO-DATA'],
+    async (t) => {
+      const peer = peerOf(t);
+      const { ours, tokens } = await privateCase(t);
+      const asks: [string, () => Promise<ReceivedResponse>][] = [
+        [`PATCH {"delete_after": 5} of our case ${ours.id}`, () => peer.api.patchCase(ours.id, { delete_after: 5 })],
+        [`a read of our case ${ours.id}`, () => peer.provision.readCase(ours.id)],
+        [`DELETE of our case ${ours.id}`, () => peer.api.deleteCase(ours.id)],
+      ];
+      for (const [ask, send] of asks) {
+        const res = await send();
+        const shown = tokens.filter(([, v]) => res.text.includes(v)).map(([field]) => field);
+        if (shown.length)
+          fail(
+            `${ask} with the other organisation's credentials`,
+            `an answer showing none of our case's values (${tokens.map(([f]) => f).join(', ')})`,
+            `our case's ${shown.join(', ')} in ${excerpt(res)}`,
+            { judged: [res] },
+          );
+      }
+    },
+  );
+
+  check(
+    "a bulk customer update by an external_id both organisations hold changes the caller's customer only",
+    ['TENANT-CUSTOMER-EXTERNAL-ID'],
+    async (t) => {
+      const peer = peerOf(t);
+      const shared = t.primary.provision.externalId('shared-customer');
+      const create = async (org: Organisation, label: string) => {
+        const c = await org.provision.createCase({
+          customer: { full_name: `Screenconf Shared ${label}`, external_id: shared },
+        });
+        const k = customerOf(c);
+        if (k.externalId !== shared)
+          t.skip(
+            `the customer of case ${c.id} shows external_id ${show(k.externalId)}, not the ${show(shared)} it was ` +
+              'created with (see "Provisioning conventions")',
+          );
+        return { org, caseId: c.id };
+      };
+      // Ours first: a lookup across organisations finding the oldest holder reaches ours from theirs.
+      const ours = { ...(await create(t.primary, 'Ours')), who: 'our' };
+      const theirs = { ...(await create(peer, 'Theirs')), who: "the other organisation's" };
+      const tag = randomBytes(3).toString('hex');
+      for (const [sender, other] of [
+        [theirs, ours],
+        [ours, theirs],
+      ] as const) {
+        const name = `Screenconf Shared ${tag} from ${sender === ours ? 'ours' : 'theirs'}`;
+        const what =
+          `bulk update by external_id ${show(shared)} (held by a customer of each organisation) with ` +
+          `${sender.who} credentials`;
+        const res = await sender.org.api.bulkUpdateCustomers({ items: [{ external_id: shared, full_name: name }] });
+        await keepingEvidence(t, t.exchanges.at(-1), async () => {
+          notServerError(res, what);
+          const read = async (side: typeof ours) =>
+            customerOf(await readCase(side.org, side.caseId, `reading case ${side.caseId} after the ${what}`)).read;
+          const untouched = await read(other);
+          if (untouched.full_name === name)
+            fail(`${what}: ${other.who} customer read back`, 'unchanged', `full_name ${show(name)}`, {
+              judged: [res],
+            });
+          const own = await read(sender);
+          if (own.full_name !== name)
+            fail(
+              `${what}: ${sender.who} customer read back`,
+              `full_name ${show(name)}: the caller's customer found by its external_id and updated`,
+              `full_name ${show(own.full_name)}`,
+              { judged: [res] },
+            );
+        });
+      }
+    },
+  );
+});

@@ -4,7 +4,16 @@
  */
 import { LIMITS } from '../../spec/index.ts';
 import { AnswerNow, HttpError } from '../http.ts';
-import { type BatchSpec, entriesOf, isObject, itemJson, overLimit, rawEntries } from '../handlers/bulk.ts';
+import type { Behaviour } from '../behaviour.ts';
+import {
+  type BatchSpec,
+  entriesOf,
+  isObject,
+  type ItemResult,
+  itemJson,
+  overLimit,
+  rawEntries,
+} from '../handlers/bulk.ts';
 import { fault } from '../switches.ts';
 import { writeReadOnly } from './patch.ts';
 
@@ -18,6 +27,39 @@ function malformed(spec: BatchSpec, body: unknown): boolean {
   const raw = rawEntries(spec, body);
   if (!isObject(body) || !raw) return true;
   return spec.key === 'items' && raw.some((e) => !isObject(e));
+}
+
+/** What an entry names, as a skipped item's result shows it. */
+function namedBy(entry: unknown): ItemResult['key'] {
+  if (!isObject(entry)) return { id: entry ?? null };
+  return { id: entry.id ?? null, ...('external_id' in entry ? { external_id: entry.external_id } : {}) };
+}
+
+/**
+ * A batch run item by item that stops at the first result `stops` holds (a database transaction
+ * aborted by its error, the loop's rest lost): the items after it are never run, yet reported as
+ * succeeded. Only the batches of `ops` (every one when absent) stop.
+ */
+export function stopAfter(
+  base: Behaviour,
+  stops: (r: ItemResult) => boolean,
+  ops?: readonly BatchSpec['op'][],
+): Pick<Behaviour, 'runBatch'> {
+  return {
+    runBatch(spec, body, run) {
+      if (ops && !ops.includes(spec.op)) return base.runBatch(spec, body, run);
+      return base.runBatch(spec, body, (entries) => {
+        const ok = spec.op === 'bulk-checks' ? 'deleted' : 'updated';
+        let stopped = false;
+        return entries.map((entry, index): ItemResult => {
+          if (stopped) return { index, key: namedBy(entry), status: ok };
+          const r = { ...run([entry])[0]!, index };
+          stopped = stops(r);
+          return r;
+        });
+      });
+    },
+  };
 }
 
 export const BULK_FAULTS = [
@@ -119,6 +161,11 @@ export const BULK_FAULTS = [
         );
       },
     }),
+  ),
+  fault(
+    'bulk.stop-after-failure',
+    'bulk endpoints stop at the first failing item: the items after it are not applied, yet reported as succeeded',
+    (base) => stopAfter(base, (r) => r.status === 'failed'),
   ),
   fault('bulk.customers-ignore-external-id', 'bulk customer update never finds a customer by external_id', () => ({
     customersByExternalId: () => [],

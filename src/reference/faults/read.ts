@@ -19,6 +19,12 @@ export const READ_FAULTS = [
   fault('read.risk-out-of-range', 'decided checks carry risk scores as percentages (0 to 100), not 0.0 to 1.0', () => ({
     storedRiskScore: (score) => Math.round(score * 1000) / 10,
   })),
+  fault('read.undecided-pending', "checks not yet decided show outcome 'PENDING' instead of null", (base) => ({
+    checkView: (k) => ({ ...base.checkView(k), outcome: k.outcome ?? 'PENDING' }),
+  })),
+  fault('read.no-input-details', "case reads show every check's input_details as null", (base) => ({
+    checkView: (k) => ({ ...base.checkView(k), input_details: null }),
+  })),
   fault('read.bad-enum', "decided checks show the status 'DONE', which the interface does not list", (base) => ({
     checkView: (k) => ({ ...base.checkView(k), ...(k.status === 'DECIDED' ? { status: 'DONE' } : {}) }),
   })),

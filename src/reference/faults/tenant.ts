@@ -1,5 +1,6 @@
 /** Faults of tenant isolation (requirements TENANT-*): one operation reaches every organisation's records. */
 import type { Op } from '../behaviour.ts';
+import { HttpError } from '../http.ts';
 import { fault, type Switch } from '../switches.ts';
 
 /** A fault whose operation looks in every organisation, the caller's first. */
@@ -35,5 +36,28 @@ export const TENANT_FAULTS = [
     'tenant.leak-bulk-checks',
     'bulk-checks',
     "bulk check delete finds checks of every organisation: another organisation's checks are deleted",
+  ),
+  fault(
+    'tenant.customer-external-id-global',
+    'bulk customer update looks external_id up across organisations: the lowest-id customer holding it is changed',
+    (_b, env) => ({
+      customersByExternalId: (_org, externalId) =>
+        env.organisations
+          .flatMap((o) => env.store.findCustomersByExternalId(o.name, externalId))
+          .sort((a, b) => a.id - b.id)
+          .slice(0, 1),
+    }),
+  ),
+  fault(
+    'tenant.refusal-leaks-case',
+    "a case another organisation holds is refused as not found, with that case's representation in the body",
+    (base, env) => ({
+      notFound(m) {
+        const err = base.notFound(m);
+        if (m.kind !== 'case' || m.id === undefined) return err;
+        const held = env.organisations.map((o) => env.store.getCase(o.name, m.id!)).find((c) => c !== undefined);
+        return held ? new HttpError(err.status, err.code, err.message, { ...err.extra, ...env.b.caseView(held) }) : err;
+      },
+    }),
   ),
 ];

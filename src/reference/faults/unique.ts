@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { applyPatch, assertExternalIdFree } from '../handlers/case-write.ts';
 import { fault } from '../switches.ts';
+import { stopAfter } from './bulk.ts';
 
 /** unique.race: the pause between the uniqueness check and the write. */
 const RACE_WINDOW_MS = 150;
@@ -53,6 +54,11 @@ export const UNIQUE_FAULTS = [
         },
       };
     },
+  ),
+  fault(
+    'unique.bulk-conflict-aborts',
+    'after an external_id conflict in a bulk case update the later items are lost, yet reported as updated',
+    (base) => stopAfter(base, (r) => r.error?.code === 'external_id_conflict', ['bulk-cases']),
   ),
   fault(
     'unique.race',

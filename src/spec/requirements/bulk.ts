@@ -6,7 +6,10 @@ const REPORT_DECISION =
   'names the failure list of any other shape.';
 const PARTIAL_DECISION =
   'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface ' +
-  'shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails).';
+  'shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails). Failures are ' +
+  'per item, so one failing item changes nothing about the others: besides generated batches in generated order, ' +
+  'a batch whose failing items (one of each kind) come first and between the valid ones is always sent, and a ' +
+  'valid item after a failure that is not applied fails.';
 const LIMIT_DECISION =
   'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied ' +
   'in part nor reported per item.';
@@ -50,8 +53,9 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-cases',
     statement:
-      "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases) " +
-      'answers 200 with a JSON body, applies every valid item, and changes no case a failing item names.',
+      "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases, " +
+      "another case's external_id), in any order, answers 200 with a JSON body, applies every valid item, and " +
+      'changes no case a failing item names.',
     source:
       'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST ' +
       '/api/cases/bulk-update/',
@@ -140,8 +144,8 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-customers',
     statement:
       'A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, ' +
-      "another organisation's customers) answers 200 with a JSON body, applies every valid item, and changes no " +
-      'customer a failing item names.',
+      "another organisation's customers), in any order, answers 200 with a JSON body, applies every valid item, " +
+      'and changes no customer a failing item names.',
     source:
       'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and ' +
       'external_id max 255)',
@@ -220,8 +224,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-checks',
     statement:
-      "A bulk delete mixing existing check ids with unknown ones and another organisation's answers 200 with a JSON " +
-      'body, removes the existing checks, and deletes nothing else.',
+      "A bulk delete mixing existing check ids with unknown ones and another organisation's, in any order, answers " +
+      '200 with a JSON body, removes the existing checks, and deletes nothing else.',
     source: 'interface § Errors 1; § Endpoints › POST /api/checks/bulk-delete/',
     decision: PARTIAL_DECISION,
   },

@@ -58,4 +58,37 @@ export const READ_REQUIREMENTS = requirements([
     source:
       "interface § States and transitions (maximum of its checks' risk scores; the maximum of no score is not defined)",
   },
+  {
+    id: 'READ-CHECK-OUTCOME-UNDECIDED',
+    level: 'MUST',
+    area: 'read',
+    statement:
+      'A check not yet decided shows outcome null: each check of a case whose processing was never started reads ' +
+      'with outcome null, in the answer to its creation and in a later read.',
+    source:
+      'interface § States and transitions ("Check outcome values: ACCEPTED, REJECTED, PENDING (null until ' +
+      'decided)"); § Resources › Check (outcome: "the agent\'s decision")',
+    decision:
+      'PENDING is a decision the agent can give, not the absence of one, so an undecided check showing PENDING ' +
+      'fails. Undecided is known only where processing was never started (it starts only by the provisioning ' +
+      "conventions' start request): judged on such cases' checks whose status is PENDING, the first status; a " +
+      'check showing another status there is not judged (the check is skipped when none shows PENDING).',
+  },
+  {
+    id: 'READ-CHECK-INPUT-DETAILS',
+    level: 'MUST',
+    area: 'read',
+    statement:
+      'The case read shows each check with the input_details it was created with: every key given, with its value ' +
+      '(compared as JSON: key order aside).',
+    source:
+      'interface § Resources › Check (input_details: "JSON input for the check, scoped to its own case … Exposed ' +
+      'through the case read API and webhooks")',
+    decision:
+      'Judged on a read of the case before processing starts (the answer to creation belongs to the provisioning ' +
+      'conventions, not to the case read API), with plain ASCII values (so a server normalising or trimming text ' +
+      'shows them unchanged), each check matched by its check_type (the order of checks is not shown). Keys the ' +
+      'server adds (enrichment context) are allowed; a key left out, a changed value, or input_details absent or ' +
+      'null fails.',
+  },
 ]);

@@ -44,6 +44,35 @@ export const TENANT_REQUIREMENTS = requirements([
     source: 'interface § Errors (error status codes: not shown)',
   },
   {
+    id: 'TENANT-REFUSAL-NO-DATA',
+    level: 'MUST',
+    area: 'tenant',
+    statement:
+      "The answer to another organisation's PATCH, DELETE or read of our case holds none of the case's data: none " +
+      'of its external_id, webhook_url, metadata or customer name appears in the body.',
+    source: SOURCE,
+    decision:
+      'The interface implies isolation rather than stating it (as for TENANT-PATCH): to another organisation our ' +
+      'case does not exist, so no answer to it can show the case. ' +
+      'Our case is given values holding random tokens; the refusal body (whatever its status and shape) must hold ' +
+      'none of them. The id the request named may be echoed.',
+  },
+  {
+    id: 'TENANT-CUSTOMER-EXTERNAL-ID',
+    level: 'MUST',
+    area: 'tenant',
+    statement:
+      'When both organisations hold a customer with the same external_id, a bulk customer update naming it by ' +
+      "external_id changes the caller's customer and never the other organisation's, whichever organisation sends it.",
+    source:
+      `${SOURCE}; § Resources › Customer (external_id: "id in the source system, for lookups"); § Endpoints › POST ` +
+      '/api/customers/bulk-update/ (each item identifies a customer by id or external_id)',
+    decision:
+      "An external_id is an id in the organisation's own source system, so two organisations may hold the same " +
+      "value for different customers; a lookup by it is the caller's organisation's, like every other. A server " +
+      "that refuses the caller's item because the other organisation holds the value fails too.",
+  },
+  {
     id: 'TENANT-BULK-CASES',
     level: 'MUST',
     area: 'tenant',

@@ -68,11 +68,13 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     area: 'uniqueness',
     statement:
       "A bulk case update never leaves two cases with one external_id: an item giving a case another case's value, " +
-      'or the value an earlier item of the batch gave, is not applied, and the cases it names keep their values.',
+      'or the value an earlier item of the batch gave, is not applied, and the cases it names keep their values; ' +
+      'the conflict fails that item only: the valid items before and after it are applied.',
     source: `${SOURCE}; § Endpoints › POST /api/cases/bulk-update/ (failures are reported per item)`,
     decision:
       'Two items of one batch giving the same new value to two cases: at most one may hold it afterwards; which one ' +
-      'is not judged.',
+      'is not judged. A conflict is a failing item like any other (§ Errors 1): a server whose batch transaction ' +
+      'aborts at the conflict, losing the items after it, fails.',
   },
   {
     id: 'UNIQUE-BULK-REPORTED',
