@@ -52,7 +52,9 @@ export function targetUrl(baseUrl: string, path: string): string {
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
-export const DEFAULT_RETRY_429 = { maxRetries: 6, maxWaitMs: 30_000 } as const;
+// The wait (30 s in all) is the bound a polite client keeps; the count is high because under a fixed-window
+// limit shared by several worker processes a request can lose the race for a window many times in a row.
+export const DEFAULT_RETRY_429 = { maxRetries: 12, maxWaitMs: 30_000 } as const;
 // Two requests in a row with no answer (a timeout each, with the defaults 30 s) is a target that stopped answering.
 const DEFAULT_BREAKER_THRESHOLD = 2;
 
