@@ -190,6 +190,8 @@ export const ConfigSchema = z
           });
       })
       .optional(),
+    suitesDir: z.string().min(1, { message: 'must name a folder' }).optional(),
+    userCatalogue: z.string().min(1, { message: 'must name a file' }).optional(),
     only: list
       .refine((xs) => xs.length > 0, { message: 'must name at least one requirement' })
       .superRefine((xs, ctx) => {

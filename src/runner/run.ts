@@ -40,6 +40,7 @@ import type { ProgressMode } from './progress.ts';
 import { Stopper } from './stopper.ts';
 import { type TargetOutcome, type TargetRunOptions, runTarget } from './target-run.ts';
 import { openTarget } from './target.ts';
+import { loadUserSuites, type UserSuites } from './user-suites.ts';
 
 export interface RunIO {
   out: (line: string) => void;
@@ -225,6 +226,18 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
   return finish(run, merged, reportPath, why);
 }
 
+/** --suites-dir and its catalogue, read and checked; --user-catalogue alone is a mistake said plainly. */
+function loadUser(config: Config): UserSuites | undefined {
+  if (config.suitesDir) return loadUserSuites(config.suitesDir, config.userCatalogue, SUITES);
+  if (config.userCatalogue) {
+    throw new HarnessError(
+      'SC_CONFIG',
+      '--user-catalogue names the requirements of your own suites: give --suites-dir too',
+    );
+  }
+  return undefined;
+}
+
 export async function runConformance(config: Config, io: RunIO): Promise<number> {
   const seed = config.seed ?? randomInt(0, 2 ** 31 - 1);
   const runId = randomBytes(4).toString('hex');
@@ -247,6 +260,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   // So is the provisioning adapter: a module that does not load must not cost a run either.
   const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
   if (provisioner) await loadAdapter(provisioner);
+  // And the user's suites and catalogue (--suites-dir): a bad catalogue or an unknown id must not cost a run.
+  const user = loadUser(config);
   // And the signing key: a run whose evidence cannot be signed as asked is not started.
   const signKey = config.signKey ? loadPrivateKey(resolve(io.cwd, config.signKey)) : undefined;
 
@@ -279,7 +294,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
         err,
         runId,
         seed,
-        suites: config.suites ?? [...SUITES],
+        suites: [...(config.suites ?? SUITES), ...(user?.suites.map((u) => u.name) ?? [])],
+        user,
         redactor,
         stopper,
         provisioner,
