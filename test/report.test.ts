@@ -110,7 +110,12 @@ describe('the run folder', () => {
     const failed = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => `${r.id}.sh`);
     expect(readdirSync(join(folder, 'repro')).sort()).toEqual(failed.sort());
     expect(run.stdout).toContain(`report folder ${folder}`);
-    expect(run.stdout).toContain(`Report: ${join(folder, 'conformance.json')}`);
+    // The last line names report.html to open, and the reproduction scripts: something failed (GitHub's workflow
+    // commands, which its log does not show, may follow it).
+    const shown = run.stdout.trimEnd().split('\n').filter((l) => !l.startsWith('::'));
+    expect(shown.at(-1)).toBe(
+      `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
+    );
   });
 
   it('a second run gets its own folder and moves latest; the first stays as it was', async () => {

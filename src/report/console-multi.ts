@@ -11,6 +11,7 @@ import {
   harnessLines,
   notJudgedLines,
   problemLines,
+  reportLine,
   type SummaryOptions,
   verdictDetail,
   verdictWord,
@@ -127,6 +128,6 @@ export function renderMultiSummary(report: ConformanceReport, options: SummaryOp
   );
   if (!interrupted) lines.push(gateLine(p, gate));
   if (options.cost) lines.push(options.cost);
-  lines.push(`Report: ${reportPath}`);
+  lines.push(reportLine(reportPath, report.results));
   return lines.join('\n');
 }

@@ -17,6 +17,8 @@ import {
   expectedCount,
   skippedLines,
   failingLine,
+  reportLine,
+  userLines,
   type SummaryOptions,
 } from './console-lines.ts';
 
@@ -47,6 +49,7 @@ export function renderSummary(
   };
   for (const row of rows) lines.push(`${row.title.padEnd(width)}  ${cells(row.counts, row.area)}`);
   lines.push(p.bold(`${'All requirements'.padEnd(width)}  `) + cells(summary.counts));
+  lines.push(...userLines(p, results));
 
   for (const r of results.filter((x) => x.verdict === 'fail' || x.verdict === 'warn'))
     lines.push(...problemLines(p, r, r.failures ?? []));
@@ -64,7 +67,7 @@ export function renderSummary(
     if (failing) lines.push(failing);
   }
   if (options.cost) lines.push(options.cost);
-  lines.push(`Report: ${reportPath}`);
+  lines.push(reportLine(reportPath, results));
   return lines.join('\n');
 }
 
