@@ -115,6 +115,21 @@ describe('screenconf serve + screenconf run --base-url', () => {
     expect(result.status).toBe(0);
   });
 
+  it('says "this port speaks plain HTTP" when https:// meets the plain-HTTP server (exit 2)', async () => {
+    const server = await serve();
+    children.push(server.child);
+    const [a] = server.credentials.organisations;
+    const plain = server.credentials.baseUrl;
+    const https = plain.replace(/^http:/, 'https:');
+    const credentials = ['--client-id', a!.clientId, '--client-secret', a!.clientSecret];
+    for (const given of [credentials, ['--api-key', a!.apiKey]]) {
+      const r = await screenconf(['run', '--base-url', https, ...given, '--report-dir', tempDir()]);
+      expect(r.status, r.stderr).toBe(2);
+      const line = oneErrorLine(r.stderr, 'SC_TARGET_PLAIN_HTTP');
+      expect(line).toContain(`this port speaks plain HTTP; try ${plain}`);
+    }
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const server = await serve();
     const exited = new Promise<number | null>((r) => server.child.on('exit', (code) => r(code)));
@@ -411,6 +426,11 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       expect(tail).toContain('Replay: the same command with --seed 77 generates the same inputs.');
       expect(tail).toMatch(
         /Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\n\d+ requirements judged in .*\nReport: /,
+      );
+      // The last line: report.html to open, and the reproduction scripts of what failed.
+      const folder = runFolder(dir);
+      expect(r.stdout.trimEnd().split('\n').filter((l) => !l.startsWith('::')).at(-1)).toBe(
+        `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
       );
     },
   );
