@@ -38,23 +38,30 @@ export const UserCatalogueSchema = z.union([
   z.strictObject({ requirements: z.array(UserEntrySchema) }),
 ]);
 
+/** A zod issue as the rule an entry breaks, named by its place: "entry 2 field level: must be one of …". */
+function issueText(issue: z.core.$ZodIssue): string {
+  const [index, ...field] = issue.path;
+  const where = index === undefined ? '' : `entry ${String(index)}${field.length ? ` field ${field.join('.')}` : ''}: `;
+  const rule = /received undefined$/.test(issue.message)
+    ? 'is missing'
+    : issue.code === 'invalid_value'
+      ? `must be one of ${issue.values.join(', ')}`
+      : issue.code === 'unrecognized_keys'
+        ? `has a field it does not know: ${issue.keys.join(', ')}`
+        : issue.message;
+  return `${where}${rule}`;
+}
+
 /**
  * The user's requirements from the parsed JSON of their catalogue file, or the problem with it in one line
  * (a broken rule, a duplicate id, an id screenconf's catalogue already has).
  */
 export function parseUserCatalogue(json: unknown): { requirements: UserRequirement[] } | { problem: string } {
-  const parsed = UserCatalogueSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const entries = Array.isArray(json) ? json : (json as { requirements?: unknown })?.requirements;
-    const path = issue.path.filter((p) => p !== 'requirements');
-    const where = path.length
-      ? `entry ${String(path[0])}${path.length > 1 ? ` field ${path.slice(1).join('.')}` : ''}`
-      : '';
-    const shape = entries === undefined ? 'must be a JSON array of requirements (or {"requirements": [...]})' : '';
-    return { problem: shape || `${where}: ${issue.message}` };
-  }
-  const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.requirements;
+  const list = Array.isArray(json) ? json : (json as { requirements?: unknown } | null)?.requirements;
+  if (!Array.isArray(list)) return { problem: 'must be a JSON array of requirements (or {"requirements": [...]})' };
+  const parsed = z.array(UserEntrySchema).safeParse(list);
+  if (!parsed.success) return { problem: issueText(parsed.error.issues[0]!) };
+  const entries = parsed.data;
   const seen = new Set<string>();
   for (const e of entries) {
     if (seen.has(e.id)) return { problem: `requirement id ${e.id} is given twice` };
