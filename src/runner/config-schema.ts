@@ -318,13 +318,14 @@ export const ConfigSchema = z
     if (c.shard !== undefined) {
       need(c.seed !== undefined, 'shard', 'needs --seed (SCREENCONF_SEED), the same on every shard');
       const selected = c.suites?.length ?? SUITES.length;
-      if (c.shardBy === 'files')
+      // With --suites-dir the user's files are shared out too; how many there are is known once the folder is read.
+      if (c.shardBy === 'files' && c.suitesDir === undefined)
         need(
           c.shard.count <= selected,
           'shard',
           `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
         );
-      else
+      else if (c.shardBy === 'runs')
         need(
           c.shard.count <= c.runs,
           'shard',
