@@ -8,7 +8,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveConfig } from '../src/runner/config.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
-import { BIN, cleanEnv, readReport, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
+import {
+  BIN,
+  cleanEnv,
+  lastLine,
+  readReport,
+  reportFiles,
+  ROOT,
+  runFolder,
+  screenconf,
+  tempDir,
+} from './support/cli.ts';
 
 interface Credentials {
   baseUrl: string;
@@ -429,7 +439,7 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       );
       // The last line: report.html to open, and the reproduction scripts of what failed.
       const folder = runFolder(dir);
-      expect(r.stdout.trimEnd().split('\n').filter((l) => !l.startsWith('::')).at(-1)).toBe(
+      expect(lastLine(r.stdout)).toBe(
         `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
       );
     },

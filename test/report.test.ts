@@ -15,7 +15,7 @@ import { renderMarkdown } from '../src/report/markdown.ts';
 import { type ConformanceReport, ConformanceReportSchema } from '../src/results/report.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
 import { main } from '../src/cli.ts';
-import { cleanEnv, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { cleanEnv, lastLine, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
 import { expectGolden, normalize } from './support/golden.ts';
 import { child, children, junitProblems, parseXml } from './support/junit.ts';
 
@@ -110,10 +110,8 @@ describe('the run folder', () => {
     const failed = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => `${r.id}.sh`);
     expect(readdirSync(join(folder, 'repro')).sort()).toEqual(failed.sort());
     expect(run.stdout).toContain(`report folder ${folder}`);
-    // The last line names report.html to open, and the reproduction scripts: something failed (GitHub's workflow
-    // commands, which its log does not show, may follow it).
-    const shown = run.stdout.trimEnd().split('\n').filter((l) => !l.startsWith('::'));
-    expect(shown.at(-1)).toBe(
+    // The last line names report.html to open, and the reproduction scripts: something failed.
+    expect(lastLine(run.stdout)).toBe(
       `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
     );
   });

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFolder, screenconf, tempDir } from './support/cli.ts';
+import { lastLine, runFolder, screenconf, tempDir } from './support/cli.ts';
 
 interface UserResult {
   id: string;
@@ -78,9 +78,7 @@ describe('run --suites-dir', () => {
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toMatch(/Your own requirements/);
     expect(readFileSync(join(folder, 'junit.xml'), 'utf8')).toContain('value="DEPLOY-PATCH-JSON"');
     // Nothing failed: the last line names report.html and no reproductions.
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
-      `Report: ${join(folder, 'report.html')} (conformance.json beside it)`,
-    );
+    expect(lastLine(r.stdout)).toBe(`Report: ${join(folder, 'report.html')} (conformance.json beside it)`);
   });
 
   it('a failing check of the user’s fails its MUST like one of ours (exit 1), shown as theirs', async () => {
