@@ -93,6 +93,16 @@ describe('run --suites-dir', () => {
     const folder = runFolder(dir);
     expect(existsSync(join(folder, 'repro', 'OURS-REQUEST-ID.sh'))).toBe(true);
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain('`OURS-REQUEST-ID` (yours) (MUST)');
+    // The expectations file may list it as a known failure, as it lists ours.
+    const expectations = join(tempDir(), 'expect.json');
+    const entry = { id: 'OURS-REQUEST-ID', reason: 'the gateway adds it, not the service', expires: '2999-01-01' };
+    writeFileSync(expectations, JSON.stringify({ expectations: [entry] }));
+    const known = await screenconf([
+      ...['run', '--suites', 'token', '--suites-dir', checks],
+      ...['--expect', expectations, '--report-dir', tempDir()],
+    ]);
+    expect(known.status, known.stdout + known.stderr).toBe(0);
+    expect(known.stdout).toMatch(/^EXPECTED FAIL OURS-REQUEST-ID \(yours\) \(MUST\)/m);
   });
 
   const refused: [string, string, () => string[], RegExp][] = [

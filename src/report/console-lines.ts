@@ -152,8 +152,13 @@ export function expectationLines(p: Palette, gate: GateSummary): string[] {
 }
 
 /** The gate's decision, and what made it. */
-export function gateLine(p: Palette, gate: GateSummary): string {
-  const level = (r: GateRef) => findRequirement(r.id)?.level;
+export function gateLine(
+  p: Palette,
+  gate: GateSummary,
+  results: readonly Pick<RequirementResult, 'id' | 'level'>[] = [],
+): string {
+  // The report's own levels first: they include the user's requirements (run --suites-dir).
+  const level = (r: GateRef) => results.find((x) => x.id === r.id)?.level ?? findRequirement(r.id)?.level;
   const musts = gate.gating.filter((r) => level(r) !== 'SHOULD');
   const shoulds = gate.gating.filter((r) => level(r) === 'SHOULD');
   const why: string[] = [];

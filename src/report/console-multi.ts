@@ -126,7 +126,7 @@ export function renderMultiSummary(report: ConformanceReport, options: SummaryOp
     `Verdict: ${paintWord(p, word)}${word === 'NOT CONFORMING' && failing.length ? ` (${failing.join(', ')})` : ''} ` +
       `— ${labels.length} targets, ${differing.length} requirement(s) differ`,
   );
-  if (!interrupted) lines.push(gateLine(p, gate));
+  if (!interrupted) lines.push(gateLine(p, gate, report.results));
   if (options.cost) lines.push(options.cost);
   lines.push(reportLine(reportPath, report.results));
   return lines.join('\n');

@@ -61,7 +61,7 @@ export function renderSummary(
   if (notes.length) lines.push('', ...notes);
   const word = verdictWord(summary, interrupted);
   lines.push('', `Verdict: ${paintWord(p, word)} — ${verdictDetail(summary, interrupted)}`);
-  if (gate && !interrupted) lines.push(gateLine(p, gate));
+  if (gate && !interrupted) lines.push(gateLine(p, gate, results));
   else {
     const failing = failingLine(results);
     if (failing) lines.push(failing);

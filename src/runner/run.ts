@@ -248,9 +248,11 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   if (!isIsoDate(today)) {
     throw new HarnessError('SC_CONFIG', `SCREENCONF_TODAY must be a date YYYY-MM-DD, got "${today}"`);
   }
-  // The expectations file is checked before anything is sent: a typo must not cost a run.
+  // The user's suites and catalogue (--suites-dir) are checked before anything is sent: a bad catalogue or an
+  // unknown id must not cost a run. So is the expectations file (which may name the user's requirements too).
+  const user = loadUser(config);
   const labels = config.targets?.map((t) => t.label);
-  const expectations = config.expect ? loadExpectations(config.expect, labels) : [];
+  const expectations = config.expect ? loadExpectations(config.expect, labels, user?.catalogue) : [];
   const gateOptions = {
     strict: config.strict,
     requireComplete: config.requireComplete,
@@ -260,8 +262,6 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   // So is the provisioning adapter: a module that does not load must not cost a run either.
   const provisioner = config.provisioner ? resolve(io.cwd, config.provisioner) : undefined;
   if (provisioner) await loadAdapter(provisioner);
-  // And the user's suites and catalogue (--suites-dir): a bad catalogue or an unknown id must not cost a run.
-  const user = loadUser(config);
   // And the signing key: a run whose evidence cannot be signed as asked is not started.
   const signKey = config.signKey ? loadPrivateKey(resolve(io.cwd, config.signKey)) : undefined;
 
