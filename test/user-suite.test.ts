@@ -81,6 +81,18 @@ describe('run --suites-dir', () => {
     expect(lastLine(r.stdout)).toBe(`Report: ${join(folder, 'report.html')} (conformance.json beside it)`);
   });
 
+  it('--only may name the user’s requirements', async () => {
+    const dir = tempDir();
+    const r = await screenconf([
+      ...['run', '--suites', 'token', '--suites-dir', 'fixtures/user-suite'],
+      ...['--only', 'DEPLOY-PATCH-JSON', '--report-dir', dir],
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const { results } = report(dir);
+    expect(results.find((x) => x.id === 'DEPLOY-PATCH-JSON')).toMatchObject({ verdict: 'pass' });
+    expect(results.find((x) => x.id === 'TOKEN-ISSUE')).toMatchObject({ verdict: 'skip' });
+  });
+
   it('a failing check of the user’s fails its MUST like one of ours (exit 1), shown as theirs', async () => {
     const checks = userDir([ENTRY], { 'request-id.test.js': REQUEST_ID_SUITE });
     const dir = tempDir();
@@ -159,6 +171,12 @@ describe('run --suites-dir', () => {
       'SC_USER_CATALOGUE',
       () => ['--suites-dir', 'fixtures/user-suite', '--user-catalogue', join(tempDir(), 'none.json')],
       /none\.json cannot be read: there is no such file/,
+    ],
+    [
+      '--only naming an id in neither catalogue',
+      'SC_CONFIG',
+      () => ['--suites-dir', 'fixtures/user-suite', '--only', 'DEPLOY-PATCH-JSON,DEPLOY-NOPE'],
+      /--only names unknown requirements: DEPLOY-NOPE \(screenconf list\)$/,
     ],
     [
       '--user-catalogue without --suites-dir',

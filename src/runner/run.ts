@@ -40,7 +40,7 @@ import type { ProgressMode } from './progress.ts';
 import { Stopper } from './stopper.ts';
 import { type TargetOutcome, type TargetRunOptions, runTarget } from './target-run.ts';
 import { openTarget } from './target.ts';
-import { loadUserSuites, type UserSuites } from './user-suites.ts';
+import { loadUser } from './user-suites.ts';
 
 export interface RunIO {
   out: (line: string) => void;
@@ -224,18 +224,6 @@ async function runSeveralTargets(run: RunShared, targets: TargetConfig[]): Promi
     for (const line of githubAnnotations(annotated, merged.summary.gate, (s) => redactor.redact(s))) io.out(line);
   }
   return finish(run, merged, reportPath, why);
-}
-
-/** --suites-dir and its catalogue, read and checked; --user-catalogue alone is a mistake said plainly. */
-function loadUser(config: Config): UserSuites | undefined {
-  if (config.suitesDir) return loadUserSuites(config.suitesDir, config.userCatalogue, SUITES);
-  if (config.userCatalogue) {
-    throw new HarnessError(
-      'SC_CONFIG',
-      '--user-catalogue names the requirements of your own suites: give --suites-dir too',
-    );
-  }
-  return undefined;
 }
 
 export async function runConformance(config: Config, io: RunIO): Promise<number> {

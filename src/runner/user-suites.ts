@@ -10,6 +10,9 @@ import { parseJsonText } from '../base/json.ts';
 import { suiteName } from '../base/suite-file.ts';
 import { HarnessError } from '../errors.ts';
 import { findRequirement, parseUserCatalogue, type UserRequirement } from '../spec/index.ts';
+import type { Config } from './config.ts';
+import { unknownRequirements } from './config-schema.ts';
+import { SUITES } from './settings.ts';
 
 /** The catalogue file looked for in --suites-dir when --user-catalogue is not given. */
 export const USER_CATALOGUE_FILE = 'catalogue.json';
@@ -28,6 +31,25 @@ export interface UserSuites {
 }
 
 const SUITE_FILE = /\.test\.(ts|js|mjs)$/;
+
+/** --suites-dir and its catalogue, read and checked; --user-catalogue alone is a mistake said plainly. */
+export function loadUser(config: Config): UserSuites | undefined {
+  if (config.suitesDir) {
+    const user = loadUserSuites(config.suitesDir, config.userCatalogue, SUITES);
+    const unknown = (config.only ?? []).filter(
+      (id) => !findRequirement(id) && !user.catalogue.some((r) => r.id === id),
+    );
+    if (unknown.length) throw new HarnessError('SC_CONFIG', `--only ${unknownRequirements(unknown)}`);
+    return user;
+  }
+  if (config.userCatalogue) {
+    throw new HarnessError(
+      'SC_CONFIG',
+      '--user-catalogue names the requirements of your own suites: give --suites-dir too',
+    );
+  }
+  return undefined;
+}
 
 /** Reads and checks the user's suites and catalogue; `ours` are screenconf's suite names. */
 export function loadUserSuites(dir: string, catalogueFile: string | undefined, ours: readonly string[]): UserSuites {
