@@ -6,7 +6,7 @@
  * two shards is judged from the checks of both.
  */
 import { HarnessError, isErrorCode } from '../errors.ts';
-import { CATALOGUE, CATALOGUE_VERSION, USER_AREA, USER_OWNER, type UserRequirement } from '../spec/index.ts';
+import { CATALOGUE, CATALOGUE_VERSION, USER_OWNER, type UserRequirement, userRequirement } from '../spec/index.ts';
 import { buildReport, checkEntries } from './build.ts';
 import type { Expectation } from './gate.ts';
 import { judge, notJudged, runVerdict } from './judge.ts';
@@ -179,17 +179,7 @@ function notRunReason(r: RequirementResult, shards: readonly ConformanceReport[]
 
 /** The user's own requirements (run --suites-dir) a shard's report carries: every shard judges the same catalogues. */
 function userRequirements(report: ConformanceReport): UserRequirement[] {
-  return report.results
-    .filter((r) => r.owner === USER_OWNER)
-    .map((r) => ({
-      id: r.id,
-      level: r.level,
-      area: USER_AREA,
-      owner: USER_OWNER,
-      statement: r.statement,
-      source: r.source,
-      ...(r.decision ? { decision: r.decision } : {}),
-    }));
+  return report.results.filter((r) => r.owner === USER_OWNER).map(userRequirement);
 }
 
 /** The earliest or latest of ISO times. */

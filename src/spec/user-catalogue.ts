@@ -68,16 +68,21 @@ export function parseUserCatalogue(json: unknown): { requirements: UserRequireme
     if (findRequirement(e.id)) return { problem: `requirement id ${e.id} is one of screenconf's (screenconf list)` };
     seen.add(e.id);
   }
+  return { requirements: entries.map(userRequirement) };
+}
+
+/** An entry of the user's catalogue (or a report's result of one) as the user's requirement. */
+export function userRequirement(
+  e: Pick<Requirement, 'id' | 'level' | 'statement' | 'source' | 'decision'>,
+): UserRequirement {
   return {
-    requirements: entries.map((e) => ({
-      id: e.id,
-      level: e.level,
-      area: USER_AREA,
-      owner: USER_OWNER,
-      statement: e.statement,
-      source: e.source,
-      ...(e.decision ? { decision: e.decision } : {}),
-    })),
+    id: e.id,
+    level: e.level,
+    area: USER_AREA,
+    owner: USER_OWNER,
+    statement: e.statement,
+    source: e.source,
+    ...(e.decision ? { decision: e.decision } : {}),
   };
 }
 
