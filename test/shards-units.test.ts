@@ -124,7 +124,7 @@ describe('shards', () => {
     expect(merged.run.shards?.map((s) => s.id)).toEqual(['shard1', 'shard2']);
   });
 
-  it("keeps the user's own requirements (run --suites-dir), judged again from the shards, and refuses a set without", () => {
+  it("keeps the user's requirements (--suites-dir), judged again from the shards; refuses a set without", () => {
     const mine = [userRequirement({ id: 'OURS-1', level: 'MUST', statement: 'ours', source: 'ops' })];
     const ours: CheckOutcome = {
       suite: 'token',
