@@ -480,7 +480,16 @@ describe('serve --credentials-out, run --credentials', () => {
       peerClientSecret: peer!.clientSecret,
     });
     expect(resolveConfig({ flags: { credentials: file, apiKey: 'mine' }, env: {}, file: {} }).apiKey).toBe('mine');
-    const run = await screenconf(['run', '--credentials', file, '--suites', 'token', '--quiet']);
+    const run = await screenconf([
+      'run',
+      '--credentials',
+      file,
+      '--suites',
+      'token',
+      '--quiet',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✓ token +\d+ passed, 0 failed/);
     server.child.kill('SIGTERM');
