@@ -117,6 +117,17 @@ describe('run --suites-dir', () => {
     expect(known.stdout).toMatch(/^EXPECTED FAIL OURS-REQUEST-ID \(yours\) \(MUST\)/m);
   });
 
+  it('an id the scan cannot see (held in a variable) fails its file when collected: INCOMPLETE (exit 3)', async () => {
+    const suite =
+      "import { check } from 'screenconf';\nconst ids = ['OURS-NOPE'];\ncheck('held', ids, async () => {});\n";
+    const checks = userDir([ENTRY], { 'held.test.mjs': suite });
+    const r = await screenconf(['run', '--suites', 'token', '--suites-dir', checks, '--report-dir', tempDir()]);
+    expect(r.status, r.stdout + r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^screenconf: error SC_INCOMPLETE: .*check "held" names requirement id OURS-NOPE, in neither/,
+    );
+  });
+
   const refused: [string, string, () => string[], RegExp][] = [
     [
       'a catalogue that is not JSON',
