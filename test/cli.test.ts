@@ -200,6 +200,8 @@ describe('errors are one clear line with a stable code and exit status', () => {
       server.credentials.organisations[0]!.clientId,
       '--client-secret',
       'wrong-secret',
+      '--report-dir',
+      tempDir(),
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CREDENTIALS_REJECTED/);
