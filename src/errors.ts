@@ -51,7 +51,22 @@ export const ERROR_CODES = {
     2,
     'the --provisioner module cannot be loaded or has the wrong shape (checked before any ' + 'request)',
   ),
+  SC_USER_CATALOGUE: code(
+    2,
+    'the user catalogue (--user-catalogue, or catalogue.json in --suites-dir) cannot be read or parsed, breaks a ' +
+      "rule, gives an id twice or one of screenconf's ids",
+  ),
+  SC_USER_SUITES: code(
+    2,
+    '--suites-dir cannot be read, holds no suite file (*.test.ts, .js, .mjs), or a suite file has the name of ' +
+      "one of screenconf's suites",
+  ),
+  SC_UNKNOWN_REQUIREMENT: code(
+    2,
+    "a suite file names a requirement id in neither screenconf's catalogue nor the user's",
+  ),
   SC_CREDENTIALS_REJECTED: code(2, 'the target refused the configured client credentials'),
+  SC_TARGET_PLAIN_HTTP: code(2, 'the base URL says https:// but the port speaks plain HTTP (try http://)'),
   SC_TARGET_UNREACHABLE: code(3, 'no HTTP answer from the target (refused, reset, DNS)'),
   SC_TARGET_TIMEOUT: code(3, 'the target gave no complete answer within --timeout-ms', 'fails'),
   SC_TARGET_TOO_LARGE: code(3, 'a response body was larger than --max-response-bytes', 'fails'),
@@ -110,6 +125,7 @@ export class HarnessError extends Error {
 
 /** The codes of an exchange that gave no usable HTTP answer. */
 export type TransportErrorCode =
+  | 'SC_TARGET_PLAIN_HTTP'
   | 'SC_TARGET_UNREACHABLE'
   | 'SC_TARGET_TIMEOUT'
   | 'SC_TARGET_TOO_LARGE'

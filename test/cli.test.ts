@@ -8,7 +8,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveConfig } from '../src/runner/config.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
-import { BIN, cleanEnv, readReport, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
+import {
+  BIN,
+  cleanEnv,
+  lastLine,
+  readReport,
+  reportFiles,
+  ROOT,
+  runFolder,
+  screenconf,
+  tempDir,
+} from './support/cli.ts';
 
 interface Credentials {
   baseUrl: string;
@@ -115,6 +125,21 @@ describe('screenconf serve + screenconf run --base-url', () => {
     expect(result.status).toBe(0);
   });
 
+  it('says "this port speaks plain HTTP" when https:// meets the plain-HTTP server (exit 2)', async () => {
+    const server = await serve();
+    children.push(server.child);
+    const [a] = server.credentials.organisations;
+    const plain = server.credentials.baseUrl;
+    const https = plain.replace(/^http:/, 'https:');
+    const credentials = ['--client-id', a!.clientId, '--client-secret', a!.clientSecret];
+    for (const given of [credentials, ['--api-key', a!.apiKey]]) {
+      const r = await screenconf(['run', '--base-url', https, ...given, '--report-dir', tempDir()]);
+      expect(r.status, r.stderr).toBe(2);
+      const line = oneErrorLine(r.stderr, 'SC_TARGET_PLAIN_HTTP');
+      expect(line).toContain(`this port speaks plain HTTP; try ${plain}`);
+    }
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const server = await serve();
     const exited = new Promise<number | null>((r) => server.child.on('exit', (code) => r(code)));
@@ -175,6 +200,8 @@ describe('errors are one clear line with a stable code and exit status', () => {
       server.credentials.organisations[0]!.clientId,
       '--client-secret',
       'wrong-secret',
+      '--report-dir',
+      tempDir(),
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CREDENTIALS_REJECTED/);
@@ -412,6 +439,11 @@ describe("a new user's slips, and a hostile target, give one clear line", () => 
       expect(tail).toMatch(
         /Verdict: NOT CONFORMING — .*\nMUST failed: TOKEN-REJECT-WRONG-SECRET\n\d+ requirements judged in .*\nReport: /,
       );
+      // The last line: report.html to open, and the reproduction scripts of what failed.
+      const folder = runFolder(dir);
+      expect(lastLine(r.stdout)).toBe(
+        `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
+      );
     },
   );
 });
@@ -450,7 +482,16 @@ describe('serve --credentials-out, run --credentials', () => {
       peerClientSecret: peer!.clientSecret,
     });
     expect(resolveConfig({ flags: { credentials: file, apiKey: 'mine' }, env: {}, file: {} }).apiKey).toBe('mine');
-    const run = await screenconf(['run', '--credentials', file, '--suites', 'token', '--quiet']);
+    const run = await screenconf([
+      'run',
+      '--credentials',
+      file,
+      '--suites',
+      'token',
+      '--quiet',
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✓ token +\d+ passed, 0 failed/);
     server.child.kill('SIGTERM');

@@ -177,7 +177,8 @@ describe.skipIf(!engineAnswers && !required)('--target-image with a container en
         'm',
       ),
     );
-    const report = JSON.parse(readFileSync(/^Report: (.+)$/m.exec(r.stdout)![1]!.trim(), 'utf8'));
+    const folder = /^Report: (.+)\/report\.html /m.exec(r.stdout)![1]!;
+    const report = JSON.parse(readFileSync(join(folder, 'conformance.json'), 'utf8'));
     expect(report.summary).toMatchObject({ verdict: 'incomplete', mustFailures: 0 });
     expect(report.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(report.target.kind).toBe('url');

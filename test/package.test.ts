@@ -5,7 +5,7 @@
  * dependency) --target-image says what to install.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cleanEnv, ROOT, tempDir } from './support/cli.ts';
@@ -71,8 +71,12 @@ describe('the npm package', () => {
     expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
   });
 
-  it('runs the embedded conformance run from node_modules, writes the reports, and verifies them', async () => {
-    const run = await installed(project, ['run', '--suites', 'token', '--quiet']);
+  it('runs the embedded conformance run from node_modules with a suite of the project, and verifies it', async () => {
+    // The example suite, copied into the project as a user starts one: TypeScript importing from 'screenconf'.
+    cpSync(join(project, 'node_modules/screenconf/fixtures/user-suite'), join(project, 'conformance'), {
+      recursive: true,
+    });
+    const run = await installed(project, ['run', '--suites', 'token', '--suites-dir', 'conformance', '--quiet']);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✓ token +\d+ passed, 0 failed/);
@@ -82,6 +86,10 @@ describe('the npm package', () => {
       expect(existsSync(join(latest, file)), file).toBe(true);
     const report = JSON.parse(readFileSync(join(latest, 'conformance.json'), 'utf8'));
     expect(report.results.find((r: { id: string }) => r.id === 'TOKEN-ISSUE')?.verdict).toBe('pass');
+    expect(report.results.find((r: { id: string }) => r.id === 'DEPLOY-PATCH-JSON')).toMatchObject({
+      owner: 'user',
+      verdict: 'pass',
+    });
     const verify = await installed(project, ['verify', 'reports']);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     const list = await installed(project, ['list', '--json']);

@@ -15,7 +15,7 @@ import { renderMarkdown } from '../src/report/markdown.ts';
 import { type ConformanceReport, ConformanceReportSchema } from '../src/results/report.ts';
 import { CATALOGUE } from '../src/spec/index.ts';
 import { main } from '../src/cli.ts';
-import { cleanEnv, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { cleanEnv, lastLine, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
 import { expectGolden, normalize } from './support/golden.ts';
 import { child, children, junitProblems, parseXml } from './support/junit.ts';
 
@@ -110,7 +110,10 @@ describe('the run folder', () => {
     const failed = report.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => `${r.id}.sh`);
     expect(readdirSync(join(folder, 'repro')).sort()).toEqual(failed.sort());
     expect(run.stdout).toContain(`report folder ${folder}`);
-    expect(run.stdout).toContain(`Report: ${join(folder, 'conformance.json')}`);
+    // The last line names report.html to open, and the reproduction scripts: something failed.
+    expect(lastLine(run.stdout)).toBe(
+      `Report: ${join(folder, 'report.html')} (conformance.json beside it); reproductions: ${join(folder, 'repro')}/`,
+    );
   });
 
   it('a second run gets its own folder and moves latest; the first stays as it was', async () => {
@@ -129,7 +132,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(7);
+    expect(report.schemaVersion).toBe(8);
     expect(report.run).toMatchObject({ seed: 5, suites: ['token', 'case-delete'] });
     expect(report.run.options).toMatchObject({
       seed: 5,

@@ -32,7 +32,7 @@ const run = (extra: string[]) =>
   );
 
 function folderOf(r: CliResult): string {
-  const path = /^Report: (.*)\/conformance\.json$/m.exec(r.stdout)?.[1];
+  const path = /^Report: (.*)\/report\.html /m.exec(r.stdout)?.[1];
   if (!path) throw new Error(`no report in:\n${r.stdout}\n${r.stderr}`);
   return realpathSync(path);
 }

@@ -10,6 +10,7 @@ import type { CheckOutcome } from '../src/results/outcome.ts';
 import type { ConformanceReport } from '../src/results/report.ts';
 import { checkShardSet, mergeShardReports, outcomesOf } from '../src/results/shards.ts';
 import { propertySeed, shardRuns, shardSeed } from '../src/kit/property.ts';
+import { CATALOGUE, type UserRequirement, userRequirement } from '../src/spec/index.ts';
 
 const fail = (what: string) => ({ what, expected: 'a 4xx', received: 'HTTP 200', message: `${what}\nExpected: a 4xx` });
 const evidence = { exchanges: [], curl: ['curl -sS …'] };
@@ -69,8 +70,12 @@ const OUTCOMES: CheckOutcome[] = [
   },
 ];
 
-function reportOf(outcomes: CheckOutcome[], shard?: { index: number; count: number; suites: string[] }) {
-  const judged = judge(outcomes);
+function reportOf(
+  outcomes: CheckOutcome[],
+  shard?: { index: number; count: number; suites: string[] },
+  user: UserRequirement[] = [],
+) {
+  const judged = judge(outcomes, [...CATALOGUE, ...user]);
   const at = new Date('2026-01-31T12:00:00Z');
   const summary = { ...judged.summary, leftovers: [], suiteErrors: [] };
   return buildReport(
@@ -117,6 +122,46 @@ describe('shards', () => {
     const schema = merged.results.find((r) => r.id === 'READ-CASE-SCHEMA')!;
     expect(schema.failures?.map((f) => f.test)).toEqual(['invariant watch: auth', 'invariant watch: token']);
     expect(merged.run.shards?.map((s) => s.id)).toEqual(['shard1', 'shard2']);
+  });
+
+  it("keeps the user's requirements (--suites-dir), judged again from the shards; refuses a set without", () => {
+    const mine = [userRequirement({ id: 'OURS-1', level: 'MUST', statement: 'ours', source: 'ops' })];
+    const ours: CheckOutcome = {
+      suite: 'token',
+      name: 'ours > one',
+      state: 'failed',
+      requirements: ['OURS-1'],
+      durationMs: 1,
+      observations: [],
+      failure: fail('ours'),
+      evidence,
+    };
+    const outcomes = [...OUTCOMES, ours];
+    const whole = reportOf(outcomes, undefined, mine);
+    const [a, b] = ['auth', 'token'].map((suite, i) =>
+      reportOf(
+        outcomes.filter((o) => o.suite === suite),
+        { index: i + 1, count: 2, suites: [suite] },
+        mine,
+      ),
+    );
+    const merged = mergeShardReports([a!, b!], 'merged');
+    expect(merged.results).toEqual(whole.results);
+    expect(merged.results.find((r) => r.id === 'OURS-1')).toMatchObject({
+      owner: 'user',
+      area: 'user',
+      verdict: 'fail',
+    });
+    const without = reportOf(
+      OUTCOMES.filter((o) => o.suite === 'token'),
+      { index: 2, count: 2, suites: ['token'] },
+    );
+    expect(() =>
+      checkShardSet([
+        { where: 's1', report: a! },
+        { where: 's2', report: without },
+      ]),
+    ).toThrow('the shards are of different runs: your requirements (--suites-dir) ["OURS-1"] (s1), [] (s2)');
   });
 
   it('refuses what is not one run whole, naming what differs', () => {

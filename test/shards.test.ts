@@ -28,7 +28,7 @@ function run(extra: string[]): Promise<CliResult> {
 
 /** The run folder a run printed as its report. */
 function folderOf(r: CliResult): string {
-  const path = /^Report: (.*)\/conformance\.json$/m.exec(r.stdout)?.[1];
+  const path = /^Report: (.*)\/report\.html /m.exec(r.stdout)?.[1];
   if (!path) throw new Error(`no report in:\n${r.stdout}\n${r.stderr}`);
   return realpathSync(path);
 }

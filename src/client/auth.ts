@@ -105,6 +105,7 @@ export class TokenSource {
       });
     } catch (err) {
       if (err instanceof TransportError) {
+        if (err.code === 'SC_TARGET_PLAIN_HTTP') throw err;
         if (err.noAnswer) {
           throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
         }

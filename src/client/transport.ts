@@ -143,6 +143,8 @@ function describe(err: unknown, url: string, timeoutMs: number): TransportError 
     });
   }
   const code = (err as { code?: string })?.code ?? '';
+  const plain = plainHttpError(err, url);
+  if (plain) return plain;
   if (
     [
       'ECONNREFUSED',
@@ -161,6 +163,38 @@ function describe(err: unknown, url: string, timeoutMs: number): TransportError 
   }
   const message = String((err as Error)?.message ?? err).split('\n')[0];
   return new TransportError('SC_TARGET_PROTOCOL', `HTTP exchange with ${origin} failed: ${message}`, { cause: err });
+}
+
+/**
+ * TLS to a port that speaks plain HTTP: OpenSSL reads the server's "HTTP/1.1 400 …" as a TLS record ("wrong version
+ * number", "packet length too long"). Said as what it is, with the URL to try; nothing was sent.
+ */
+function plainHttpError(err: unknown, url: string): TransportError | undefined {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (target.protocol !== 'https:') return undefined;
+  const causes = [err, (err as { cause?: unknown })?.cause];
+  const tls = causes.some((e) => {
+    const code = (e as { code?: string })?.code ?? '';
+    const message = String((e as Error)?.message ?? '');
+    return (
+      code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+      code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' ||
+      code === 'ERR_SSL_HTTP_REQUEST' ||
+      /wrong version number|packet length too long/i.test(message)
+    );
+  });
+  if (!tls) return undefined;
+  const http = `http://${target.host}`;
+  return new TransportError(
+    'SC_TARGET_PLAIN_HTTP',
+    `https://${target.host} does not answer TLS: this port speaks plain HTTP; try ${http}`,
+    { cause: err, notSent: true },
+  );
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {

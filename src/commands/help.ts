@@ -24,7 +24,7 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
       'peerClientSecretFile',
     ],
   ],
-  ['selection', ['suites', 'suitesDir', 'catalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
+  ['selection', ['suites', 'suitesDir', 'userCatalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
   ['load', ['concurrency', 'maxRps', 'timeoutMs', 'deadlineMs', 'maxResponseBytes', 'maxFailures', 'exitFirst']],
   ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs', 'processingTimeoutMs']],
   [
@@ -64,7 +64,7 @@ export function valueName(flag: string): string {
     'sign-key': 'FILE',
     config: 'FILE',
     credentials: 'FILE',
-    catalogue: 'FILE',
+    'user-catalogue': 'FILE',
   };
   if (named[name]) return named[name];
   if (name.endsWith('-url')) return 'URL';

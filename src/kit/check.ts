@@ -12,14 +12,17 @@ import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
-import { type RequirementId, requirement } from '../spec/index.ts';
+import { type AnyRequirement, findRequirement, type RequirementId } from '../spec/index.ts';
 import { type CheckScope, getHarness, type Harness, runInCheck } from './context.ts';
 import { checkTag } from './exchange-log.ts';
 import './meta.ts';
 
+/** A requirement id: screenconf's (typed), or one of the user's own catalogue (--suites-dir). */
+export type CheckRequirementId = RequirementId | (string & {});
+
 export interface CheckApi extends Harness {
   /** Records what the server did, for an OBSERVE requirement this check names. */
-  observe(id: RequirementId, text: string): void;
+  observe(id: CheckRequirementId, text: string): void;
   /** Skips the check with a reason shown in the report (capability not configured, …). */
   skip(reason: string): never;
   /** On a re-run after a property failed: its counterexample, replayed instead of explored again. */
@@ -61,16 +64,28 @@ function failureRecord(err: unknown, redact: (s: string) => string): CheckFailur
   };
 }
 
+/** The catalogue entry of an id, screenconf's or the user's; an unknown id is a defect of the suite file. */
+function requirementOf(id: string, title: string): AnyRequirement {
+  const r = findRequirement(id) ?? inject('screenconf')?.userCatalogue?.find((u) => u.id === id);
+  if (!r) {
+    throw new HarnessError(
+      'SC_UNKNOWN_REQUIREMENT',
+      `check "${title}" names requirement id ${id}, in neither screenconf's catalogue nor the user's (--suites-dir)`,
+    );
+  }
+  return r;
+}
+
 export function check(
   title: string,
-  ids: readonly RequirementId[],
+  ids: readonly CheckRequirementId[],
   fn: (t: CheckApi) => Promise<void>,
   options: CheckOptions = {},
 ) {
   if (ids.length === 0) throw new HarnessError('SC_HARNESS', `check "${title}" names no requirement`);
   // An unknown id is a defect in the suite: fail at collection. A failing check fails every
   // MUST or SHOULD it names, so it names at most one; OBSERVE ids only record.
-  const judged = ids.map(requirement).filter((r) => r.level !== 'OBSERVE');
+  const judged = ids.map((id) => requirementOf(id, title)).filter((r) => r.level !== 'OBSERVE');
   if (judged.length > 1) {
     const names = judged.map((r) => r.id).join(' and ');
     throw new HarnessError('SC_HARNESS', `check "${title}" judges ${names}; a check judges one requirement`);

@@ -12,6 +12,7 @@ import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import type { ExchangeTag } from '../results/exchange-log.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
+import type { UserRequirement } from '../spec/index.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
@@ -52,6 +53,8 @@ export interface RunContext {
   runsShard?: { index: number; count: number };
   /** --duration: the round of the suites (2, 3, …): each round's properties run on seeds of their own. */
   round?: number;
+  /** --suites-dir: the user's own requirements, which their checks name beside screenconf's. */
+  userCatalogue?: UserRequirement[];
 }
 
 /** What a failing property may spend shrinking its counterexample against a live target. */

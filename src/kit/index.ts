@@ -1,4 +1,4 @@
-export { check, type CheckApi } from './check.ts';
+export { check, type CheckApi, type CheckRequirementId } from './check.ts';
 export { RawJson } from '../client/encode.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';

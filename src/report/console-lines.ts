@@ -2,6 +2,7 @@
  * The lines the console summaries share: each failure with its reproduction, problems of the run,
  * what was skipped and why, the gate and expectations, and how to reproduce and replay.
  */
+import { dirname, join } from 'node:path';
 import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
 import { deselected } from '../results/judge.ts';
@@ -16,6 +17,9 @@ import type {
 } from '../results/report.ts';
 import { findRequirement } from '../spec/index.ts';
 import { type ConsoleStyle, type Palette, paintVerdict } from './console-style.ts';
+import { REPORT_FILES } from './folder.ts';
+import { ownerMark } from './render-common.ts';
+import { REPRO_DIR } from './repro.ts';
 
 /** One failing check: its message (Expected / Received) and the curl that reproduces it. */
 export function failureLines(f: Failure): string[] {
@@ -45,8 +49,8 @@ export function problemLines(p: Palette, r: RequirementResult, failures: Failure
   const head = expected ? `EXPECTED ${r.verdict.toUpperCase()}` : r.verdict.toUpperCase();
   const lines = [
     '',
-    `${paintVerdict(p, expected ? 'expected-fail' : r.verdict, head)}${tag} ${p.bold(r.id)} (${r.level}) ` +
-      `${r.statement}`,
+    `${paintVerdict(p, expected ? 'expected-fail' : r.verdict, head)}${tag} ${p.bold(r.id)}${ownerMark(r)} ` +
+      `(${r.level}) ${r.statement}`,
     `  source: ${r.source}`,
   ];
   if (r.expected)
@@ -148,8 +152,13 @@ export function expectationLines(p: Palette, gate: GateSummary): string[] {
 }
 
 /** The gate's decision, and what made it. */
-export function gateLine(p: Palette, gate: GateSummary): string {
-  const level = (r: GateRef) => findRequirement(r.id)?.level;
+export function gateLine(
+  p: Palette,
+  gate: GateSummary,
+  results: readonly Pick<RequirementResult, 'id' | 'level'>[] = [],
+): string {
+  // The report's own levels first: they include the user's requirements (run --suites-dir).
+  const level = (r: GateRef) => results.find((x) => x.id === r.id)?.level ?? findRequirement(r.id)?.level;
   const musts = gate.gating.filter((r) => level(r) !== 'SHOULD');
   const shoulds = gate.gating.filter((r) => level(r) === 'SHOULD');
   const why: string[] = [];
@@ -300,4 +309,24 @@ export interface SummaryOptions {
   notes?: string[];
   /** The line after the verdict saying what the run judged and cost. */
   cost?: string | undefined;
+}
+
+/**
+ * The last line of a run's summary: report.html to open (conformance.json and the other views are beside it), and the
+ * folder of reproduction scripts when anything failed. `reportPath` is conformance.json's.
+ */
+export function reportLine(reportPath: string, results: readonly Pick<RequirementResult, 'repro'>[]): string {
+  const dir = dirname(reportPath);
+  const repro = results.some((r) => r.repro) ? `; reproductions: ${join(dir, REPRO_DIR)}/` : '';
+  return `Report: ${join(dir, REPORT_FILES.html)} (${REPORT_FILES.json} beside it)${repro}`;
+}
+
+/** The user's own requirements (run --suites-dir), one line each with its verdict, after the table by area. */
+export function userLines(p: Palette, results: readonly RequirementResult[]): string[] {
+  const mine = results.filter((r) => ownerMark(r) !== '');
+  if (!mine.length) return [];
+  const rows = mine.map(
+    (r) => `  ${paintVerdict(p, r.verdict, r.verdict.toUpperCase().padEnd(8))} ${r.id} (${r.level}) ${r.statement}`,
+  );
+  return ['', `Your own requirements (--suites-dir): ${mine.length}`, ...rows];
 }

@@ -11,6 +11,7 @@ import {
   harnessLines,
   notJudgedLines,
   problemLines,
+  reportLine,
   type SummaryOptions,
   verdictDetail,
   verdictWord,
@@ -125,8 +126,8 @@ export function renderMultiSummary(report: ConformanceReport, options: SummaryOp
     `Verdict: ${paintWord(p, word)}${word === 'NOT CONFORMING' && failing.length ? ` (${failing.join(', ')})` : ''} ` +
       `— ${labels.length} targets, ${differing.length} requirement(s) differ`,
   );
-  if (!interrupted) lines.push(gateLine(p, gate));
+  if (!interrupted) lines.push(gateLine(p, gate, report.results));
   if (options.cost) lines.push(options.cost);
-  lines.push(`Report: ${reportPath}`);
+  lines.push(reportLine(reportPath, report.results));
   return lines.join('\n');
 }

@@ -17,6 +17,8 @@ import {
   expectedCount,
   skippedLines,
   failingLine,
+  reportLine,
+  userLines,
   type SummaryOptions,
 } from './console-lines.ts';
 
@@ -47,6 +49,7 @@ export function renderSummary(
   };
   for (const row of rows) lines.push(`${row.title.padEnd(width)}  ${cells(row.counts, row.area)}`);
   lines.push(p.bold(`${'All requirements'.padEnd(width)}  `) + cells(summary.counts));
+  lines.push(...userLines(p, results));
 
   for (const r of results.filter((x) => x.verdict === 'fail' || x.verdict === 'warn'))
     lines.push(...problemLines(p, r, r.failures ?? []));
@@ -58,13 +61,13 @@ export function renderSummary(
   if (notes.length) lines.push('', ...notes);
   const word = verdictWord(summary, interrupted);
   lines.push('', `Verdict: ${paintWord(p, word)} — ${verdictDetail(summary, interrupted)}`);
-  if (gate && !interrupted) lines.push(gateLine(p, gate));
+  if (gate && !interrupted) lines.push(gateLine(p, gate, results));
   else {
     const failing = failingLine(results);
     if (failing) lines.push(failing);
   }
   if (options.cost) lines.push(options.cost);
-  lines.push(`Report: ${reportPath}`);
+  lines.push(reportLine(reportPath, results));
   return lines.join('\n');
 }
 

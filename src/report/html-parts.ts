@@ -10,7 +10,7 @@ import type { Evidence } from '../results/evidence.ts';
 import { describeRequest, type Exchange } from '../results/exchange.ts';
 import type { Check, ConformanceReport, Failure, RequirementResult, Verdict } from '../results/report.ts';
 import { reportChecks } from './junit.ts';
-import { describeTarget, isFailing, isMultiTarget, shardsText, undeletableText } from './render-common.ts';
+import { describeTarget, isFailing, isMultiTarget, ownerMark, shardsText, undeletableText } from './render-common.ts';
 
 /** Escapes text for HTML content and (double-quoted) attribute values. */
 export function esc(s: unknown): string {
@@ -151,7 +151,8 @@ export function failuresSection(report: ConformanceReport): string {
     const why = !r.failures?.length && r.reason ? `<pre class="message">${esc(r.reason)}</pre>` : '';
     return (
       `<article class="failure ${esc(r.verdict)}" id="fail-${esc(r.id)}" data-id="${esc(r.id)}">` +
-      `<h3>${badge(r.verdict)} <span class="id">${esc(r.id)}</span> <span class="level">${esc(r.level)}</span></h3>` +
+      `<h3>${badge(r.verdict)} <span class="id">${esc(r.id)}${esc(ownerMark(r))}</span> ` +
+      `<span class="level">${esc(r.level)}</span></h3>` +
       `<p class="statement">${esc(r.statement)}</p><p class="source">Source: ${esc(r.source)}</p>` +
       `${expected}${targets}${observe}${why}\n${(r.failures ?? []).map(failureHtml).join('\n')}</article>`
     );

@@ -25,7 +25,7 @@ import {
   failuresSection,
   traceSection,
 } from './html-parts.ts';
-import { describeTarget, isFailing, isMultiTarget, serverHeadersText, VERDICTS } from './render-common.ts';
+import { describeTarget, isFailing, isMultiTarget, ownerMark, serverHeadersText, VERDICTS } from './render-common.ts';
 
 export { esc };
 import { SCRIPT, STYLE } from './html-assets.ts';
@@ -189,7 +189,7 @@ function rowHtml(r: RequirementResult, labels: string[]): string {
   };
   const differs = r.differs ? ' <span class="differs-mark">differs</span>' : '';
   const cells = [
-    `<td class="id">${esc(r.id)}</td><td>${esc(r.level)}</td>`,
+    `<td class="id">${esc(r.id)}${esc(ownerMark(r))}</td><td>${esc(r.level)}</td>`,
     `<td class="verdict">${badge(r.verdict)}${differs}</td>${perTarget}<td>${esc(areaTitle(r.area))}</td>`,
     `<td><p class="statement">${esc(r.statement)}</p>${notes}</td>`,
   ];

@@ -19,7 +19,7 @@
  */
 import { DOMImplementation, type Document, type Element, XMLSerializer } from '@xmldom/xmldom';
 import { oneLine } from '../base/text.ts';
-import { judgedCurl } from './render-common.ts';
+import { judgedCurl, ownerMark } from './render-common.ts';
 import type { Check, ConformanceReport, Failure, GateRef, RequirementResult } from '../results/report.ts';
 
 /** Whether a UTF-16 unit may stand in XML 1.0 text: not a control (but tab, LF, CR), not U+FFFE or U+FFFF. */
@@ -103,7 +103,7 @@ interface CaseView {
 
 function failureBody(check: Check, r: RequirementResult | undefined, f: Failure | undefined): string {
   const lines: string[] = [];
-  if (r) lines.push(`${r.level} ${r.id}: ${r.statement}`, `Source: ${r.source}`, '');
+  if (r) lines.push(`${r.level} ${r.id}${ownerMark(r)}: ${r.statement}`, `Source: ${r.source}`, '');
   lines.push(`Check: ${check.name}`);
   if (f) {
     lines.push(f.what ?? f.message.split('\n')[0]!);

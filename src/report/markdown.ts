@@ -23,6 +23,7 @@ import {
   shardsText,
   undeletableText,
   VERDICTS,
+  ownerMark,
 } from './render-common.ts';
 
 /** What a GitHub pull-request comment holds, less room for a heading a bot may put above it. */
@@ -120,7 +121,7 @@ function reproduce(f: Failure, seed: number, maxCurl: number): string[] {
 /** A failing requirement in full: statement, each failing check's expected / received, reproduction. */
 function fullEntry(e: Entry, report: ConformanceReport, limits: { received: number; curl: number }): string {
   const { r } = e;
-  const out = [`### ${verdictWord(r)} ${mdCode(r.id)} (${r.level})`, '', `${mdText(r.statement)}`];
+  const out = [`### ${verdictWord(r)} ${mdCode(r.id)}${ownerMark(r)} (${r.level})`, '', `${mdText(r.statement)}`];
   if (r.expected)
     out.push(
       '',
@@ -159,7 +160,8 @@ function lineEntry(e: Entry): string {
       : e.r.reason
         ? ` — ${mdCode(oneLine(e.r.reason, 160))}`
         : '';
-  return `- ${verdictWord(e.r)} ${mdCode(e.r.id)} (${e.r.level}): ${mdText(oneLine(e.r.statement, 160))}${got}`;
+  const statement = mdText(oneLine(e.r.statement, 160));
+  return `- ${verdictWord(e.r)} ${mdCode(e.r.id)}${ownerMark(e.r)} (${e.r.level}): ${statement}${got}`;
 }
 
 function header(report: ConformanceReport): string[] {

@@ -1,6 +1,15 @@
 /** What the HTML and Markdown renderings share: verdict order, areas, evidence text. */
 import type { Exchange } from '../results/exchange.ts';
+import { isUserRequirement } from '../spec/index.ts';
 import type { ConformanceReport, Failure, RequirementResult, Verdict } from '../results/report.ts';
+
+/** How every rendering marks a requirement of the user's own catalogue (run --suites-dir), after its id. */
+export const YOURS = '(yours)';
+
+/** ` (yours)` after the id of a user's requirement; '' after screenconf's. */
+export function ownerMark(r: { owner?: string | undefined }): string {
+  return isUserRequirement(r) ? ` ${YOURS}` : '';
+}
 
 export const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'observed', 'skip'];
 

@@ -9,7 +9,7 @@
  *   says so, with the first failure, and summary.flaky lists the requirement
  */
 import { oneLine } from '../base/text.ts';
-import { AREAS, type Area, CATALOGUE, type Requirement } from '../spec/index.ts';
+import { type AnyRequirement, AREAS, type Area, CATALOGUE, USER_AREA, USER_AREA_TITLE } from '../spec/index.ts';
 import type { CheckOutcome } from './outcome.ts';
 import type { Counts, Failure, NotJudged, RequirementResult, RunVerdict, Summary, Verdict } from './report.ts';
 
@@ -74,7 +74,7 @@ function flakyFailure(checks: readonly CheckOutcome[]): CheckOutcome | undefined
   return checks.find((t) => t.state === 'passed' && t.flaky === true && t.failure !== undefined);
 }
 
-function verdictFor(r: Requirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
+function verdictFor(r: AnyRequirement, checks: CheckOutcome[]): Pick<RequirementResult, 'verdict' | 'reason'> {
   const ran = checks.filter((t) => t.state !== 'skipped');
   if (checks.length === 0) return { verdict: 'skip', reason: NOT_SELECTED };
   if (ran.length === 0) return { verdict: 'skip', reason: checks.map((t) => t.skipReason).find(Boolean) ?? 'skipped' };
@@ -100,7 +100,7 @@ function firstFailureLine(f: NonNullable<CheckOutcome['failure']>): string {
 }
 
 /** A failed check's failure as the report carries it: its fields, the message, the evidence. */
-function failureOf(r: Requirement, t: CheckOutcome): Failure {
+function failureOf(r: AnyRequirement, t: CheckOutcome): Failure {
   const f = t.failure;
   return {
     test: t.name,
@@ -116,7 +116,7 @@ function failureOf(r: Requirement, t: CheckOutcome): Failure {
   };
 }
 
-function resultFor(r: Requirement, outcomes: CheckOutcome[]): RequirementResult {
+function resultFor(r: AnyRequirement, outcomes: CheckOutcome[]): RequirementResult {
   const checks = outcomes.filter((t) => t.requirements.includes(r.id));
   const observed = checks.flatMap((t) =>
     t.observations
@@ -128,6 +128,7 @@ function resultFor(r: Requirement, outcomes: CheckOutcome[]): RequirementResult 
     id: r.id,
     level: r.level,
     area: r.area,
+    ...('owner' in r ? { owner: r.owner } : {}),
     statement: r.statement,
     source: r.source,
     ...(r.decision ? { decision: r.decision } : {}),
@@ -141,7 +142,7 @@ function resultFor(r: Requirement, outcomes: CheckOutcome[]): RequirementResult 
 /** The verdict of every requirement of the catalogue, and what they add up to. */
 export function judge(
   outcomes: CheckOutcome[],
-  catalogue: readonly Requirement[] = CATALOGUE,
+  catalogue: readonly AnyRequirement[] = CATALOGUE,
 ): { results: RequirementResult[]; summary: JudgedSummary } {
   const results = catalogue.map((r) => resultFor(r, outcomes));
   const counts = countVerdicts(results);
@@ -183,14 +184,14 @@ export function countVerdicts(results: readonly Pick<RequirementResult, 'verdict
 
 /** The title of an area; an area this version does not know (a newer report) shows as it is. */
 export function areaTitle(area: string): string {
-  return AREAS[area as Area] ?? area;
+  return area === USER_AREA ? USER_AREA_TITLE : (AREAS[area as Area] ?? area);
 }
 
 /** Verdict counts per area, in catalogue order, then areas this version does not know; empty areas left out. */
 export function byArea(
   results: readonly Pick<RequirementResult, 'area' | 'verdict'>[],
 ): { area: string; title: string; counts: Record<Verdict, number>; total: number }[] {
-  const order = [...Object.keys(AREAS), ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
+  const order = [...Object.keys(AREAS), USER_AREA, ...results.map((r) => r.area).filter((a) => !(a in AREAS))];
   return [...new Set(order)]
     .map((area) => {
       const counts = countVerdicts(results.filter((r) => r.area === area));

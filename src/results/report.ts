@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { AREAS } from '../spec/requirement.ts';
+import { USER_AREA, USER_OWNER } from '../spec/user-catalogue.ts';
 import { EvidenceSchema } from './evidence.ts';
 import { FailureDetailSchema } from './failure.ts';
 import { obj, text } from './schema-helpers.ts';
@@ -17,9 +18,10 @@ import { obj, text } from './schema-helpers.ts';
  * 4: every check (`checks`), the host and the harness's commit; 5: summary.verdict (incomplete when a
  * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged; 6: run.shard (a partial
  * report of one shard) and run.shards (a report merged from shards); 7: failures[].expect (what the judged answer
- * must show, as data), evidence of the judged exchanges and their setup, failures[].repro.
+ * must show, as data), evidence of the judged exchanges and their setup, failures[].repro; 8: results[].owner (a
+ * requirement of the user's own catalogue, run --suites-dir) and its area "user".
  */
-export const REPORT_SCHEMA_VERSION = 7;
+export const REPORT_SCHEMA_VERSION = 8;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -38,8 +40,11 @@ export const LevelSchema = z
   .enum(['MUST', 'SHOULD', 'OBSERVE'])
   .describe('MUST fails the run; SHOULD warns; ' + 'OBSERVE records');
 export const AreaSchema = z
-  .enum(Object.keys(AREAS) as [keyof typeof AREAS, ...(keyof typeof AREAS)[]])
-  .describe('area of the interface (screenconf list names them)');
+  .enum([...(Object.keys(AREAS) as (keyof typeof AREAS)[]), USER_AREA])
+  .describe(`area of the interface (screenconf list names them); "${USER_AREA}": a requirement of the user's own`);
+export const OwnerSchema = z
+  .literal(USER_OWNER)
+  .describe(`"${USER_OWNER}": a requirement of the user's own catalogue (run --suites-dir); absent: screenconf's`);
 
 export const FailureSchema = FailureDetailSchema.partial({ what: true })
   .extend({
@@ -151,6 +156,7 @@ export const RequirementResultSchema = obj({
   id: text('stable requirement id (screenconf list)'),
   level: LevelSchema,
   area: AreaSchema,
+  owner: OwnerSchema.optional(),
   statement: text('what a conforming server does, in one line'),
   source: text('the section of the interface (or RFC) it comes from'),
   decision: text('where the interface is ambiguous: the reading taken').optional(),

@@ -6,7 +6,7 @@
  * two shards is judged from the checks of both.
  */
 import { HarnessError, isErrorCode } from '../errors.ts';
-import { CATALOGUE_VERSION } from '../spec/index.ts';
+import { CATALOGUE, CATALOGUE_VERSION, USER_OWNER, type UserRequirement, userRequirement } from '../spec/index.ts';
 import { buildReport, checkEntries } from './build.ts';
 import type { Expectation } from './gate.ts';
 import { judge, notJudged, runVerdict } from './judge.ts';
@@ -42,6 +42,7 @@ function identity(r: ConformanceReport): Record<string, string> {
     seed: String(r.run.seed),
     runs: String(r.run.runs),
     'catalogue version': r.catalogueVersion,
+    'your requirements (--suites-dir)': text(r.results.filter((x) => x.owner === USER_OWNER).map((x) => x.id)),
     'screenconf version': r.tool.version,
     target: targetIdentity(r),
     suites: r.run.suites.join(','),
@@ -176,6 +177,11 @@ function notRunReason(r: RequirementResult, shards: readonly ConformanceReport[]
   return reason ? { ...r, reason } : r;
 }
 
+/** The user's own requirements (run --suites-dir) a shard's report carries: every shard judges the same catalogues. */
+function userRequirements(report: ConformanceReport): UserRequirement[] {
+  return report.results.filter((r) => r.owner === USER_OWNER).map(userRequirement);
+}
+
 /** The earliest or latest of ISO times. */
 const earliest = (xs: string[]) => [...xs].sort()[0]!;
 const latest = (xs: string[]) => [...xs].sort().at(-1)!;
@@ -190,7 +196,7 @@ export function mergeShardReports(shards: readonly ConformanceReport[], id: stri
   const rank = (suite: string) => (order.includes(suite) ? order.indexOf(suite) : order.length);
   // In suite order, as an unsharded run sorts them; a suite file runs whole in one shard, so its order is kept.
   const outcomes = shards.flatMap(outcomesOf).sort((a, b) => rank(a.suite) - rank(b.suite));
-  const judged = judge(outcomes);
+  const judged = judge(outcomes, [...CATALOGUE, ...userRequirements(first)]);
   const results = judged.results.map((r) => notRunReason(r, shards));
   const summaries = shards.map((s) => s.summary);
   const interrupted = shards.map((s) => s.run.interrupted).find(Boolean);

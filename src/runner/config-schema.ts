@@ -80,6 +80,11 @@ const envMap = z.preprocess(
   ),
 );
 
+/** What --only says of ids that are in no catalogue the run has. */
+export function unknownRequirements(ids: readonly string[]): string {
+  return `names unknown requirements: ${ids.join(', ')} (screenconf list)`;
+}
+
 /** A target label: what names it in reports and the expectations file (`us`, `eu-west`). */
 export const TARGET_LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
@@ -190,18 +195,10 @@ export const ConfigSchema = z
           });
       })
       .optional(),
-    only: list
-      .refine((xs) => xs.length > 0, { message: 'must name at least one requirement' })
-      .superRefine((xs, ctx) => {
-        const unknown = xs.filter((x) => !findRequirement(x));
-        if (unknown.length) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `names unknown requirements: ${unknown.join(', ')} (screenconf list)`,
-          });
-        }
-      })
-      .optional(),
+    suitesDir: z.string().min(1, { message: 'must name a folder' }).optional(),
+    userCatalogue: z.string().min(1, { message: 'must name a file' }).optional(),
+    // Its ids are checked against the catalogue below, and against the user's too with --suites-dir (user-suites.ts).
+    only: list.refine((xs) => xs.length > 0, { message: 'must name at least one requirement' }).optional(),
     maxFailures: intFrom(1, 100_000).optional(),
     exitFirst: bool.default(false),
     provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),
@@ -252,6 +249,10 @@ export const ConfigSchema = z
     const need = (ok: boolean, path: SettingKey, message: string) => {
       if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
     };
+    if (c.only !== undefined && c.suitesDir === undefined) {
+      const unknown = c.only.filter((x) => !findRequirement(x));
+      need(unknown.length === 0, 'only', unknownRequirements(unknown));
+    }
     if (c.targetImage !== undefined) {
       need(
         c.baseUrl === undefined,
@@ -316,13 +317,14 @@ export const ConfigSchema = z
     if (c.shard !== undefined) {
       need(c.seed !== undefined, 'shard', 'needs --seed (SCREENCONF_SEED), the same on every shard');
       const selected = c.suites?.length ?? SUITES.length;
-      if (c.shardBy === 'files')
+      // With --suites-dir the user's files are shared out too; how many there are is known once the folder is read.
+      if (c.shardBy === 'files' && c.suitesDir === undefined)
         need(
           c.shard.count <= selected,
           'shard',
           `splits ${selected} suite file(s) into ${c.shard.count} shards: at most ${selected}`,
         );
-      else
+      else if (c.shardBy === 'runs')
         need(
           c.shard.count <= c.runs,
           'shard',

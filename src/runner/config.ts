@@ -216,6 +216,10 @@ export function resolveConfig(sources: ConfigSources): Config {
   const config: Config = rest;
   if (entries) config.targets = entries.map((entry, i) => resolveTarget(entry, i, config, sources));
   if (config.expect !== undefined) config.expect = resolve(settingBase('expect', sources), config.expect);
+  if (config.suitesDir !== undefined) config.suitesDir = resolve(settingBase('suitesDir', sources), config.suitesDir);
+  if (config.userCatalogue !== undefined) {
+    config.userCatalogue = resolve(settingBase('userCatalogue', sources), config.userCatalogue);
+  }
   for (const t of config.targets ?? [{ label: '', ...config }]) {
     if (t.baseUrl === undefined || config.allowInsecureHttp) continue;
     const credentials = t.clientSecret !== undefined || t.apiKey !== undefined || t.peerClientSecret !== undefined;

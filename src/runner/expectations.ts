@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import { lineAt, parseJsonText } from '../base/json.ts';
 import type { Expectation } from '../results/gate.ts';
-import { findRequirement } from '../spec/index.ts';
+import { type AnyRequirement, findRequirement } from '../spec/index.ts';
 
 const KEYS = new Set(['id', 'reason', 'expires', 'target']);
 
@@ -51,7 +51,12 @@ function entryLines(text: string): number[] {
  * Reads and checks an expectations file. `labels`: the target labels of the run, or undefined
  * for a run against one unlabelled target (then no entry may name a target).
  */
-export function loadExpectations(file: string, labels: readonly string[] | undefined): Expectation[] {
+export function loadExpectations(
+  file: string,
+  labels: readonly string[] | undefined,
+  /** --suites-dir: the user's own requirements, which an entry may name too. */
+  user: readonly AnyRequirement[] = [],
+): Expectation[] {
   const fail = (where: string, message: string): never => {
     throw new HarnessError('SC_EXPECT_FILE', `expectations file ${file}${where}: ${message}`);
   };
@@ -89,7 +94,7 @@ export function loadExpectations(file: string, labels: readonly string[] | undef
       fail(where, `unknown key "${unknown}" (an entry has id, reason, expires and optionally target)`);
     if (typeof entry.id !== 'string' || entry.id === '')
       fail(where, '"id" must be a requirement id (screenconf list prints them)');
-    const requirement = findRequirement(entry.id as string);
+    const requirement = findRequirement(entry.id as string) ?? user.find((r) => r.id === entry.id);
     if (!requirement)
       fail(where, `unknown requirement id ${JSON.stringify(entry.id)} (screenconf list prints the catalogue)`);
     if (requirement!.level === 'OBSERVE')

@@ -14,7 +14,7 @@ export async function preflight(target: Target, transport: Transport): Promise<v
   try {
     await transport.send({ method: 'GET', url: target.baseUrl, headers: {} });
   } catch (err) {
-    if (!(err instanceof TransportError)) throw err;
+    if (!(err instanceof TransportError) || err.code === 'SC_TARGET_PLAIN_HTTP') throw err;
     throw new HarnessError('SC_TARGET_UNREACHABLE', `target unreachable: ${err.message}`, { cause: err });
   }
 }

@@ -40,6 +40,7 @@ import type { ProgressMode } from './progress.ts';
 import { Stopper } from './stopper.ts';
 import { type TargetOutcome, type TargetRunOptions, runTarget } from './target-run.ts';
 import { openTarget } from './target.ts';
+import { loadUser } from './user-suites.ts';
 
 export interface RunIO {
   out: (line: string) => void;
@@ -235,9 +236,11 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
   if (!isIsoDate(today)) {
     throw new HarnessError('SC_CONFIG', `SCREENCONF_TODAY must be a date YYYY-MM-DD, got "${today}"`);
   }
-  // The expectations file is checked before anything is sent: a typo must not cost a run.
+  // The user's suites and catalogue (--suites-dir) are checked before anything is sent: a bad catalogue or an
+  // unknown id must not cost a run. So is the expectations file (which may name the user's requirements too).
+  const user = loadUser(config);
   const labels = config.targets?.map((t) => t.label);
-  const expectations = config.expect ? loadExpectations(config.expect, labels) : [];
+  const expectations = config.expect ? loadExpectations(config.expect, labels, user?.catalogue) : [];
   const gateOptions = {
     strict: config.strict,
     requireComplete: config.requireComplete,
@@ -279,7 +282,8 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
         err,
         runId,
         seed,
-        suites: config.suites ?? [...SUITES],
+        suites: [...(config.suites ?? SUITES), ...(user?.suites.map((u) => u.name) ?? [])],
+        user,
         redactor,
         stopper,
         provisioner,

@@ -153,6 +153,18 @@ export const SETTINGS = {
       `server); 0 = unbounded`,
   },
   suites: { flag: 'suites', env: 'SCREENCONF_SUITES', help: `comma-separated subset of: ${SUITES.join(', ')}` },
+  suitesDir: {
+    flag: 'suites-dir',
+    env: 'SCREENCONF_SUITES_DIR',
+    help:
+      'folder of your own suite files (*.test.ts, .js, .mjs, importing from "screenconf"), run beside the suites; ' +
+      'their requirements come from its catalogue.json (or --user-catalogue)',
+  },
+  userCatalogue: {
+    flag: 'user-catalogue',
+    env: 'SCREENCONF_USER_CATALOGUE',
+    help: 'JSON file of your own requirements (id, level, statement, source); default catalogue.json in --suites-dir',
+  },
   only: {
     flag: 'only',
     env: 'SCREENCONF_ONLY',

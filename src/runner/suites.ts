@@ -14,12 +14,21 @@ import { suiteName } from '../base/suite-file.ts';
 import type { OutcomeCollector } from './collect.ts';
 import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
+import type { UserSuite } from './user-suites.ts';
+
+/** The package's entry points (package.json `exports`), as the run's own files. */
+const LIBRARY_ALIASES = [
+  { find: /^screenconf$/, replacement: resolve(CODE_ROOT, `src/index${CODE_EXT}`) },
+  { find: /^screenconf\/arbitraries$/, replacement: resolve(CODE_ROOT, `src/arbitraries/index${CODE_EXT}`) },
+];
 
 /** After a stop, how long the checks in flight get to finish before cleanup goes ahead. */
 const STOP_GRACE_MS = 10_000;
 
 export interface SuitesStage {
   suites: readonly string[];
+  /** --suites-dir: the user's suite files, run beside the suites selected (their names are in `suites` too). */
+  userSuites?: readonly UserSuite[] | undefined;
   context: RunContext;
   collector: OutcomeCollector;
   /** Live progress (a reporter too). */
@@ -47,6 +56,8 @@ export interface SuitesRun {
 export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const { stopper, redactor } = stage;
   const runErrors: string[] = [];
+  const userFiles = (stage.userSuites ?? []).map((s) => s.file);
+  const userNames = new Set((stage.userSuites ?? []).map((s) => s.name));
   const vitest: Vitest = await withoutVitestSignalHandlers(() =>
     createVitest(
       'test',
@@ -54,7 +65,7 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
         // The checkout's TypeScript, or the installed package's compiled dist/ (CODE_ROOT, CODE_EXT).
         root: CODE_ROOT,
         config: false,
-        include: [`suites/**/*.test${CODE_EXT}`],
+        include: [`suites/**/*.test${CODE_EXT}`, ...userFiles],
         setupFiles: [`src/runner/worker-setup${CODE_EXT}`, `src/kit/setup${CODE_EXT}`].map((f) =>
           resolve(CODE_ROOT, f),
         ),
@@ -70,12 +81,17 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
         ...(stage.bail ? { bail: stage.bail } : {}),
         ...(stage.shard ? { shard: `${stage.shard.index}/${stage.shard.count}` } : {}),
       },
-      { logLevel: 'error' },
+      // A user's suite file imports from 'screenconf': the kit this run's workers are set up with, in a
+      // checkout too (one module instance: the harness the setup files prepare is the one check() reads).
+      { logLevel: 'error', resolve: { alias: LIBRARY_ALIASES } },
       // vitest's own console lines ("JUNIT report written to …") are noise beside the summary.
       { stdout: vitestStdout((line) => stage.out(redactor.redact(line))) },
     ),
   );
-  const filters = stage.suites.map((s) => `suites/${s}.test${CODE_EXT}`);
+  const filters = [
+    ...stage.suites.filter((s) => !userNames.has(s)).map((s) => `suites/${s}.test${CODE_EXT}`),
+    ...userFiles,
+  ];
   const suites = stage.shard ? await shardSuites(vitest, filters, stage.suites) : [...stage.suites];
   if (stage.shard) stage.out(`shard ${stage.shard.index}/${stage.shard.count}: ${suites.join(', ')}`);
   stopper.cancel = () => void vitest.cancelCurrentRun('keyboard-input').catch(() => {});

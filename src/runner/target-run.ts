@@ -14,6 +14,7 @@ import { LEDGER_FILE, Ledger } from '../provision/ledger.ts';
 import type { Removal } from '../provision/removal.ts';
 import { buildReport, checkEntries } from '../results/build.ts';
 import { judge, notJudged, runVerdict } from '../results/judge.ts';
+import { CATALOGUE } from '../spec/index.ts';
 import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { OutcomeCollector } from './collect.ts';
@@ -25,6 +26,7 @@ import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
 import { runRounds } from './rounds.ts';
 import { runSuites } from './suites.ts';
+import type { UserSuites } from './user-suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
 import { EXCHANGE_LOG, writeHar } from '../report/har.ts';
@@ -58,6 +60,8 @@ export interface TargetRunOptions {
   provisioner?: string | undefined;
   /** Live progress while the suites run. */
   progress: ProgressMode;
+  /** --suites-dir: the user's suite files (their names end `suites`) and catalogue, already checked. */
+  user?: UserSuites | undefined;
   /** Raw writes to standard output (the terminal progress block). */
   write?: (text: string) => void;
 }
@@ -184,6 +188,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session, round: numb
     ...(round > 1 ? { round } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
+    ...(o.user ? { userCatalogue: o.user.catalogue } : {}),
     webhooks: {
       host: config.webhookHost,
       port: config.webhookPort,
@@ -236,7 +241,7 @@ function judgeRun(
   // In suite order, whatever order the worker processes ended their files in: the report reads the same each run.
   const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
   const settled = settleOutcomes(bySuite, why ?? short);
-  const judged = judge(settled);
+  const judged = judge(settled, [...CATALOGUE, ...(o.user?.catalogue ?? [])]);
   const byRuns = config.shardBy === 'runs';
   const shard = config.shard && {
     ...config.shard,
@@ -360,6 +365,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
         run: (round) =>
           runSuites({
             suites: o.suites,
+            userSuites: o.user?.suites,
             context: runContext(o, target, live, round),
             collector,
             progress,

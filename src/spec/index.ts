@@ -3,3 +3,4 @@ export * from './enums.ts';
 export * from './schemas.ts';
 export * from './requirement.ts';
 export * from './catalogue.ts';
+export * from './user-catalogue.ts';

@@ -49,6 +49,15 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SCREENCONF_')));
 }
 
+/** The last line of a run's output a person sees (GitHub's workflow commands, which its log hides, left out). */
+export function lastLine(stdout: string): string | undefined {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !l.startsWith('::'))
+    .at(-1);
+}
+
 export function tempDir(prefix = 'screenconf-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
