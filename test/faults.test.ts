@@ -73,6 +73,7 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
   'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },
   'content.form-ignored': { suites: ['content-types'], fails: ['CONTENT-FORM-PATCH', 'CONTENT-MULTIPART-PATCH'] },
   'content.bulk-json-only': { suites: ['content-types'], fails: ['CONTENT-BULK-MEDIA-TYPES'] },
+  'content.json-exact-match': { suites: ['content-types'], fails: ['CONTENT-JSON-CHARSET'] },
   'limit.webhook-url-512': {
     suites: ['limits', 'case-properties'],
     fails: ['LIMIT-WEBHOOK-URL-511', 'CASE-PATCH-INVALID-REJECTED'],
