@@ -23,6 +23,7 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
   'auth.accept-missing': { suites: ['auth'], fails: ['AUTH-REQUIRED-MISSING'] },
   'auth.accept-any-bearer': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'] },
   'auth.api-key-rejected': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
+  'auth.api-key-refused-by-delete': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
   'auth.token-refused-by-bulk': { suites: ['auth'], fails: ['AUTH-TOKEN-OPENS'] },
   'auth.malformed-500': { suites: ['auth'], fails: ['AUTH-REQUIRED-MALFORMED'] },
   'auth.no-www-authenticate': { suites: ['auth'], fails: ['AUTH-401-WWW-AUTHENTICATE'] },
