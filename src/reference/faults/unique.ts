@@ -20,6 +20,23 @@ function collatedIndex(env: Env, fold: (s: string) => string): Pick<Behaviour, '
   };
 }
 
+/**
+ * Values no case holds that stay taken all the same: `released` gives the overrides that call
+ * `reserve` when a case lets a value go.
+ */
+function reserving(
+  base: Behaviour,
+  released: (reserve: (org: string, value: string) => void) => Partial<Behaviour>,
+): Partial<Behaviour> {
+  // As `org\nvalue`.
+  const reserved = new Set<string>();
+  return {
+    externalIdTaken: (org, externalId, self) =>
+      base.externalIdTaken(org, externalId, self) || reserved.has(`${org}\n${externalId}`),
+    ...released((org, value) => reserved.add(`${org}\n${value}`)),
+  };
+}
+
 export const UNIQUE_FAULTS = [
   fault(
     'unique.no-check',
@@ -54,19 +71,14 @@ export const UNIQUE_FAULTS = [
   fault(
     'unique.freed-kept',
     'an external_id a case was renamed away from stays reserved: no other case can take it',
-    (base) => {
-      // The values cases were renamed away from, as `org\nvalue`.
-      const renamedAway = new Set<string>();
-      return {
-        externalIdTaken: (org, externalId, self) =>
-          base.externalIdTaken(org, externalId, self) || renamedAway.has(`${org}\n${externalId}`),
+    (base) =>
+      reserving(base, (reserve) => ({
         applyCaseFields(c, patch) {
           const before = c.external_id;
           base.applyCaseFields(c, patch);
-          if (c.external_id !== before) renamedAway.add(`${c.org}\n${before}`);
+          if (c.external_id !== before) reserve(c.org, before);
         },
-      };
-    },
+      })),
   ),
   fault(
     'unique.race',
@@ -97,17 +109,12 @@ export const UNIQUE_FAULTS = [
   fault(
     'unique.soft-delete-kept',
     'DELETE marks a case deleted but its row stays in the unique index: its external_id can never be taken again',
-    (base) => {
-      // The values of deleted cases, as `org\nvalue`.
-      const deleted = new Set<string>();
-      return {
-        externalIdTaken: (org, externalId, self) =>
-          base.externalIdTaken(org, externalId, self) || deleted.has(`${org}\n${externalId}`),
+    (base) =>
+      reserving(base, (reserve) => ({
         deleteCase(c) {
-          deleted.add(`${c.org}\n${c.external_id}`);
+          reserve(c.org, c.external_id);
           base.deleteCase(c);
         },
-      };
-    },
+      })),
   ),
 ];
