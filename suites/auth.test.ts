@@ -9,12 +9,16 @@ import type { ReceivedResponse } from '../src/client/transport.ts';
 import { HarnessError } from '../src/errors.ts';
 import {
   check,
+  checkIds,
+  deepEqual,
   expectEqual,
   expectRejected,
-  expectStatus,
+  expectSuccess,
   fail,
   readCase,
+  show,
   stableFields,
+  type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
 
@@ -23,16 +27,22 @@ interface Attempt {
   res: ReceivedResponse;
 }
 
-/**
- * Sends one state-changing request to each protected endpoint with the given credential and
- * returns the answers; the target case, its customer and its check are read before and after,
- * and any change fails the check.
- */
-async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<Attempt[]> {
-  const api = t.primary.api;
+/** What the protected requests act on: a case, its customer and check, and a case to delete. */
+interface Targets {
+  c: CaseBody;
+  victim: CaseBody;
+  customerId: number;
+  checkId: number;
+  /** The case as read before any request. */
+  before: CaseBody;
+}
+
+const HOOK = 'https://hooks.example.com/screenconf/auth';
+const FULL_NAME = 'Screenconf Auth Changed';
+
+async function targets(t: CheckApi): Promise<Targets> {
   const c = await t.primary.provision.createCase();
   const victim = await t.primary.provision.createCase();
-  const customerId = (c.customer as { id: number }).id;
   const before = await readCase(t.primary, c.id);
   // Every case is created with one check; without it the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
@@ -44,29 +54,78 @@ async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pro
       `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
-  const attempts: Attempt[] = [
+  return { c, victim, customerId: (c.customer as { id: number }).id, checkId, before };
+}
+
+/**
+ * One state-changing request to each protected endpoint with the given credential: the same
+ * requests, bodies and all, whether the credential must open them or be refused.
+ */
+async function sendToEveryEndpoint(t: CheckApi, x: Targets, auth: AuthMode, label: string): Promise<Attempt[]> {
+  const api = t.primary.api;
+  return [
     {
-      what: `PATCH /api/cases/${c.id}/ ${label}`,
-      res: await api.patchCase(c.id, { webhook_url: 'https://attacker.example/hook', delete_after: 7 }, { auth }),
+      what: `PATCH /api/cases/${x.c.id}/ ${label}`,
+      res: await api.patchCase(x.c.id, { webhook_url: HOOK, delete_after: 7 }, { auth }),
     },
-    { what: `DELETE /api/cases/${victim.id}/ ${label}`, res: await api.deleteCase(victim.id, { auth }) },
+    { what: `DELETE /api/cases/${x.victim.id}/ ${label}`, res: await api.deleteCase(x.victim.id, { auth }) },
     {
       what: `POST /api/cases/bulk-update/ ${label}`,
-      res: await api.bulkUpdateCases({ items: [{ id: c.id, metadata: { changed: true } }] }, { auth }),
+      res: await api.bulkUpdateCases({ items: [{ id: x.c.id, metadata: { changed: true } }] }, { auth }),
     },
     {
       what: `POST /api/customers/bulk-update/ ${label}`,
-      res: await api.bulkUpdateCustomers({ items: [{ id: customerId, full_name: 'Changed Name' }] }, { auth }),
+      res: await api.bulkUpdateCustomers({ items: [{ id: x.customerId, full_name: FULL_NAME }] }, { auth }),
     },
-    { what: `POST /api/checks/bulk-delete/ ${label}`, res: await api.bulkDeleteChecks({ ids: [checkId] }, { auth }) },
+    { what: `POST /api/checks/bulk-delete/ ${label}`, res: await api.bulkDeleteChecks({ ids: [x.checkId] }, { auth }) },
   ];
+}
+
+/**
+ * Sends the protected requests with a credential that must be refused; the target case, its
+ * customer and its check are read before and after, and any change fails the check.
+ */
+async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<Attempt[]> {
+  const x = await targets(t);
+  const attempts = await sendToEveryEndpoint(t, x, auth, label);
   for (const a of attempts) expectRejected(a.res, a.what);
-  const after = await readCase(t.primary, c.id, `reading case ${c.id} after the rejected requests`);
-  expectEqual(stableFields(after), stableFields(before), `case ${c.id} after requests ${label} (nothing may change)`, {
-    judged: [after],
-  });
-  await readCase(t.primary, victim.id, `case ${victim.id} still exists after DELETE ${label}`);
+  const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the rejected requests`);
+  expectEqual(
+    stableFields(after),
+    stableFields(x.before),
+    `case ${x.c.id} after requests ${label} (nothing may change)`,
+    {
+      judged: [after],
+    },
+  );
+  await readCase(t.primary, x.victim.id, `case ${x.victim.id} still exists after DELETE ${label}`);
   return attempts;
+}
+
+/**
+ * Sends the same protected requests with a credential that must open them: each answers 2xx
+ * and takes effect (read back with the run's own credential).
+ */
+async function openEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<void> {
+  const x = await targets(t);
+  const attempts = await sendToEveryEndpoint(t, x, auth, label);
+  for (const a of attempts) expectSuccess(a.res, a.what);
+  t.primary.provision.forget(x.victim.id);
+  const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the requests ${label}`);
+  const problems: string[] = [];
+  if (after.delete_after !== 7) problems.push(`delete_after is ${show(after.delete_after)}, PATCH sent 7`);
+  if ('metadata' in after && !deepEqual(after.metadata, { changed: true }))
+    problems.push(`metadata is ${show(after.metadata)}, the bulk case update sent {"changed":true}`);
+  const fullName = (after.customer as { full_name?: unknown } | undefined)?.full_name;
+  if (!deepEqual(fullName, FULL_NAME))
+    problems.push(`customer full_name is ${show(fullName)}, the bulk customer update sent ${show(FULL_NAME)}`);
+  if (checkIds(after).includes(x.checkId)) problems.push(`check ${x.checkId} is still listed after the bulk delete`);
+  const gone = await t.primary.api.patchCase(x.victim.id, {});
+  if (gone.status >= 200 && gone.status <= 299) problems.push(`case ${x.victim.id} still answers PATCH after DELETE`);
+  if (problems.length)
+    fail(`the cases read back after the requests ${label}`, 'every request applied', problems.join('; '), {
+      judged: [attempts[0]!.res, after],
+    });
 }
 
 const MALFORMED: [string, string][] = [
@@ -78,20 +137,14 @@ const MALFORMED: [string, string][] = [
 ];
 
 describe('authentication', () => {
-  check('an access token opens the protected endpoints', ['AUTH-TOKEN-OPENS'], async (t) => {
+  check('an access token opens every protected endpoint', ['AUTH-TOKEN-OPENS'], async (t) => {
     if (!t.primary.credentials.clientId) t.skip('no client credentials configured');
-    const c = await t.primary.provision.createCase();
-    const res = await t.primary.api.patchCase(c.id, {}, { auth: 'token' });
-    expectStatus(res, 200, `PATCH /api/cases/${c.id}/ with the access token`);
-    const bulk = await t.primary.api.bulkUpdateCases({ items: [{ id: c.id, delete_after: 3 }] }, { auth: 'token' });
-    expectStatus(bulk, 200, 'POST /api/cases/bulk-update/ with the access token');
+    await openEveryEndpoint(t, 'token', 'with the access token');
   });
 
-  check('the API key as a Bearer credential opens the protected endpoints', ['AUTH-API-KEY-BEARER'], async (t) => {
+  check('the API key as a Bearer credential opens every protected endpoint', ['AUTH-API-KEY-BEARER'], async (t) => {
     if (!t.primary.api.hasApiKey) t.skip('no API key configured (--api-key)');
-    const c = await t.primary.provision.createCase();
-    const res = await t.primary.api.patchCase(c.id, {}, { auth: 'api-key-bearer' });
-    expectStatus(res, 200, `PATCH /api/cases/${c.id}/ with Authorization: Bearer <API key>`);
+    await openEveryEndpoint(t, 'api-key-bearer', 'with Authorization: Bearer <API key>');
   });
 
   check('the API key in the Token scheme', ['AUTH-API-KEY-TOKEN-SCHEME'], async (t) => {

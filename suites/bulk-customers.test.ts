@@ -19,6 +19,7 @@ import {
   customerOf,
   deepEqual,
   describeItems,
+  excerpt,
   describeReport,
   exchanged,
   expectBulkAnswer,
@@ -337,6 +338,66 @@ describe('POST /api/customers/bulk-update/', () => {
         );
     });
   });
+
+  check(
+    'an item naming a customer by external_id updates only the customer holding exactly that value',
+    ['BULK-CUSTOMERS-EXTERNAL-ID-EXACT'],
+    async (t) => {
+      const p = t.primary.provision;
+      const base = p.externalId('exact');
+      const tag = randomBytes(3).toString('hex');
+      const withCustomer = async (externalId: string) =>
+        customerOf(
+          await p.createCase({
+            customer: { full_name: 'Screenconf Exact Match', customer_type: 'INDIVIDUAL', external_id: externalId },
+          }),
+        );
+      // [what differs, the value a customer holds, the value the item names, whether a customer holds that too].
+      // Only letter case or accents differ: never whitespace or a normalisation form (both may be normalised).
+      const rounds: [string, string, string, boolean][] = [
+        ['letter case', `${base}-ABC`, `${base}-abc`, false],
+        ['letter case', `${base}-Def`, `${base}-def`, true],
+        ['an accent', `${base}-caf\u00e9`, `${base}-cafe`, true],
+      ];
+      for (const [i, [differ, near, named, exactExists]] of rounds.entries()) {
+        const bystander = await withCustomer(near);
+        const target = exactExists ? await withCustomer(named) : undefined;
+        const before = await readCustomer(t.primary, bystander);
+        const item = { external_id: named, full_name: `Screenconf Exact ${tag} ${i}` };
+        const what =
+          `bulk customer update naming external_id ${JSON.stringify(named)}, while customer ${bystander.id} holds ` +
+          `${JSON.stringify(near)} (they differ in ${differ} only)` +
+          (target ? ` and customer ${target.id} holds ${JSON.stringify(named)}` : ' and no customer holds it');
+        const { res, exchange } = await send(t, { items: [item] });
+        if (res.status >= 500)
+          fail(what, 'no 5xx (a 200 with the item reported, or a 4xx)', excerpt(res), {
+            judged: [res],
+            expect: { status: ['2xx', '4xx'] },
+          });
+        await keepingEvidence(t, exchange, async () => {
+          const problems: string[] = [];
+          const changed = changedFields(
+            before,
+            await readCustomer(t.primary, bystander, `reading customer ${bystander.id} after the ${what}`),
+            CUSTOMER_FIELDS,
+          );
+          if (changed.length) problems.push(`customer ${bystander.id}, not named: ${changed.join(', ')}`);
+          if (target) {
+            const w = notApplied(await readCustomer(t.primary, target), item);
+            if (w.length) problems.push(`customer ${target.id}, named exactly: ${w.join(', ')}`);
+          }
+          if (problems.length)
+            fail(
+              `${what}: the customers read back`,
+              target
+                ? `customer ${target.id} updated, customer ${bystander.id} unchanged`
+                : `customer ${bystander.id} unchanged`,
+              someOf(problems),
+            );
+        });
+      }
+    },
+  );
 
   check('a mixed batch applies its valid items and only them', ['BULK-CUSTOMERS-PARTIAL'], async (t) => {
     const setup = await mixedSetup(t);

@@ -113,6 +113,56 @@ function answer(res: ReceivedResponse): string {
   return res.status >= 200 && res.status < 300 ? `HTTP ${res.status}` : `HTTP ${res.status} ${res.text.slice(0, 160)}`;
 }
 
+/** application/json with parameters, as frameworks and clients commonly send it. */
+const JSON_WITH_PARAMETERS = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'];
+
+/** What the four requests of jsonTwinRequests did to their case, as the case read back shows it. */
+function jsonEffects(read: CaseBody, sentExternalId: string, checkId: number | undefined): Record<string, unknown> {
+  return {
+    webhook_url: read.webhook_url,
+    metadata: read.metadata,
+    'external_id (the value sent)': deepEqual(read.external_id, sentExternalId),
+    'delete_after (by bulk case update)': read.delete_after,
+    'customer full_name (by bulk customer update)': (read.customer as { full_name?: unknown } | undefined)?.full_name,
+    'its check (after bulk check delete)': checkId === undefined ? 'none' : checkIds(read).includes(checkId),
+  };
+}
+
+/**
+ * PATCH, bulk case update, bulk customer update and bulk check delete of one case, each with the
+ * JSON body labelled `contentType` (undefined: plain application/json); returns the answers and
+ * the case's effects read back.
+ */
+async function jsonTwinRequests(t: CheckApi, c: CaseBody, contentType: string | undefined) {
+  const api = t.primary.api;
+  const options = contentType ? { headers: { 'content-type': contentType } } : {};
+  const externalId = t.primary.provision.externalId('charset');
+  const checkId = checkIds(c)[0];
+  const sent: [string, ReceivedResponse][] = [
+    [
+      `PATCH /api/cases/${c.id}/`,
+      await api.patchCase(
+        c.id,
+        { webhook_url: CHARSET_HOOK, metadata: { screenconf: 'charset' }, external_id: externalId },
+        options,
+      ),
+    ],
+    ['POST /api/cases/bulk-update/', await api.bulkUpdateCases({ items: [{ id: c.id, delete_after: 4321 }] }, options)],
+    [
+      'POST /api/customers/bulk-update/',
+      await api.bulkUpdateCustomers({ items: [{ id: customerOf(c).id, full_name: 'Screenconf Charset' }] }, options),
+    ],
+    [
+      'POST /api/checks/bulk-delete/',
+      await api.bulkDeleteChecks({ ids: checkId === undefined ? [] : [checkId] }, options),
+    ],
+  ];
+  const read = await readCase(t.primary, c.id, `reading case ${c.id} after the requests`);
+  return { sent, effects: jsonEffects(read, externalId, checkId), read };
+}
+
+const CHARSET_HOOK = 'https://hooks.example.com/screenconf/charset';
+
 describe('request content types', () => {
   check('a PATCH of the flat fields as form-urlencoded has the same effect as in JSON', ['CONTENT-FORM-PATCH'], (t) =>
     samePatchEffect(t, 'form'),
@@ -216,6 +266,45 @@ describe('request content types', () => {
           someOf(refused),
           { judged: refusals },
         );
+    },
+  );
+
+  check(
+    'PATCH and bulk bodies labelled application/json with a charset take effect as plain JSON',
+    ['CONTENT-JSON-CHARSET'],
+    async (t) => {
+      for (const contentType of JSON_WITH_PARAMETERS) {
+        const p = t.primary.provision;
+        const [plainCase, labelledCase] = [await p.createCase(), await p.createCase()];
+        const plain = await jsonTwinRequests(t, plainCase, undefined);
+        const labelled = await jsonTwinRequests(t, labelledCase, contentType);
+        const problems: string[] = [];
+        const judged: ReceivedResponse[] = [];
+        for (const [i, [what, res]] of labelled.sent.entries()) {
+          const twin = plain.sent[i]![1];
+          const ok = (r: ReceivedResponse) => r.status >= 200 && r.status <= 299;
+          if (ok(res) !== ok(twin) || res.status >= 500) {
+            problems.push(`${what}: ${excerpt(res)}; as plain JSON: HTTP ${twin.status}`);
+            judged.push(res);
+          }
+        }
+        let effectsDiffer = false;
+        for (const [name, expected] of Object.entries(plain.effects)) {
+          const received = labelled.effects[name];
+          if (deepEqual(received, expected)) continue;
+          effectsDiffer = true;
+          const json = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v)?.slice(0, 120));
+          problems.push(`${name}: ${json(received)}; as plain JSON: ${json(expected)}`);
+        }
+        if (problems.length)
+          fail(
+            `PATCH and the three bulk requests of case ${labelledCase.id} with Content-Type: ${contentType}, ` +
+              `against the same requests of case ${plainCase.id} as application/json`,
+            'the same answers and the same effect as plain application/json',
+            someOf(problems),
+            { judged: judged.length || !effectsDiffer ? judged : [labelled.sent[0]![1], labelled.read] },
+          );
+      }
     },
   );
 });

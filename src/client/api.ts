@@ -18,6 +18,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Teardown: sent even while the run is stopping. */
   cleanup?: boolean;
+  /** Past the load limiter, at once (see OutgoingRequest.unpaced). */
+  unpaced?: boolean;
 }
 
 export const PATHS = {
@@ -88,7 +90,8 @@ export class ApiClient {
     let body: string | undefined;
     if (options.body !== undefined) {
       const encoded = encodeBody(options.body, options.contentType ?? 'json');
-      headers['content-type'] = encoded.contentType;
+      // A Content-Type the caller gives (a media type with parameters) labels the encoded body.
+      headers['content-type'] = options.headers?.['content-type'] ?? encoded.contentType;
       body = encoded.text;
     }
     const url = targetUrl(this.baseUrl, path);
@@ -100,6 +103,7 @@ export class ApiClient {
       credential,
       ...(this.organisation && credential !== 'none' ? { organisation: this.organisation } : {}),
       ...(options.cleanup ? { cleanup: true } : {}),
+      ...(options.unpaced ? { unpaced: true } : {}),
     };
     let res = await this.transport.send(req);
     // Our own access token refused: it may have expired early or been revoked by a newer one (the

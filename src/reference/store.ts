@@ -52,10 +52,14 @@ export interface Store {
   nextId(): number;
   getCase(org: string, id: number): CaseRecord | undefined;
   findCaseByExternalId(org: string, externalId: string): CaseRecord | undefined;
+  /** Every case of the organisation. */
+  casesOf(org: string): CaseRecord[];
   putCase(record: CaseRecord): void;
   deleteCase(org: string, id: number): void;
   getCustomer(org: string, id: number): CustomerRecord | undefined;
   findCustomersByExternalId(org: string, externalId: string): CustomerRecord[];
+  /** Every customer of the organisation. */
+  customersOf(org: string): CustomerRecord[];
   putCustomer(record: CustomerRecord): void;
   deleteCustomer(org: string, id: number): void;
   customerInUse(org: string, id: number): boolean;
@@ -94,6 +98,9 @@ export class MemoryStore implements Store {
     for (const c of this.#cases.values()) if (c.org === org && c.external_id === externalId) return c;
     return undefined;
   }
+  casesOf(org: string) {
+    return [...this.#cases.values()].filter((c) => c.org === org);
+  }
   putCase(record: CaseRecord) {
     this.#cases.set(record.id, record);
   }
@@ -106,6 +113,9 @@ export class MemoryStore implements Store {
   }
   findCustomersByExternalId(org: string, externalId: string) {
     return [...this.#customers.values()].filter((c) => c.org === org && c.external_id === externalId);
+  }
+  customersOf(org: string) {
+    return [...this.#customers.values()].filter((c) => c.org === org);
   }
   putCustomer(record: CustomerRecord) {
     this.#customers.set(record.id, record);

@@ -17,6 +17,11 @@ export const AUTH_FAULTS = [
     apiKeyOpens: (scheme) => scheme !== 'bearer',
   })),
   fault(
+    'auth.api-key-refused-by-delete',
+    'DELETE /api/cases/{id}/ refuses the API key (401); every other endpoint takes it',
+    (base) => ({ apiKeyOpens: (scheme, op) => op !== 'delete' && base.apiKeyOpens(scheme, op) }),
+  ),
+  fault(
     'auth.token-refused-by-bulk',
     'the bulk endpoints refuse access tokens (they take the API key only); PATCH and DELETE take both',
     () => ({ tokenOpens: (op) => !op.startsWith('bulk-') }),

@@ -170,6 +170,18 @@ export const BULK_FAULTS = [
   fault('bulk.customers-ignore-external-id', 'bulk customer update never finds a customer by external_id', () => ({
     customersByExternalId: () => [],
   })),
+  fault(
+    'bulk.customers-external-id-ci',
+    'bulk customer update finds customers by external_id ignoring letter case and accents (as MySQL ' +
+      'utf8mb4_general_ci compares): an item naming abc-1 updates the customer holding ABC-1',
+    (_b, env) => {
+      const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+      return {
+        customersByExternalId: (org, externalId) =>
+          env.store.customersOf(org).filter((c) => c.external_id !== null && fold(c.external_id) === fold(externalId)),
+      };
+    },
+  ),
   fault('bulk.checks-delete-noop', 'bulk check delete reports the checks deleted but keeps them', () => ({
     removeCheck: () => {},
   })),

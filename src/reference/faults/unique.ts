@@ -1,11 +1,42 @@
 /** Faults of external_id uniqueness (requirements UNIQUE-*). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { applyPatch, assertExternalIdFree } from '../handlers/case-write.ts';
+import type { Behaviour, Env } from '../behaviour.ts';
 import { fault } from '../switches.ts';
 import { stopAfter } from './bulk.ts';
 
 /** unique.race: the pause between the uniqueness check and the write. */
 const RACE_WINDOW_MS = 150;
+
+/** How a case-insensitive collation (MySQL utf8mb4_general_ci, SQL Server CI) compares. */
+const caseFolded = (s: string) => s.toLowerCase();
+/** How an accent-insensitive collation (SQL Server AI) compares: letters without their marks. */
+const accentFolded = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
+
+/** A unique index comparing values as `fold` does: another case of the organisation holds an equal value. */
+function collatedIndex(env: Env, fold: (s: string) => string): Pick<Behaviour, 'externalIdTaken'> {
+  return {
+    externalIdTaken: (org, externalId, self) =>
+      env.store.casesOf(org).some((c) => c.id !== self && fold(c.external_id) === fold(externalId)),
+  };
+}
+
+/**
+ * Values no case holds that stay taken all the same: `released` gives the overrides that call
+ * `reserve` when a case lets a value go.
+ */
+function reserving(
+  base: Behaviour,
+  released: (reserve: (org: string, value: string) => void) => Partial<Behaviour>,
+): Partial<Behaviour> {
+  // As `org\nvalue`.
+  const reserved = new Set<string>();
+  return {
+    externalIdTaken: (org, externalId, self) =>
+      base.externalIdTaken(org, externalId, self) || reserved.has(`${org}\n${externalId}`),
+    ...released((org, value) => reserved.add(`${org}\n${value}`)),
+  };
+}
 
 export const UNIQUE_FAULTS = [
   fault(
@@ -41,19 +72,14 @@ export const UNIQUE_FAULTS = [
   fault(
     'unique.freed-kept',
     'an external_id a case was renamed away from stays reserved: no other case can take it',
-    (base) => {
-      // The values cases were renamed away from, as `org\nvalue`.
-      const renamedAway = new Set<string>();
-      return {
-        externalIdTaken: (org, externalId, self) =>
-          base.externalIdTaken(org, externalId, self) || renamedAway.has(`${org}\n${externalId}`),
+    (base) =>
+      reserving(base, (reserve) => ({
         applyCaseFields(c, patch) {
           const before = c.external_id;
           base.applyCaseFields(c, patch);
-          if (c.external_id !== before) renamedAway.add(`${c.org}\n${before}`);
+          if (c.external_id !== before) reserve(c.org, before);
         },
-      };
-    },
+      })),
   ),
   fault(
     'unique.bulk-conflict-aborts',
@@ -73,5 +99,28 @@ export const UNIQUE_FAULTS = [
         applyPatch(env, org, c, patch, false);
       },
     }),
+  ),
+  fault(
+    'unique.case-insensitive',
+    'the unique index compares external_ids ignoring letter case (a _ci collation): a case cannot take abc-1 ' +
+      'while another holds Abc-1',
+    (_b, env) => collatedIndex(env, caseFolded),
+  ),
+  fault(
+    'unique.accent-insensitive',
+    'the unique index compares external_ids ignoring accents (an _ai collation): a case cannot take cafe-1 ' +
+      'while another holds café-1',
+    (_b, env) => collatedIndex(env, accentFolded),
+  ),
+  fault(
+    'unique.soft-delete-kept',
+    'DELETE marks a case deleted but its row stays in the unique index: its external_id can never be taken again',
+    (base) =>
+      reserving(base, (reserve) => ({
+        deleteCase(c) {
+          reserve(c.org, c.external_id);
+          base.deleteCase(c);
+        },
+      })),
   ),
 ];

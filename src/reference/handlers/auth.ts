@@ -19,8 +19,8 @@ export interface AuthPoints {
   unknownCredential(): string;
   /** Whether an access token opens this operation. */
   tokenOpens(op: Op): boolean;
-  /** Whether an organisation's API key sent in this scheme opens the API. */
-  apiKeyOpens(scheme: 'bearer' | 'token'): boolean;
+  /** Whether an organisation's API key sent in this scheme opens this operation. */
+  apiKeyOpens(scheme: 'bearer' | 'token', op: Op): boolean;
   /** Counts a request of a caller (a credential or a client); throws to refuse it. */
   throttle(caller: string): void;
 }
@@ -62,6 +62,6 @@ function organisationOf(env: Env, scheme: 'bearer' | 'token', credential: string
     if (token) return token.org;
   }
   const byKey = env.organisations.find((o) => o.apiKey === credential);
-  if (byKey && env.b.apiKeyOpens(scheme)) return byKey.name;
+  if (byKey && env.b.apiKeyOpens(scheme, op)) return byKey.name;
   return undefined;
 }

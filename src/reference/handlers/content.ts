@@ -17,8 +17,11 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
 };
 
 export interface ContentPoints {
-  /** The value a decoded body of this media type stands for, for an operation. */
-  decodeBody(op: Op, mediaType: string, body: unknown): unknown;
+  /**
+   * The value a decoded body of this media type stands for, for an operation; `header` is the
+   * Content-Type as sent, parameters and all.
+   */
+  decodeBody(op: Op, mediaType: string, body: unknown, header: string): unknown;
 }
 
 /** The correct reading: every content type stands for what it carries. */
@@ -29,7 +32,7 @@ export function contentDefaults(): ContentPoints {
 /** Reads and decodes a request body for an operation. */
 export async function readApiBody(env: Env, req: IncomingMessage, op: Op): Promise<unknown> {
   const body = await readRequestBody(req, FORM_KINDS);
-  return env.b.decodeBody(op, mediaTypeOf(req), body);
+  return env.b.decodeBody(op, mediaTypeOf(req), body, String(req.headers['content-type'] ?? ''));
 }
 
 /** Whether a media type is one of the form encodings. */

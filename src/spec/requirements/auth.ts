@@ -6,18 +6,24 @@ export const AUTH_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'auth',
     statement:
-      'An access token from the token endpoint, sent as Authorization: Bearer <token>, is accepted by the protected ' +
-      'endpoints.',
-    source: 'interface § Authentication 2(a)',
+      'An access token from the token endpoint, sent as Authorization: Bearer <token>, opens every protected ' +
+      'endpoint: PATCH and DELETE /api/cases/{id}/ and the three bulk endpoints each answer 2xx and take effect.',
+    source: 'interface § Authentication 1-2(a); § Endpoints ("All require authentication")',
+    decision:
+      'Each endpoint is tried with the same request, body and all, that AUTH-REQUIRED-* send without a valid ' +
+      'credential: the positive control shows a refusal there is for the credential, not the body.',
   },
   {
     id: 'AUTH-API-KEY-BEARER',
     level: 'MUST',
     area: 'auth',
-    statement: "The organisation's API key sent as Authorization: Bearer <key> is accepted by the protected endpoints.",
-    source: 'interface § Authentication 2(b)',
+    statement:
+      "The organisation's API key sent as Authorization: Bearer <key> opens every protected endpoint: PATCH and " +
+      'DELETE /api/cases/{id}/ and the three bulk endpoints each answer 2xx and take effect.',
+    source: 'interface § Authentication 1-2(b)',
     decision:
-      '2(b) says the key is "sent as a bearer token"; that is the normative form. Skipped when no API key is ' +
+      '2(b) says the key is "sent as a bearer token"; that is the normative form, and "two schemes are accepted" ' +
+      'holds for every endpoint. The requests are those AUTH-REQUIRED-* send refused. Skipped when no API key is ' +
       'configured.',
   },
   {

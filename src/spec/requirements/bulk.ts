@@ -139,6 +139,22 @@ export const BULK_REQUIREMENTS = requirements([
       'external_id"); § Resources › Customer (external_id: for lookups)',
   },
   {
+    id: 'BULK-CUSTOMERS-EXTERNAL-ID-EXACT',
+    level: 'MUST',
+    area: 'bulk-customers',
+    statement:
+      'An item naming a customer by external_id updates the customer holding exactly that value: never one whose ' +
+      'external_id differs only in letter case or accents (an item naming abc-… leaves the customer holding ABC-… ' +
+      'unchanged, and updates the one holding abc-…).',
+    source:
+      'interface § Endpoints › POST /api/customers/bulk-update/ ("Each item identifies a customer by id or ' +
+      'external_id"); § Resources › Customer (external_id: "id in the source system, for lookups")',
+    decision:
+      'An id of the source system is matched as the string it is; the interface names no folding. A lookup under ' +
+      'a case- or accent-insensitive collation (MySQL utf8mb4_general_ci) updates the wrong customer. Whitespace ' +
+      'and normalisation forms are never the difference (storing text trimmed or NFC-normalised is legal).',
+  },
+  {
     id: 'BULK-CUSTOMERS-PARTIAL',
     level: 'MUST',
     area: 'bulk-customers',

@@ -87,4 +87,19 @@ export const CONTENT_TYPES_REQUIREMENTS = requirements([
       'An array of objects has no flat form; JSON text in one field is a convention the interface does not name: ' +
       'recorded, not judged.',
   },
+  {
+    id: 'CONTENT-JSON-CHARSET',
+    level: 'MUST',
+    area: 'content-types',
+    statement:
+      'A PATCH or bulk body sent as application/json with parameters (application/json; charset=utf-8, ' +
+      'application/json;charset=UTF-8) is read as JSON: it answers and takes effect as the same request sent as ' +
+      'plain application/json.',
+    source: `${SOURCE}; RFC 9110 §8.3.1 (media types: type/subtype, then parameters; names case-insensitive)`,
+    decision:
+      'A media type is its type/subtype; charset is a parameter of it, and utf-8 is what JSON is (RFC 8259 §8.1). ' +
+      'Matching the whole header string against "application/json" (answering 415, or reading the body as empty) ' +
+      'refuses the media type the interface allows. Each request is compared with its twin in plain JSON on a ' +
+      'case of its own, so only the label differs.',
+  },
 ]);

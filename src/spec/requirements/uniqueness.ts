@@ -43,12 +43,32 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
   },
   {
     id: 'UNIQUE-DELETED-VALUE',
-    level: 'OBSERVE',
+    level: 'MUST',
     area: 'uniqueness',
-    statement: 'Whether the external_id of a deleted case can be given to another case afterwards.',
-    source:
-      'interface § Endpoints › DELETE /api/cases/{id}/; PATCH (external_id unique "among non-archived cases"; how ' +
-      'deletion relates to archiving: not shown)',
+    statement:
+      'Once a case has been deleted, its external_id is free: a PATCH giving it to another case is accepted and ' +
+      'that case shows it.',
+    source: `${SOURCE}; § Endpoints › DELETE /api/cases/{id}/ ("Deletes the specified case")`,
+    decision:
+      'The value must be unique "among non-archived cases", and DELETE "deletes the specified case": a deleted case ' +
+      'is no case, so it holds no value. Were deletion an archiving, an archived case is outside the rule too. A ' +
+      'soft delete that keeps the row in the unique index breaks it. Not judged when DELETE itself is refused ' +
+      '(CASE-DELETE-REMOVES judges that).',
+  },
+  {
+    id: 'UNIQUE-EXACT-MATCH',
+    level: 'MUST',
+    area: 'uniqueness',
+    statement:
+      'external_ids that differ only in letter case or only in accents are different values: while a case holds ' +
+      'Abc-… (café-…), a PATCH giving another case abc-… (cafe-…) is accepted and both cases show their own value.',
+    source: `${SOURCE}; § Resources › Case (external_id: string)`,
+    decision:
+      'external_id is a string identifier from the source system, and the interface names no case or accent ' +
+      'folding: two strings that differ are two values. A unique index under a case- or accent-insensitive ' +
+      'collation (MySQL utf8mb4_general_ci, SQL Server CI_AI) breaks this. Only letter case and accents are ' +
+      'varied: surrounding whitespace and Unicode normalisation forms are never the difference, since storing ' +
+      'values trimmed or NFC-normalised is a legal choice.',
   },
   {
     id: 'UNIQUE-PER-ORGANISATION',
@@ -93,11 +113,13 @@ export const UNIQUENESS_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'uniqueness',
     statement:
-      'Of several PATCHes sent at once giving one new external_id to different cases, exactly one succeeds, the ' +
-      'others are rejected with a 4xx, and only the case whose PATCH succeeded holds the value.',
+      'Of several PATCHes released together giving one new external_id to different cases, at most one succeeds, ' +
+      'each is answered 2xx or 4xx, and afterwards the value is held by the case whose PATCH succeeded, or by none.',
     source: SOURCE,
     decision:
-      'The rule holds whatever the timing, so concurrent requests are no exception. A run whose --concurrency lets ' +
-      'fewer requests be in flight races fewer of them.',
+      'The rule holds whatever the timing, so concurrent requests are no exception. Several rounds, each releasing ' +
+      "its PATCHes at once past the run's load limiter (--concurrency would otherwise serialise them): a bounded " +
+      'burst. No winner at all (every PATCH refused, e.g. by a lock timeout) leaves the value on no case, which ' +
+      'breaks no uniqueness: at most one winner is required, not exactly one.',
   },
 ]);
