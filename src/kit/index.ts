@@ -23,7 +23,7 @@ export {
   type CaseWithChecks,
 } from './cases.ts';
 export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
-export { differentValue } from './read-only.ts';
+export { differentValue, processingBegun } from './read-only.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
 export {
   recogniseBulkReport,

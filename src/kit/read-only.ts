@@ -41,3 +41,19 @@ export function differentValue(c: CaseBody, field: ReadOnlyCaseField): unknown {
       return `https://origin.example.com/screenconf/${tag}`;
   }
 }
+
+/**
+ * Whether a case shows processing under way or done (started, complete, or a check deciding or
+ * decided): its read-only fields then move on their own, and a write cannot be told from processing.
+ */
+export function processingBegun(c: CaseBody): boolean {
+  const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
+  return (
+    c.is_started === true ||
+    c.is_complete === true ||
+    checks.some((k) => {
+      const check = (k ?? {}) as { status?: unknown; outcome?: unknown };
+      return check.status === 'DECIDING' || check.status === 'DECIDED' || (check.outcome ?? null) !== null;
+    })
+  );
+}

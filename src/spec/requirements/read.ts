@@ -64,15 +64,17 @@ export const READ_REQUIREMENTS = requirements([
     area: 'read',
     statement:
       'A check not yet decided shows outcome null: each check of a case whose processing was never started reads ' +
-      'with outcome null, in the answer to its creation and in a later read.',
+      'with outcome null in a read of the case.',
     source:
       'interface § States and transitions ("Check outcome values: ACCEPTED, REJECTED, PENDING (null until ' +
       'decided)"); § Resources › Check (outcome: "the agent\'s decision")',
     decision:
       'PENDING is a decision the agent can give, not the absence of one, so an undecided check showing PENDING ' +
-      'fails. Undecided is known only where processing was never started (it starts only by the provisioning ' +
-      "conventions' start request): judged on such cases' checks whose status is PENDING, the first status; a " +
-      'check showing another status there is not judged (the check is skipped when none shows PENDING).',
+      'fails. Undecided is known only where processing was never started (the provisioning conventions start it ' +
+      "with a request of their own; the harness never sends it for this case): judged on such a case's checks " +
+      'whose status is PENDING, the first status; a check showing another status there is not judged (the check ' +
+      'is skipped when none shows PENDING). The read is judged, not the answer to creation, which is the ' +
+      "provisioning conventions', not the case read API's.",
   },
   {
     id: 'READ-CHECK-INPUT-DETAILS',
