@@ -479,6 +479,7 @@ describe('external_id uniqueness in bulk case updates', () => {
 describe('external_id uniqueness under concurrency', () => {
   check('PATCHes racing for one external_id: at most one wins', ['UNIQUE-RACE'], async (t) => {
     const racers = await cases(t.primary, RACERS);
+    let overloaded = 0;
     for (let round = 1; round <= RACE_ROUNDS; round++) {
       const v = t.primary.provision.externalId(`race${round}`);
       const what =
@@ -488,6 +489,13 @@ describe('external_id uniqueness under concurrency', () => {
       const sends = racers.map((c) => () => t.primary.api.patchCase(c.id, { external_id: v }, { unpaced: true }));
       const answers = await Promise.all(sends.map((send) => send()));
       const statuses = answers.map((r, i) => `case ${racers[i]!.id}: HTTP ${r.status}`).join(', ');
+      // A gateway or load shedder refusing part of a burst sent past the load limits (502, 503, 504)
+      // says nothing of uniqueness: the round is raced again on a new value, twice at most in the run.
+      if (answers.some((r) => r.status === 502 || r.status === 503 || r.status === 504) && overloaded < 2) {
+        overloaded += 1;
+        round -= 1;
+        continue;
+      }
       const odd = answers.findIndex((r) => r.status < 200 || (r.status > 299 && r.status < 400) || r.status > 499);
       if (odd >= 0)
         fail(
