@@ -48,7 +48,8 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "The answer to another organisation's PATCH, DELETE or read of our case holds none of the case's data: none " +
+      "The answer to another organisation's PATCH, DELETE or read (GET, or an empty PATCH where the server has no " +
+      "read) of our case holds none of the case's data: none " +
       'of its external_id, webhook_url, metadata or customer name appears in the body.',
     source: SOURCE,
     decision:
