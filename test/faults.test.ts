@@ -35,6 +35,7 @@ const CAUGHT_BY: Record<FaultName, { suites: string[]; fails: RequirementId[] }>
   },
   'bulk.checks-non-integer-500': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-MALFORMED'] },
   'bulk.read-only-writable': { suites: ['bulk-cases'], fails: ['BULK-CASES-READ-ONLY-UNCHANGED'] },
+  'patch.body-id-overwrites': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'patch.replace-not-merge': { suites: ['case-patch'], fails: ['CASE-PATCH-PARTIAL'] },
   'patch.ignore-webhook-url': { suites: ['case-patch'], fails: ['CASE-PATCH-ROUNDTRIP'] },
   'patch.unknown-id-500': { suites: ['case-patch'], fails: ['CASE-PATCH-UNKNOWN-ID'] },

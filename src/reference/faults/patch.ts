@@ -34,6 +34,21 @@ export const PATCH_FAULTS = [
     }),
   ),
   fault(
+    'patch.body-id-overwrites',
+    "PATCH copies the case onto the record its body's id names (body copied onto the entity, then saved): that " +
+      "case of the organisation gets the PATCHed case's webhook_url, metadata, sync_platforms and delete_after",
+    (base, env) => ({
+      readOnlySent(c, fields, op) {
+        const other = op === 'patch' && typeof fields.id === 'number' ? env.store.getCase(c.org, fields.id) : undefined;
+        if (other && other !== c) {
+          const { webhook_url, metadata, sync_platforms, delete_after } = c;
+          Object.assign(other, { webhook_url, metadata, sync_platforms, delete_after, note: 'overwritten' });
+        }
+        base.readOnlySent(c, fields, op);
+      },
+    }),
+  ),
+  fault(
     'patch.replace-not-merge',
     'PATCH resets every updatable field it was not given to its default (replace instead of merge)',
     (base) => ({
