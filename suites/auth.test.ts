@@ -82,11 +82,20 @@ async function sendToEveryEndpoint(t: CheckApi, x: Targets, auth: AuthMode, labe
 }
 
 /**
+ * The refused requests' targets, shared by every refusal in the file: once a refusal is shown to
+ * have changed nothing (the case read back as before, the victim still there), the case as read
+ * back is the next refusal's state before it. Taken away while a refusal is judged, so a refusal
+ * that does not pass leaves the next one fresh targets.
+ */
+let unchanged: Targets | undefined;
+
+/**
  * Sends the protected requests with a credential that must be refused; the target case, its
  * customer and its check are read before and after, and any change fails the check.
  */
 async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<Attempt[]> {
-  const x = await targets(t);
+  const x = unchanged ?? (await targets(t));
+  unchanged = undefined;
   const attempts = await sendToEveryEndpoint(t, x, auth, label);
   for (const a of attempts) expectRejected(a.res, a.what);
   const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the rejected requests`);
@@ -99,6 +108,7 @@ async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pro
     },
   );
   await readCase(t.primary, x.victim.id, `case ${x.victim.id} still exists after DELETE ${label}`);
+  unchanged = { ...x, before: after };
   return attempts;
 }
 

@@ -67,8 +67,9 @@ describe('PATCH /api/cases/{id}/', () => {
     'each updatable field set by PATCH is shown in the answer and in a later read',
     ['CASE-PATCH-ROUNDTRIP'],
     async (t) => {
+      // One case for every field: each field is PATCHed once, so it is still as created when its turn comes.
+      const c = await t.primary.provision.createCase();
       for (const field of CASE_PATCH_FIELDS) {
-        const c = await t.primary.provision.createCase();
         const value = freshValue(t, field);
         const what = `PATCH {${field}} on case ${c.id}`;
         const answered = await patchOk(t, c.id, { [field]: value }, what);
@@ -126,8 +127,9 @@ describe('PATCH /api/cases/{id}/', () => {
   });
 
   check('webhook_url, metadata and sync_platforms accept null', ['CASE-PATCH-NULLABLE'], async (t) => {
+    // One case for the three fields: each is set and nulled only in its own turn.
+    const c = await t.primary.provision.createCase();
     for (const field of ['webhook_url', 'metadata', 'sync_platforms'] as const) {
-      const c = await t.primary.provision.createCase();
       await patchOk(t, c.id, { [field]: freshValue(t, field) }, `PATCH {${field}} on case ${c.id}`);
       const answered = await patchOk(t, c.id, { [field]: null }, `PATCH {${field}: null} on case ${c.id}`);
       expectShows(answered, field, null, `PATCH {${field}: null}`);

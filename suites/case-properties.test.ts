@@ -326,8 +326,13 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
     async (t) => {
       const c = await t.primary.provision.createCase();
       const prefix = `${t.primary.provision.externalId('atomic')}-`;
+      // The base the case was last brought to and the case as read back after a rejected patch
+      // left it unchanged: the next patch on the same base (the corpus's) starts from that read.
+      // Taken away while a patch is judged, so an accepted or failing one leaves the next a PATCH.
+      let unchanged: { base: Patch; state: CaseBody } | undefined;
       const judge = async (base: Patch, b: InvalidCasePatch) => {
-        const state = await knownState(t, c.id, base);
+        const state = unchanged && deepEqual(unchanged.base, base) ? unchanged.state : await knownState(t, c.id, base);
+        unchanged = undefined;
         const res = await t.primary.api.patchCase(c.id, b.patch);
         // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
         if (isSuccess(res)) return;
@@ -337,6 +342,7 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
           `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`,
           read,
         );
+        unchanged = { base, state: read };
       };
       const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });
       const examples = corpus(prefix).map((invalid) => ({ base: FIXED_BASE, invalid }));

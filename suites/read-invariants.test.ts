@@ -124,6 +124,22 @@ async function judge(t: CheckApi, seen: Sighting[], requirement: WatchedRequirem
   }
 }
 
+/**
+ * The processed cases' sightings, made once for the file: each check below judges its own
+ * invariant on the same bodies. A check that does not pass drops them, so its re-run (and the
+ * next check) judges freshly made cases.
+ */
+let processed: Promise<Sighting[]> | undefined;
+async function withSightings(t: CheckApi, judgeThem: (all: Sighting[]) => Promise<void>): Promise<void> {
+  processed ??= sightings(t);
+  try {
+    await judgeThem(await processed);
+  } catch (err) {
+    processed = undefined;
+    throw err;
+  }
+}
+
 type Scoring = 'no checks' | 'no check scored' | 'some checks scored' | 'every check scored';
 
 function scoring(body: CaseBody): Scoring {
@@ -146,50 +162,50 @@ function caseRiskText(body: CaseBody): string {
 
 describe('Case read representation', () => {
   check('every case read has the always-present fields with their types', ['READ-CASE-SCHEMA'], async (t) => {
-    await judge(t, await sightings(t), 'READ-CASE-SCHEMA');
+    await withSightings(t, (all) => judge(t, all, 'READ-CASE-SCHEMA'));
   });
 
   check(
     'outcomes, statuses, check types and customer types are values the interface lists',
     ['READ-ENUMS'],
-    async (t) => {
-      const all = await sightings(t);
-      await judge(t, all, 'READ-ENUMS');
-      if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
-        t.skip(`no check was decided ${withinProcessing(t)}; statuses and outcomes after a decision were not seen`);
-      }
-    },
+    async (t) =>
+      withSightings(t, async (all) => {
+        await judge(t, all, 'READ-ENUMS');
+        if (!all.some(({ body }) => checksOf(body).some((k) => k.outcome !== null))) {
+          t.skip(`no check was decided ${withinProcessing(t)}; statuses and outcomes after a decision were not seen`);
+        }
+      }),
   );
 
   check(
     'every risk score, of the case and of its checks, is null or within 0.0 to 1.0',
     ['READ-RISK-SCORE-RANGE'],
-    async (t) => {
-      const all = await sightings(t);
-      await judge(t, all, 'READ-RISK-SCORE-RANGE');
-      if (!all.some(({ body }) => checksOf(body).some((k) => scoreOf(k) !== null))) {
-        t.skip(`no check had a risk score ${withinProcessing(t)}`);
-      }
-    },
+    async (t) =>
+      withSightings(t, async (all) => {
+        await judge(t, all, 'READ-RISK-SCORE-RANGE');
+        if (!all.some(({ body }) => checksOf(body).some((k) => scoreOf(k) !== null))) {
+          t.skip(`no check had a risk score ${withinProcessing(t)}`);
+        }
+      }),
   );
 
   check(
     "a case's risk_score is the maximum of its checks' scores",
     ['READ-CASE-RISK-MAX', 'READ-CASE-RISK-UNSCORED'],
-    async (t) => {
-      const all = await sightings(t);
-      const shown = new Map<Scoring, Set<string>>();
-      for (const { body } of all) {
-        const s = scoring(body);
-        if (s !== 'every check scored') (shown.get(s) ?? shown.set(s, new Set()).get(s)!).add(caseRiskText(body));
-      }
-      const text = [...shown].map(([s, texts]) => `${s}: case risk_score ${[...texts].join(' or ')}`).join('; ');
-      t.observe('READ-CASE-RISK-UNSCORED', text || 'every case read had every check scored');
-      await judge(t, all, 'READ-CASE-RISK-MAX');
-      if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
-        t.skip(`no case read had every check scored ${withinProcessing(t)}`);
-      }
-    },
+    async (t) =>
+      withSightings(t, async (all) => {
+        const shown = new Map<Scoring, Set<string>>();
+        for (const { body } of all) {
+          const s = scoring(body);
+          if (s !== 'every check scored') (shown.get(s) ?? shown.set(s, new Set()).get(s)!).add(caseRiskText(body));
+        }
+        const text = [...shown].map(([s, texts]) => `${s}: case risk_score ${[...texts].join(' or ')}`).join('; ');
+        t.observe('READ-CASE-RISK-UNSCORED', text || 'every case read had every check scored');
+        await judge(t, all, 'READ-CASE-RISK-MAX');
+        if (!all.some(({ body }) => scoring(body) === 'every check scored')) {
+          t.skip(`no case read had every check scored ${withinProcessing(t)}`);
+        }
+      }),
   );
 });
 

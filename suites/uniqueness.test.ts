@@ -80,6 +80,40 @@ function cases(org: Organisation, n: number): Promise<CaseBody[]> {
   return mapLimit(Array.from({ length: n }), n, () => org.provision.createCase());
 }
 
+/**
+ * Our cases, shared by the file's checks: each check gives them the fresh values it judges and
+ * reads them before judging, so what an earlier check left on them cannot decide it. Grown to the
+ * most a check asks for; a failed creation is not kept, so a re-run makes cases again.
+ */
+let ours: Promise<CaseBody[]> | undefined;
+function sharedCases(t: CheckApi, n: number): Promise<CaseBody[]> {
+  const before = ours;
+  ours = (async () => {
+    const have = (await before?.catch(() => undefined)) ?? [];
+    return have.length >= n ? have : [...have, ...(await cases(t.primary, n - have.length))];
+  })();
+  return ours.then((all) => all.slice(0, n));
+}
+
+/**
+ * The last read of each case a check keeps using, as read after a round judged it: the next
+ * round's state before, with no read of its own. An entry is dropped just before a request that
+ * may change its case, so it is never older than the case.
+ */
+type LastRead = Map<number, CaseBody>;
+
+/** The case as last read, or as read now. */
+async function lastOrRead(org: Organisation, known: LastRead, id: number): Promise<CaseBody> {
+  return known.get(id) ?? readCase(org, id);
+}
+
+/** Reads a case after a request, keeping the read as its state for the next round. */
+async function readAfter(org: Organisation, known: LastRead, id: number, what: string): Promise<CaseBody> {
+  const read = await readCase(org, id, `reading case ${id} after the ${what}`);
+  known.set(id, read);
+  return read;
+}
+
 /** A PATCH body: the external_id alone, or with a valid field beside it (which must share its fate). */
 const withCompanion = fc.boolean();
 
@@ -98,8 +132,9 @@ describe('external_id is unique per organisation', () => {
     "a PATCH taking another case's external_id is rejected and changes neither case",
     ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-CONFLICT-STATUS'],
     async (t) => {
-      const [a, b] = await cases(t.primary, 2);
+      const [a, b] = await sharedCases(t, 2);
       const ids = externalIds(t.primary, 'taken');
+      const known: LastRead = new Map();
       let observed = false;
       await property(
         t,
@@ -112,9 +147,10 @@ describe('external_id is unique per organisation', () => {
             ids.fresh(value),
             `so that case ${a!.id} holds it`,
           );
-          const before = [read, await readCase(t.primary, b!.id)];
+          const before = [read, await lastOrRead(t.primary, known, b!.id)];
           const patch: JsonObject = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
           const what = `PATCH ${show(patch)} on case ${b!.id}, while case ${a!.id} holds that external_id`;
+          known.delete(b!.id);
           const res = await t.primary.api.patchCase(b!.id, patch);
           if (!observed) {
             observed = true;
@@ -124,10 +160,7 @@ describe('external_id is unique per organisation', () => {
             expectRejected(res, what);
             const problems: string[] = [];
             for (const c of before) {
-              const changed = changedFields(
-                c,
-                await readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
-              );
+              const changed = changedFields(c, await readAfter(t.primary, known, c.id, what));
               if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
             }
             if (problems.length) fail(`${what}: the cases read back`, 'both cases unchanged', problems.join('; '));
@@ -139,7 +172,7 @@ describe('external_id is unique per organisation', () => {
   );
 
   check('a PATCH re-sending the external_id the case holds is accepted', ['UNIQUE-OWN-VALUE'], async (t) => {
-    const [a] = await cases(t.primary, 1);
+    const [a] = await sharedCases(t, 1);
     const ids = externalIds(t.primary, 'own');
     await property(
       t,
@@ -161,7 +194,7 @@ describe('external_id is unique per organisation', () => {
   });
 
   check('a value freed by a rename can be taken by another case', ['UNIQUE-FREED-VALUE'], async (t) => {
-    const [a, b] = await cases(t.primary, 2);
+    const [a, b] = await sharedCases(t, 2);
     const ids = externalIds(t.primary, 'freed');
     await property(
       t,
@@ -189,7 +222,8 @@ describe('external_id is unique per organisation', () => {
   });
 
   check('the external_id of a deleted case is free again', ['UNIQUE-DELETED-VALUE'], async (t) => {
-    const [a, b] = await cases(t.primary, 2);
+    // The case deleted is made for it; the one taking its value is shared.
+    const [[a], [b]] = [await cases(t.primary, 1), await sharedCases(t, 1)];
     const { value } = await giveValue(
       t.primary,
       a!.id,
@@ -213,7 +247,7 @@ describe('external_id is unique per organisation', () => {
     'external_ids differing only in letter case or accents are different values',
     ['UNIQUE-EXACT-MATCH'],
     async (t) => {
-      const [a, b] = await cases(t.primary, 2);
+      const [a, b] = await sharedCases(t, 2);
       const base = t.primary.provision.externalId('exact');
       // Only letter case or accents differ: never whitespace or a normalisation form (both may be normalised).
       const pairs: [string, string, string][] = [
@@ -250,7 +284,7 @@ describe('external_id is unique per organisation', () => {
         'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) ' +
           'to check that the rule is per organisation',
       );
-    const [a] = await cases(t.primary, 1);
+    const [a] = await sharedCases(t, 1);
     const [p] = await cases(peer, 1);
     const ids = externalIds(t.primary, 'org');
     await property(
@@ -313,6 +347,7 @@ const BYSTANDERS = 2;
 async function bulkRound(
   t: CheckApi,
   pool: CaseBody[],
+  known: LastRead,
   ids: ReturnType<typeof externalIds>,
   round: { contested: string; takerAt: number },
 ): Promise<BulkRound> {
@@ -323,8 +358,8 @@ async function bulkRound(
     ids.fresh(round.contested),
     `so that case ${h.id} holds it`,
   );
-  const taker = await readCase(t.primary, k.id);
-  const bystanders = await Promise.all(s.map((c) => readCase(t.primary, c.id)));
+  const taker = await lastOrRead(t.primary, known, k.id);
+  const bystanders = await Promise.all(s.map((c) => lastOrRead(t.primary, known, c.id)));
   // Plain ASCII values, so a server normalising Unicode still shows each as sent.
   const items: JsonObject[] = bystanders.map((c) => ({
     id: c.id,
@@ -338,6 +373,7 @@ async function bulkRound(
   const valid = items.flatMap((item, index): ExpectedItem[] =>
     index === round.takerAt ? [] : [{ index, label: `case ${String(item.id)} given an unused external_id` }],
   );
+  for (const c of pool) known.delete(c.id);
   const res = await t.primary.api.bulkUpdateCases({ items });
   const what = `bulk update of ${items.length} cases (${[conflicting, ...valid]
     .sort((a, b) => a.index - b.index)
@@ -350,11 +386,11 @@ const bulkRounds = (ids: ReturnType<typeof externalIds>) =>
   fc.record({ contested: ids.arbitrary, takerAt: fc.integer({ min: 0, max: BYSTANDERS }) });
 
 /** The bystanders of a round that do not hold the value their item gave them, one line each. */
-async function bystandersNotApplied(t: CheckApi, sent: BulkRound): Promise<string[]> {
+async function bystandersNotApplied(t: CheckApi, sent: BulkRound, known: LastRead): Promise<string[]> {
   const wrong: string[] = [];
   for (const c of sent.bystanders) {
     const given = sent.items.find((i) => i.id === c.id)!.external_id;
-    const after = await readCase(t.primary, c.id, `reading case ${c.id} after the ${sent.what}`);
+    const after = await readAfter(t.primary, known, c.id, sent.what);
     if (after.external_id !== given)
       wrong.push(`case ${c.id} holds external_id ${show(after.external_id)}, its item gave ${show(given)}`);
   }
@@ -363,14 +399,15 @@ async function bystandersNotApplied(t: CheckApi, sent: BulkRound): Promise<strin
 
 describe('external_id uniqueness in bulk case updates', () => {
   check("an item taking another case's external_id is not applied", ['UNIQUE-BULK'], async (t) => {
-    const pool = await cases(t.primary, 2 + BYSTANDERS);
+    const pool = await sharedCases(t, 2 + BYSTANDERS);
     const ids = externalIds(t.primary, 'bulk');
+    const known: LastRead = new Map();
     await property(
       t,
       'uniqueness: bulk item taking a held value not applied',
       bulkRounds(ids),
       async (round) => {
-        const sent = await bulkRound(t, pool, ids, round);
+        const sent = await bulkRound(t, pool, known, ids, round);
         await keepingEvidence(t, sent.exchange, async () => {
           if (sent.res.status >= 500)
             fail(
@@ -381,14 +418,11 @@ describe('external_id uniqueness in bulk case updates', () => {
             );
           const problems: string[] = [];
           for (const c of [sent.holder, sent.taker]) {
-            const changed = changedFields(
-              c,
-              await readCase(t.primary, c.id, `reading case ${c.id} after the ${sent.what}`),
-            );
+            const changed = changedFields(c, await readAfter(t.primary, known, c.id, sent.what));
             if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
           }
           // The conflict fails its item only: a batch whose later items are lost with it is the defect too.
-          problems.push(...(await bystandersNotApplied(t, sent)));
+          problems.push(...(await bystandersNotApplied(t, sent, known)));
           if (problems.length)
             fail(
               `${sent.what}: the cases read back`,
@@ -405,7 +439,7 @@ describe('external_id uniqueness in bulk case updates', () => {
     'two items of one batch giving the same new external_id leave it on one case at most',
     ['UNIQUE-BULK'],
     async (t) => {
-      const pool = await cases(t.primary, 2);
+      const pool = await sharedCases(t, 2);
       const ids = externalIds(t.primary, 'twice');
       await property(
         t,
@@ -446,20 +480,21 @@ describe('external_id uniqueness in bulk case updates', () => {
   );
 
   check("an item taking another case's external_id is reported as failed", ['UNIQUE-BULK-REPORTED'], async (t) => {
-    const pool = await cases(t.primary, 2 + BYSTANDERS);
+    const pool = await sharedCases(t, 2 + BYSTANDERS);
     const ids = externalIds(t.primary, 'bulkrep');
+    const known: LastRead = new Map();
     await property(
       t,
       'uniqueness: bulk item taking a held value reported',
       bulkRounds(ids),
       async (round) => {
-        const sent = await bulkRound(t, pool, ids, round);
+        const sent = await bulkRound(t, pool, known, ids, round);
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200, 207], sent.what);
           // A valid item must not be called failed only when it was in fact applied.
           const applied: ExpectedItem[] = [];
           for (const [j, c] of sent.bystanders.entries()) {
-            const after = await readCase(t.primary, c.id, `reading case ${c.id} after the ${sent.what}`);
+            const after = await readAfter(t.primary, known, c.id, sent.what);
             if (after.external_id !== c.external_id) applied.push(sent.valid[j]!);
           }
           expectFailuresReported(
@@ -478,7 +513,7 @@ describe('external_id uniqueness in bulk case updates', () => {
 
 describe('external_id uniqueness under concurrency', () => {
   check('PATCHes racing for one external_id: at most one wins', ['UNIQUE-RACE'], async (t) => {
-    const racers = await cases(t.primary, RACERS);
+    const racers = await sharedCases(t, RACERS);
     let overloaded = 0;
     for (let round = 1; round <= RACE_ROUNDS; round++) {
       const v = t.primary.provision.externalId(`race${round}`);
