@@ -13,7 +13,7 @@ import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type AnyRequirement, findRequirement, type RequirementId } from '../spec/index.ts';
-import { type CheckScope, getHarness, type Harness, runInCheck } from './context.ts';
+import { type CheckScope, creationsElsewhere, getHarness, type Harness, runInCheck } from './context.ts';
 import { checkTag } from './exchange-log.ts';
 import './meta.ts';
 
@@ -41,9 +41,11 @@ const EVIDENCE_TAIL = 4;
  * name), oldest first; when it judged none, the last exchanges of the check.
  */
 export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
-  const setup = judged.length ? setupOf(all, judged) : [];
+  // What another check of the worker created (a shared case) comes first: the check acts on it.
+  const pool = judged.length ? [...creationsElsewhere([...all, ...judged]), ...all] : all;
+  const setup = judged.length ? setupOf(pool, judged) : [];
   const kept = judged.length
-    ? [...judged.filter((e) => !all.includes(e)), ...all.filter((e) => judged.includes(e) || setup.includes(e))]
+    ? [...judged.filter((e) => !pool.includes(e)), ...pool.filter((e) => judged.includes(e) || setup.includes(e))]
     : all.slice(-EVIDENCE_TAIL);
   const exchanges = kept.map((e) => (judged.includes(e) ? { ...e, judged: true } : e));
   return { exchanges, curl: exchanges.map((e) => toCurl(e, baseUrl)) };

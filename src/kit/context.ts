@@ -10,6 +10,7 @@ import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportO
 import { Provisioner } from '../provision/provisioner.ts';
 import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import type { ExchangeTag } from '../results/exchange-log.ts';
+import { idsCreated, idsNamed } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
 import type { UserRequirement } from '../spec/index.ts';
@@ -129,6 +130,27 @@ export function runInCheck<T>(scope: CheckScope, fn: () => Promise<T>): Promise<
   return checkScope.run(scope, fn);
 }
 
+/**
+ * The exchange that created each id in this worker. Checks of a file share cases where the verdict
+ * cannot depend on a fresh one, so what a check judges may have been created in another check's
+ * transcript: a failure's setup (and its reproduction script) still needs that creation.
+ */
+const creations = new Map<number, Exchange>();
+
+/**
+ * The creations of the ids `exchanges` name that none of them created (made by another check of
+ * the worker), oldest first: the setup a check's own transcript lacks.
+ */
+export function creationsElsewhere(exchanges: readonly Exchange[]): Exchange[] {
+  const made = new Set(exchanges.flatMap(idsCreated));
+  const found = new Set<Exchange>();
+  for (const id of exchanges.flatMap(idsNamed)) {
+    const e = creations.get(id);
+    if (e && !made.has(id) && !exchanges.includes(e)) found.add(e);
+  }
+  return [...found].sort((a, b) => a.at.localeCompare(b.at));
+}
+
 /** The ledger's label of each organisation: a (ours) and b (the peer). */
 const LEDGER_LABEL: Record<OrganisationRole, string> = { ours: 'a', peer: 'b' };
 
@@ -179,6 +201,7 @@ export function getHarness(): Harness {
     const scope = checkScope.getStore();
     if (scope) scope.requests += 1;
     logExchange(run.exchangeLog, scope?.tag, e);
+    for (const id of idsCreated(e)) creations.set(id, e);
     const list = scope?.exchanges ?? exchanges;
     list.push(e);
     // A check keeps enough for the setup of what it judges (a 100-item batch: its cases and reads).
