@@ -261,18 +261,30 @@ describe('external_id is unique per organisation', () => {
         const what =
           `PATCH giving case ${b!.id} external_id ${show(other)} while case ${a!.id} holds ${show(holding)} ` +
           `(they differ in ${differ} only)`;
+        // The PATCH that gave case a its value is judged too: without it the conflict is not reproduced.
+        const holderPatch = [...t.exchanges]
+          .reverse()
+          .find(
+            (e) =>
+              e.request.method === 'PATCH' &&
+              e.request.url.endsWith(`/api/cases/${a!.id}/`) &&
+              (e.request.body ?? '').includes('external_id'),
+          );
         const res = await t.primary.api.patchCase(b!.id, { external_id: other });
-        await keepingEvidence(t, t.exchanges.at(-1), async () => {
-          expectSuccess(res, what);
-          const [afterA, afterB] = [
-            await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`),
-            await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`),
-          ];
-          if (!deepEqual(afterB.external_id, other))
-            expectExternalId(`${what}: case ${b!.id} read back`, afterB, other);
-          if (!deepEqual(afterA.external_id, holding))
-            expectExternalId(`${what}: case ${a!.id} read back`, afterA, holding);
-        });
+        const judged = t.exchanges.at(-1);
+        await keepingEvidence(t, holderPatch, () =>
+          keepingEvidence(t, judged, async () => {
+            expectSuccess(res, what);
+            const [afterA, afterB] = [
+              await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`),
+              await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`),
+            ];
+            if (!deepEqual(afterB.external_id, other))
+              expectExternalId(`${what}: case ${b!.id} read back`, afterB, other);
+            if (!deepEqual(afterA.external_id, holding))
+              expectExternalId(`${what}: case ${a!.id} read back`, afterA, holding);
+          }),
+        );
       }
     },
   );

@@ -53,6 +53,8 @@ const REQUIREMENTS = [
   'LIMIT-WEBHOOK-URL-511',
   'CASE-PATCH-INVALID-REJECTED',
   'TOKEN-NO-STORE',
+  // Judged on cases another check of the file made (the uniqueness suite shares its cases).
+  'UNIQUE-EXACT-MATCH',
 ];
 
 describe('the judged exchange and reproduction scripts', () => {
@@ -77,6 +79,7 @@ describe('the judged exchange and reproduction scripts', () => {
         'tenant.leak-patch',
         'limit.webhook-url-512',
         'token.cacheable',
+        'unique.case-insensitive',
       ],
     });
     correct = await createReferenceServer({ organisations });
@@ -91,7 +94,7 @@ describe('the judged exchange and reproduction scripts', () => {
         '--peer-client-id',
         peer.clientId,
         '--suites',
-        'case-delete,case-patch,tenant,limits,case-properties,token',
+        'case-delete,case-patch,tenant,limits,case-properties,token,uniqueness',
         '--only',
         [...REQUIREMENTS].join(','),
         '--runs',
@@ -137,6 +140,7 @@ describe('the judged exchange and reproduction scripts', () => {
     ['a limit at its edge, from a property', 'CASE-PATCH-INVALID-REJECTED'],
     ['a limit at its edge', 'LIMIT-WEBHOOK-URL-511'],
     ['a header of the answer (a SHOULD)', 'TOKEN-NO-STORE'],
+    ['a rule judged on cases another check made', 'UNIQUE-EXACT-MATCH'],
   ];
   for (const [kind, id] of cases) {
     it(`reproduces ${kind} (${id}): exit 1 on the faulty server, 0 on a correct one`, async () => {
