@@ -121,7 +121,9 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     source: `${EVENTS_1}; § Resources › Case (webhook_url: string or null)`,
     decision:
       'Silence is observable only where a URL was set before: that URL is watched for the quiet period after the ' +
-      'case reads complete. Judged only when the server delivers at all (WEBHOOK-DELIVERED).',
+      'case reads complete. Judged only when the server delivers at all (WEBHOOK-DELIVERED). Judged for a case set ' +
+      'to null before processing starts and for one while it runs; when processing completes before the second ' +
+      'PATCH lands, the first judges it alone, and the report says so.',
   },
   {
     id: 'WEBHOOK-NO-CROSSTALK',
