@@ -1,6 +1,6 @@
 /**
  * --duration: the suites in rounds until the budget is spent. The loop on its own (a stop ends it,
- * not the clock, so nothing here races it), and one real run whose budget the first round spends.
+ * not the clock, so nothing here races it), and one real run whose rounds agree with the budget however many fit.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,16 +45,24 @@ describe('--duration', () => {
     expect(result.rounds).toBe(1);
   });
 
-  it('a run whose first round spends the budget reports one round', async () => {
+  it('a real run stops at the first round that ends past the budget, and reports its rounds', async () => {
     const dir = tempDir();
     const r = await screenconf(
       ['run', '--suites', 'token', '--runs', '2', '--seed', '9', '--duration', '1s', '--quiet', '--report-dir', dir],
       { timeoutMs: 300_000 },
     );
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/round 1 done: 2 generated cases per property so far; [\d.]+ s of --duration 1 s spent\n/);
+    // How many rounds fit in 1 s depends on the machine: what is judged is that they agree with each other.
+    const done = [...r.stdout.matchAll(/^round (\d+) done: (\d+) generated cases per property so far; .*$/gm)];
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    done.forEach((m, i) => {
+      expect(Number(m[1])).toBe(i + 1);
+      expect(Number(m[2])).toBe(2 * (i + 1));
+      expect(m[0].endsWith('another round begins')).toBe(i < done.length - 1);
+    });
+    expect(done.at(-1)![0]).toMatch(/[\d.]+ s of --duration 1 s spent$/);
     const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
-    expect(report.run.rounds).toBe(1);
+    expect(report.run.rounds).toBe(done.length);
     const bad = await screenconf(['run', '--duration', '30 minutes']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('must be a time like 90s, 30m or 2h');
