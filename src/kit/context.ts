@@ -136,6 +136,8 @@ export function runInCheck<T>(scope: CheckScope, fn: () => Promise<T>): Promise<
  * transcript: a failure's setup (and its reproduction script) still needs that creation.
  */
 const creations = new Map<number, Exchange>();
+/** The newest creations kept: a long campaign (--duration) creates cases without end. */
+const CREATIONS_KEPT = 2_000;
 
 /**
  * The creations of the ids `exchanges` name that none of them created (made by another check of
@@ -201,7 +203,10 @@ export function getHarness(): Harness {
     const scope = checkScope.getStore();
     if (scope) scope.requests += 1;
     logExchange(run.exchangeLog, scope?.tag, e);
-    for (const id of idsCreated(e)) creations.set(id, e);
+    for (const id of idsCreated(e)) {
+      creations.set(id, e);
+      if (creations.size > CREATIONS_KEPT) creations.delete(creations.keys().next().value!);
+    }
     const list = scope?.exchanges ?? exchanges;
     list.push(e);
     // A check keeps enough for the setup of what it judges (a 100-item batch: its cases and reads).
