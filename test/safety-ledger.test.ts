@@ -8,7 +8,7 @@ import { Redactor } from '../src/base/redact.ts';
 import { stoppingReason, Transport } from '../src/client/transport.ts';
 import { Ledger, readLedger } from '../src/provision/ledger.ts';
 import { Provisioner } from '../src/provision/provisioner.ts';
-import { isGoneStatus, removeCase } from '../src/provision/removal.ts';
+import { CONFIRMED_SAMPLE, isGoneStatus, removeCase } from '../src/provision/removal.ts';
 import type { FaultName } from '../src/reference/faults.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { rerunOutcome } from '../src/runner/rerun.ts';
@@ -23,7 +23,12 @@ afterEach(async () => {
 async function setup(faults: FaultName[] = []) {
   server = await createReferenceServer({ faults });
   const org = server.organisations[0]!;
-  const transport = new Transport({ timeoutMs: 2000, maxResponseBytes: 1 << 20 }, new Redactor([org.clientSecret]));
+  const sent: string[] = [];
+  const transport = new Transport(
+    { timeoutMs: 30_000, maxResponseBytes: 1 << 20 },
+    new Redactor([org.clientSecret]),
+    (e) => sent.push(`${e.request.method} ${new URL(e.request.url).pathname}`),
+  );
   const api = new ApiClient({
     baseUrl: server.url,
     transport,
@@ -32,7 +37,7 @@ async function setup(faults: FaultName[] = []) {
   const path = join(tempDir(), 'ledger.jsonl');
   new Ledger(path, 'run1', server.url).begin('url', false);
   const provision = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path });
-  return { server, api, path, provision };
+  return { server, api, path, provision, sent };
 }
 
 describe('readLedger', () => {
@@ -110,6 +115,29 @@ describe('the provisioner records before it creates, and teardown confirms', () 
     const r = await removeCase(api, 'a', c.id);
     expect(r).toMatchObject({ gone: false });
     expect(r.detail).toMatch(/still there after DELETE answered HTTP 204 \(a later PATCH answered 200\)/);
+  });
+
+  it('confirms the first deletions of a teardown and, once they held, takes the DELETE at its word', async () => {
+    const { provision, path, sent, server } = await setup();
+    const made = [];
+    for (let i = 0; i < CONFIRMED_SAMPLE + 4; i++) made.push(await provision.createCase());
+    sent.length = 0;
+    expect(await provision.cleanup()).toEqual([]);
+    expect(server.store.countCases('org-1')).toBe(0);
+    expect(sent.filter((s) => s.startsWith('DELETE'))).toHaveLength(made.length);
+    // A later PATCH for each case of the sample only.
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toHaveLength(CONFIRMED_SAMPLE);
+    expect(readLedger(path).removed).toBe(made.length);
+  });
+
+  it('confirms every deletion once one of the sample is still there', async () => {
+    const { provision, path, sent } = await setup(['delete.noop']);
+    const made = [];
+    for (let i = 0; i < CONFIRMED_SAMPLE + 4; i++) made.push((await provision.createCase()).id);
+    sent.length = 0;
+    expect((await provision.cleanup()).sort()).toEqual([...made].sort());
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toHaveLength(made.length);
+    expect(readLedger(path).pending).toHaveLength(made.length);
   });
 
   it('removes nothing with keep', async () => {

@@ -26,7 +26,7 @@ const CLEANUP_FLAGS = CLEANUP_SETTINGS.map((k) => `--${SETTINGS[k].flag}${k === 
 const CLEANUP_HELP = `Usage: screenconf cleanup LEDGER [options]
 
 Removes what a run left on its target, as listed in its ledger (<report-dir>/ledger.jsonl):
-every case created and not confirmed deleted is deleted, and its deletion confirmed (a later
+every case created and not recorded deleted is deleted, and its deletion confirmed (a later
 PATCH must be refused). The base URL is the ledger's unless --base-url is given; credentials
 come from flags, SCREENCONF_* variables or the config file, as for run (the peer credentials
 remove what the second organisation created).

@@ -11,7 +11,8 @@
  *   created  the target answered with the case's id
  *   refused  nothing was created: the target answered without an id, or the request was
  *            certainly never sent (status 0)
- *   deleted  the case is gone, confirmed by a later request answering 4xx
+ *   deleted  the case is gone: a later request answered 4xx, or (teardown, once its first
+ *            deletions were so confirmed) the DELETE answered 2xx or 404/410
  *
  * A `created` line also names the case's customer (`customerId`): the interface has no way to
  * delete a customer, so the run can only count the customers it made, and say so.
@@ -133,11 +134,11 @@ export interface LedgerRun {
 
 export interface LedgerState {
   runs: LedgerRun[];
-  /** Cases created and not confirmed deleted. */
+  /** Cases created and not deleted. */
   pending: LedgerCase[];
   /** Create requests that got no answer: the target may or may not hold them; no id to remove them by. */
   unconfirmed: { run: string; baseUrl: string; org: string; externalId: string }[];
-  /** Cases created and confirmed deleted. */
+  /** Cases created and deleted (see the `deleted` event). */
   removed: number;
   /**
    * Customers made with the cases, by run: the interface gives no way to delete them (a server may

@@ -2,7 +2,7 @@
  * How a run gets the cases, customers and checks it acts on. Creation and starting are not in
  * the interface; the default provisioner uses the REST conventions of docs/architecture.md
  * ("Provisioning conventions"). Every case is written to the run ledger before the create
- * request is sent, and teardown deletes it and confirms it is gone.
+ * request is sent, and teardown deletes it (confirming a sample of the deletions is gone).
  */
 import type { ApiClient } from '../client/api.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
@@ -10,7 +10,7 @@ import { HarnessError, TransportError } from '../errors.ts';
 import type { CheckType } from '../spec/index.ts';
 import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
 import { Ledger } from './ledger.ts';
-import { removeCase } from './removal.ts';
+import { removeSampled } from './removal.ts';
 
 export interface NewCase {
   external_id?: string;
@@ -215,16 +215,15 @@ export class Provisioner {
   }
 
   /**
-   * Deletes every case this provisioner created (confirming each is gone, and recording that
-   * in the ledger); returns the ids that could not be removed. With --keep, removes nothing.
+   * Deletes every case this provisioner created (a sample confirmed gone by a later request, the
+   * rest at the DELETE's word once the sample held: `removeSampled`), recording each in the
+   * ledger; returns the ids that could not be removed. With --keep, removes nothing.
    */
   async cleanup(): Promise<number[]> {
     if (this.options.keep) return [];
     const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
     ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
-    const removals = await Promise.all(
-      ids.map(({ id, deletedAlready }) => removeCase(this.api, this.#org, id, { deletedAlready })),
-    );
+    const removals = await removeSampled(this.api, this.#org, ids);
     const left: number[] = [];
     for (const r of removals) {
       this.#created.delete(r.id);
