@@ -49,7 +49,7 @@ export interface ProvisionerOptions {
 
 export class Provisioner {
   readonly #created = new Set<number>();
-  /** Cases a check deleted itself: teardown only confirms they are gone. */
+  /** Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. */
   readonly #deletedByChecks = new Set<number>();
   readonly #ledger?: Ledger;
   readonly #org: string;
@@ -209,7 +209,10 @@ export class Provisioner {
     if (res.status < 200 || res.status >= 300) this.#fail(`POST ${path}`, res);
   }
 
-  /** Marks a case as deleted by a check, so teardown only confirms it is gone. */
+  /**
+   * Marks a case as deleted by a check, whose DELETE of it answered 2xx, 404 or 410: teardown
+   * confirms it is gone only in its sample (`removeSampled`).
+   */
   forget(id: number): void {
     if (this.#created.delete(id)) this.#deletedByChecks.add(id);
   }
