@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reproScript } from '../src/report/repro.ts';
+import type { RequirementResult } from '../src/results/report.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { newOrganisation } from '../src/reference/organisations.ts';
 import { runFolder, screenconf, tempDir } from './support/cli.ts';
@@ -180,4 +182,98 @@ describe('the judged exchange and reproduction scripts', () => {
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toContain('sh repro/CASE-DELETE-REMOVES.sh');
   });
+});
+
+describe('a reproduction that cannot set up what it names', () => {
+  const exchange = (method: string, path: string, body: string | undefined, status: number, judged = false) => ({
+    at: '2026-11-25T00:00:00.000Z',
+    durationMs: 1,
+    request: { method, url: `http://h${path}`, headers: {}, credential: 'access-token', organisation: 'ours', body },
+    response: { status, headers: {}, body: '{}' },
+    ...(judged ? { judged: true } : {}),
+  });
+  const result = (exchanges: unknown[]) =>
+    ({
+      id: 'CASE-PATCH-ROUNDTRIP',
+      level: 'MUST',
+      area: 'case-patch',
+      statement: 's',
+      source: 'src',
+      verdict: 'fail',
+      tests: [],
+      failures: [{ test: 't', message: 'm', evidence: { exchanges } }],
+    }) as unknown as RequirementResult;
+  const ctx = { runId: 'r1', baseUrl: 'http://h' };
+
+  it('stops with exit 2 before sending anything when a step names a record the run made elsewhere', () => {
+    const script = reproScript(
+      result([exchange('PATCH', '/api/cases/1405/', '{"delete_after":5}', 200, true)]),
+      ctx,
+    )!.script;
+    const stop = script.indexOf('step 1 names 1405');
+    expect(stop).toBeGreaterThan(0);
+    expect(script.indexOf('fail_setup', script.indexOf('step 1 names 1405'))).toBeLessThan(script.indexOf('\nsend 1 '));
+  });
+
+  it('sends a made-up unknown id, and an id an earlier step created, as planned', () => {
+    const created = {
+      ...exchange('POST', '/api/cases/', '{}', 201),
+      response: { status: 201, headers: {}, body: '{"id":77}' },
+    };
+    const script = reproScript(
+      result([
+        created,
+        exchange('PATCH', '/api/cases/77/', '{}', 200),
+        exchange('PATCH', '/api/cases/2147400123/', '{}', 500, true),
+      ]),
+      ctx,
+    )!.script;
+    expect(script).not.toContain('cannot set them up');
+    expect(script).toContain('/api/cases/2147400123/');
+  });
+});
+
+describe('the reproduction of an invariant the watcher judged', () => {
+  it('makes the case whose reads broke it before replaying them', async () => {
+    const reports = tempDir();
+    const run = await screenconf(
+      [
+        'run',
+        '--suites',
+        'limits',
+        '--reference-faults',
+        'limit.customer-external-id-256',
+        '--runs',
+        '5',
+        '--seed',
+        '3',
+        '--report-dir',
+        reports,
+      ],
+      { timeoutMs: 300_000 },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    const dir = runFolder(reports);
+    const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
+    const schema = results.find((r) => r.id === 'READ-CASE-SCHEMA');
+    expect(schema?.verdict).toBe('fail');
+    const exchanges = schema!.failures![0]!.evidence!.exchanges as unknown as {
+      judged?: boolean;
+      at: string;
+      request: { method: string; url: string };
+    }[];
+    // Oldest first, the creation of each case a judged request names among them.
+    expect(exchanges.map((e) => e.at)).toEqual([...exchanges.map((e) => e.at)].sort());
+    for (const e of exchanges.filter((x) => x.judged && /\/api\/cases\/\d+\/$/.test(x.request.url))) {
+      const id = e.request.url.match(/\/(\d+)\/$/)![1];
+      const before = exchanges.slice(0, exchanges.indexOf(e));
+      expect(
+        before.some((b) => b.request.method === 'POST' && b.request.url.endsWith('/api/cases/')),
+        id,
+      ).toBe(true);
+    }
+    const script = readFileSync(join(dir, 'repro', 'READ-CASE-SCHEMA.sh'), 'utf8');
+    expect(script).not.toContain('cannot set them up');
+    expect(script).toMatch(/send 1 POST '\/api\/cases\/'/);
+  }, 320_000);
 });

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
-import type { Exchange } from '../results/exchange.ts';
+import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import { HarnessError } from '../errors.ts';
 import { ConformanceFailure, excerpt, fail } from './assert.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
@@ -302,5 +302,5 @@ export async function mapLimit<T, R>(
 
 /** An integer id no resource is likely to have: near the top of the int32 range. */
 export function unknownId(): number {
-  return 2_147_400_000 + randomInt(0, 80_000);
+  return UNKNOWN_ID_FLOOR + randomInt(0, 80_000);
 }

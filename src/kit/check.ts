@@ -41,12 +41,17 @@ const EVIDENCE_TAIL = 4;
  * name), oldest first; when it judged none, the last exchanges of the check.
  */
 export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
-  // What another check of the worker created (a shared case) comes first: the check acts on it.
-  const pool = judged.length ? [...creationsElsewhere([...all, ...judged]), ...all] : all;
+  // What another check of the worker created (a shared case), and what it sent that this check
+  // judges (a read made once for two checks), join the check's own exchanges in the order they
+  // were sent: the setup of a judged exchange is what came before it.
+  const pool = judged.length
+    ? [...new Set([...creationsElsewhere([...all, ...judged]), ...all, ...judged])]
+        .map((e, i) => ({ e, i }))
+        .sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i)
+        .map(({ e }) => e)
+    : all;
   const setup = judged.length ? setupOf(pool, judged) : [];
-  const kept = judged.length
-    ? [...judged.filter((e) => !pool.includes(e)), ...pool.filter((e) => judged.includes(e) || setup.includes(e))]
-    : all.slice(-EVIDENCE_TAIL);
+  const kept = judged.length ? pool.filter((e) => judged.includes(e) || setup.includes(e)) : all.slice(-EVIDENCE_TAIL);
   const exchanges = kept.map((e) => (judged.includes(e) ? { ...e, judged: true } : e));
   return { exchanges, curl: exchanges.map((e) => toCurl(e, baseUrl)) };
 }

@@ -4,7 +4,9 @@
  * could not be removed, and what the file cost (the requests it sent, its cleanup's included).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { getHarness } from './context.ts';
+import { toCurl } from '../client/curl.ts';
+import type { InvariantFindings } from '../results/invariants.ts';
+import { creationsElsewhere, getHarness } from './context.ts';
 import './meta.ts';
 
 // A worker runs its files one after another: the file's share is the count since it began.
@@ -13,10 +15,24 @@ beforeAll(() => {
   sentBefore = getHarness().stats.requests;
 });
 
+/**
+ * Marks the exchanges that showed a violation judged and puts before them the creation of each
+ * case they name (made by a check of the worker), so a reproduction makes the case it reads.
+ */
+function withSetup(findings: InvariantFindings, baseUrl: string): InvariantFindings {
+  for (const evidence of Object.values(findings.evidence)) {
+    if (!evidence) continue;
+    const made = creationsElsewhere(evidence.exchanges);
+    evidence.curl = [...made.map((e) => toCurl(e, baseUrl)), ...evidence.curl];
+    evidence.exchanges = [...made, ...evidence.exchanges.map((e) => ({ ...e, judged: true }))];
+  }
+  return findings;
+}
+
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixture pattern
 afterAll(async ({}, suite) => {
   const h = getHarness();
-  suite.meta.screenconfInvariants = h.watcher.take();
+  suite.meta.screenconfInvariants = withSetup(h.watcher.take(), h.run.target.baseUrl);
   suite.meta.screenconfServerHeaders = h.serverHeaders.take();
   const left = [...(await h.primary.provision.cleanup()), ...((await h.peer?.provision.cleanup()) ?? [])];
   if (left.length) suite.meta.screenconfLeftovers = left;

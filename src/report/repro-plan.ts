@@ -4,7 +4,7 @@
  * created and the run's external_id prefix are variables, and what to capture from each creation.
  */
 import { REDACTED } from '../base/redact.ts';
-import type { Exchange } from '../results/exchange.ts';
+import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 
 /** Whose credential a request carries in the script. */
 export type Who = 'ours' | 'peer' | 'ours-key' | 'peer-key' | 'none' | 'other';
@@ -28,6 +28,12 @@ export interface Step {
   captures: { variable: string; ordinal: number; kind: IdKind }[];
   /** The case it created, to delete at the end (a variable of `captures`). */
   creates?: string;
+  /**
+   * Ids it names that no earlier step created and that are not made-up unknown ids: records the
+   * run made outside this failure's evidence, which the script cannot set up (sent as they are,
+   * they name a record the run deleted, and the answer would say nothing about the failure).
+   */
+  unresolved: number[];
 }
 
 type IdKind = 'case' | 'customer' | 'check' | 'other';
@@ -90,7 +96,13 @@ export function relativePath(url: string, baseUrl: string): string {
  * Splits text into parts: the numbers inside each match of `re` that `ids` knows become their variables, the run's
  * external_id prefix becomes $TAG (a fresh one per script run) and a redacted secret $SECRET_JSON.
  */
-function template(text: string, runId: string, ids: (n: number) => string | undefined, re: RegExp): Part[] {
+function template(
+  text: string,
+  runId: string,
+  ids: (n: number) => string | undefined,
+  re: RegExp,
+  unresolved: number[],
+): Part[] {
   const parts: Part[] = [];
   const prefix = `screenconf-${runId}-`;
   // A redacted secret in a body is our client_secret (a token request), JSON-escaped.
@@ -108,7 +120,10 @@ function template(text: string, runId: string, ids: (n: number) => string | unde
   for (const m of text.matchAll(re)) {
     for (const n of m[0].matchAll(/\d+/g)) {
       const variable = ids(Number(n[0]));
-      if (!variable) continue;
+      if (!variable) {
+        if (Number(n[0]) < UNKNOWN_ID_FLOOR) unresolved.push(Number(n[0]));
+        continue;
+      }
       const start = m.index + n.index;
       literal(text.slice(at, start));
       parts.push({ variable });
@@ -127,23 +142,28 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     const n = steps.length + 1;
     const path = relativePath(e.request.url, baseUrl);
     const pathOnly = path.split('?')[0]!;
+    // The kind the place names first; then any kind (a case's nested customer or check in a body).
     const lookup = (inBody: boolean) => (id: number) =>
-      known.get(`${kindAt(pathOnly, inBody)}:${id}`) ?? known.get(`case:${id}`);
+      known.get(`${kindAt(pathOnly, inBody)}:${id}`) ??
+      known.get(`case:${id}`) ??
+      (inBody ? (known.get(`customer:${id}`) ?? known.get(`check:${id}`)) : undefined);
     const headers = Object.fromEntries(Object.entries(e.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
     const step: Step = {
       n,
       method: e.request.method,
-      path: template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g),
+      path: [],
       who: whoOf(e),
       judged: e.judged === true,
       status: e.response?.status,
       captures: [],
+      unresolved: [],
     };
+    step.path = template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g, step.unresolved);
     if (step.who === 'other' && headers.authorization) step.header = headers.authorization;
     if (e.request.body !== undefined && e.request.body !== '') {
       step.contentType = headers['content-type'] ?? 'application/json';
       const ids = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(?:\[[\d\s,]*\]|\d+)/g;
-      step.body = template(e.request.body, runId, lookup(true), ids);
+      step.body = template(e.request.body, runId, lookup(true), ids, step.unresolved);
     }
     const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
     if (created) {

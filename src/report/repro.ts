@@ -164,6 +164,24 @@ function stepLines(s: Step, describe: string): string[] {
   return lines;
 }
 
+/**
+ * A script whose steps name a record it cannot create (made by the run outside this failure's
+ * evidence) stops before sending anything, with exit 2: sent as it is, the id names a record the
+ * run deleted, and the answer (a 404) would read as reproduced or conforming for no reason.
+ */
+function unresolvedLines(steps: readonly Step[]): string[] {
+  const named = steps.filter((s) => s.unresolved.length);
+  if (!named.length) return [];
+  const what = named
+    .map((s) => `step ${s.n} names ${[...new Set(s.unresolved)].slice(0, 5).join(', ')}`)
+    .join('; ')
+    .slice(0, 300);
+  return [
+    `# ${what}: records the run made outside this failure's evidence, so this script cannot set them up.`,
+    `fail_setup ${q(`${what}, made by the run outside this failure's evidence: this script cannot set them up (see the failure's exchanges in the report)`)}`,
+  ];
+}
+
 /** The lines that judge the answer to the last judged step: exit 1 reproduced, 0 conforms now. */
 function verdictLines(f: Failure, last: Step | undefined, runId: string): string[] {
   if (!last) return ['', 'echo "no judged request to replay: see the report"', 'exit 2'];
@@ -276,6 +294,7 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
     'CLIENT_SECRET=${SCREENCONF_CLIENT_SECRET:-}',
     `PEER_CLIENT_ID=\${SCREENCONF_PEER_CLIENT_ID:-${q(ctx.peerClientId ?? '')}}`,
     FUNCTIONS.trim(),
+    ...unresolvedLines(steps),
     ...(env.includes('SCREENCONF_CLIENT_SECRET')
       ? ['[ -n "$CLIENT_SECRET" ] || fail_setup "set SCREENCONF_CLIENT_SECRET (our client_secret)"']
       : []),

@@ -17,6 +17,13 @@ export const OrganisationRoleSchema = z
   .describe('whose credential: ours or the peer ' + "organisation's");
 export type OrganisationRole = z.infer<typeof OrganisationRoleSchema>;
 
+/**
+ * The lowest of the ids the harness makes up for records that do not exist (near the top of the
+ * int32 range): a request naming an id from here up names nothing on purpose, and a reproduction
+ * sends it as it is.
+ */
+export const UNKNOWN_ID_FLOOR = 2_147_400_000;
+
 export const ExchangeSchema = obj({
   at: text('when the request was sent (ISO 8601)'),
   durationMs: z.number().describe('request to last byte of the response, in ms'),

@@ -133,13 +133,19 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): Check
         );
       }
     }
-    // Summaries reproduce a failure with the last exchange of its evidence: make that the first violation's.
+    // Oldest first, as every evidence: a reproduction replays them in order (the creation of a case before its read).
+    // The setup (creations of the cases named) is unmarked; without marks, every exchange is judged.
     const kept = findings.evidence[id];
+    const marked = kept?.exchanges.some((e) => e.judged);
+    const order = (kept?.exchanges ?? [])
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i);
     const evidence = kept && {
-      exchanges: [...kept.exchanges].reverse().map((e) => ({ ...e, judged: true })),
-      curl: [...kept.curl].reverse(),
+      exchanges: order.map(({ e }) => (!marked || e.judged ? { ...e, judged: true } : e)),
+      curl: order.map(({ i }) => kept.curl[i]!),
     };
-    const judged = kept?.exchanges[0];
+    // The headline names the request of the first violation (the watcher kept it first).
+    const judged = kept?.exchanges.find((e) => !marked || e.judged);
     const detail = {
       what,
       ...(first ? { expected: first.expected, received: first.received } : {}),
