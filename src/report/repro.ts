@@ -178,7 +178,10 @@ function unresolvedLines(steps: readonly Step[]): string[] {
     .slice(0, 300);
   return [
     `# ${what}: records the run made outside this failure's evidence, so this script cannot set them up.`,
-    `fail_setup ${q(`${what}, made by the run outside this failure's evidence: this script cannot set them up (see the failure's exchanges in the report)`)}`,
+    `fail_setup ${q(
+      `${what}, made by the run outside this failure's evidence: this script cannot set them up ` +
+        "(see the failure's exchanges in the report)",
+    )}`,
   ];
 }
 
