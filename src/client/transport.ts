@@ -202,18 +202,43 @@ function plainHttpError(err: unknown, url: string): TransportError | undefined {
   );
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      body.destroy();
-      throw new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, all of it, or a TransportError once it passes `max` bytes. Read with listeners rather
+ * than an async iterator: the iterator's machinery (end-of-stream watcher, a promise per chunk)
+ * cost more than the rest of reading a small answer.
+ */
+function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > max) {
+        fail(new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`));
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    body.on('error', fail);
+    // Closed with neither an end nor an error: what the iterator reported as a premature close. Every body
+    // closes, after its end too, so the Error (and its stack) is made only when nothing settled the read.
+    body.on('close', () => {
+      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
+  });
 }
 
 /**
