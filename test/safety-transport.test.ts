@@ -240,6 +240,30 @@ describe('a target that stops answering', () => {
     expect(err.code).toBe('SC_TARGET_TIMEOUT');
   });
 
+  it('times each exchange from its own start, while others start and end around it', async () => {
+    const url = await listen((req, res) => {
+      if (req.url === '/fast') res.end('{}'); // anything else never answers
+    });
+    const t = transport({ timeoutMs: 300, breakerThreshold: 0 });
+    const hang = async () => {
+      const began = performance.now();
+      const err = await get(t, `${url}/hang`).catch((e) => e);
+      return { code: err.code, ms: performance.now() - began };
+    };
+    const first = hang();
+    await new Promise((r) => setTimeout(r, 100));
+    const second = hang();
+    for (let i = 0; i < 20; i++) expect((await get(t, `${url}/fast`)).status).toBe(200);
+    for (const r of await Promise.all([first, second])) {
+      expect(r.code).toBe('SC_TARGET_TIMEOUT');
+      // Never early; late only by what a loaded machine's timers are late.
+      expect(r.ms).toBeGreaterThanOrEqual(299);
+      expect(r.ms).toBeLessThan(3000);
+    }
+    // A fast exchange after them is not aborted by a deadline of theirs.
+    expect((await get(t, `${url}/fast`)).status).toBe(200);
+  });
+
   it('refuses a body whose Content-Length is over the cap without reading it', async () => {
     const url = await listen((_req, res) => {
       res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) });

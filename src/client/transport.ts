@@ -9,6 +9,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
+import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import type { Redactor } from '../base/redact.ts';
 
@@ -386,6 +387,7 @@ export class Transport {
         ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
       },
     };
+    const deadline = startDeadline(this.options.timeoutMs);
     try {
       const res = await request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
@@ -393,7 +395,7 @@ export class Transport {
         body: req.body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: deadline,
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const declared = Number(res.headers['content-length']);
@@ -434,6 +436,7 @@ export class Transport {
       }
       throw e;
     } finally {
+      deadline.end();
       release();
       recorded.durationMs = Date.now() - started;
       this.record(recorded);
