@@ -226,6 +226,30 @@ describe('Redactor', () => {
     expect(r.redact('zzzzzz abcdefgh')).toBe(`${REDACTED} ${REDACTED}`);
   });
 
+  it('finds secrets in any header but the credential ones, and secret fields in any case', () => {
+    const r = new Redactor(['sk_live_0123']);
+    expect(
+      r.redactHeaders({ 'content-type': 'application/json', 'X-Echo': 'key sk_live_0123', Cookie: 'a=1' }),
+    ).toEqual({
+      'content-type': 'application/json',
+      'X-Echo': `key ${REDACTED}`,
+      Cookie: REDACTED,
+    });
+    expect(r.redactHeaders({ accept: '*/*', Authorization: 'Token sk_live_0123' })).toEqual({
+      accept: '*/*',
+      Authorization: `Token ${REDACTED}`,
+    });
+    expect(r.redact('{"Client_Secret": "x"}&ACCESS_TOKEN=y')).toBe(
+      `{"Client_Secret": "${REDACTED}"}&ACCESS_TOKEN=${REDACTED}`,
+    );
+  });
+
+  it('replaces a secret that an ignore-case alternation in V8 would miss', () => {
+    // /sa|sb|ſe/i does not match "ſe": the quick check for a secret must not ignore case.
+    const r = new Redactor(['sa00', 'sb00', 'ſe00']);
+    expect(r.redact('x ſe00 y')).toBe(`x ${REDACTED} y`);
+  });
+
   it('ignores values too short to be secrets', () => {
     expect(new Redactor(['abc']).redact('abc')).toBe('abc');
   });
