@@ -7,7 +7,7 @@ import { TokenSource } from '../src/client/auth.ts';
 import { toCurl } from '../src/client/curl.ts';
 import { encodeBody } from '../src/client/encode.ts';
 import { REDACTED, Redactor } from '../src/base/redact.ts';
-import { Transport } from '../src/client/transport.ts';
+import { Transport, targetUrl } from '../src/client/transport.ts';
 import { HarnessError, TransportError } from '../src/errors.ts';
 import type { Exchange } from '../src/results/exchange.ts';
 
@@ -209,6 +209,19 @@ describe('ApiClient and encodings', () => {
         `'"$SCREENCONF_API_KEY" --data-binary '{"client_secret":"'"$SCREENCONF_CLIENT_SECRET"'"}'`,
     );
     expect(new Redactor().redact(curl)).toBe(curl);
+  });
+});
+
+describe('targetUrl', () => {
+  it("puts the path after the base URL's own path, as the URL parser writes it", () => {
+    expect(targetUrl('https://gw.example.com/screening/', '/api/cases/5/')).toBe(
+      'https://gw.example.com/screening/api/cases/5/',
+    );
+    expect(targetUrl('HTTP://Example.COM:80/x//', '/api/cases/')).toBe('http://example.com/x/api/cases/');
+    expect(targetUrl('http://127.0.0.1:4000', 'api/cases/')).toBe('http://127.0.0.1:4000/api/cases/');
+    expect(targetUrl('http://127.0.0.1:4000', '/api/a/../b/%2e/c d/')).toBe('http://127.0.0.1:4000/api/b/c%20d/');
+    expect(targetUrl('http://127.0.0.1:4000', '/api/cases/?page=2')).toBe('http://127.0.0.1:4000/api/cases/?page=2');
+    expect(targetUrl('http://127.0.0.1:4000/p', 'https://other.example/x')).toBe('https://other.example/x');
   });
 });
 

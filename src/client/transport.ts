@@ -13,6 +13,8 @@ import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import type { Redactor } from '../base/redact.ts';
 
+export { targetUrl } from './target-url.ts';
+
 export interface TransportOptions {
   /** Time allowed for one whole exchange (connect, headers, body), in ms. */
   timeoutMs: number;
@@ -36,20 +38,6 @@ export interface TransportOptions {
    */
   breakerFile?: string;
   dispatcher?: Dispatcher;
-}
-
-/**
- * The URL of an interface path on a target: the path goes after the base URL's own path, so a
- * service behind a gateway prefix (https://gw.example.com/screening) is reached there, not at
- * the host's root (which `new URL('/api/…', base)` would give).
- */
-export function targetUrl(baseUrl: string, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return new URL(path).toString();
-  const base = new URL(baseUrl);
-  return new URL(
-    `${base.pathname.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`,
-    base.origin,
-  ).toString();
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
