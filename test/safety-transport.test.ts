@@ -89,6 +89,18 @@ describe('load bounds', () => {
     expect(second).toBe(true);
   });
 
+  it('Limiter gives a slot at once only when nothing bounds or pauses requests', async () => {
+    let now = 1000;
+    const free = new Limiter({ concurrency: 0, maxRps: 0 }, () => now);
+    expect(free.acquireNow()).toBeTypeOf('function');
+    free.pause(50);
+    expect(free.acquireNow()).toBeUndefined();
+    now += 50;
+    expect(free.acquireNow()).toBeTypeOf('function');
+    expect(new Limiter({ concurrency: 1, maxRps: 0 }).acquireNow()).toBeUndefined();
+    expect(new Limiter({ concurrency: 0, maxRps: 5 }).acquireNow()).toBeUndefined();
+  });
+
   it('divides the run bounds between the worker processes', () => {
     expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({
       concurrency: 4,

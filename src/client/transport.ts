@@ -361,7 +361,7 @@ export class Transport {
         { notSent: true },
       );
     }
-    const release = req.unpaced ? () => {} : await this.#limiter.acquire();
+    const release = req.unpaced ? () => {} : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire()));
     const started = Date.now();
     const recorded: Exchange = {
       at: new Date(started).toISOString(),
