@@ -106,6 +106,13 @@ export function stoppingReason(): string | undefined {
 
 const RECORDED_BODY_CHARS = 16_384;
 
+/** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */
+let isoOf = { ms: Number.NaN, text: '' };
+function isoTime(ms: number): string {
+  if (isoOf.ms !== ms) isoOf = { ms, text: new Date(ms).toISOString() };
+  return isoOf.text;
+}
+
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -364,7 +371,7 @@ export class Transport {
     const release = req.unpaced ? () => {} : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire()));
     const started = Date.now();
     const recorded: Exchange = {
-      at: new Date(started).toISOString(),
+      at: isoTime(started),
       durationMs: 0,
       request: {
         method: req.method,
