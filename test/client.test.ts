@@ -7,7 +7,7 @@ import { TokenSource } from '../src/client/auth.ts';
 import { toCurl } from '../src/client/curl.ts';
 import { encodeBody } from '../src/client/encode.ts';
 import { REDACTED, Redactor } from '../src/base/redact.ts';
-import { Transport } from '../src/client/transport.ts';
+import { Transport, targetUrl } from '../src/client/transport.ts';
 import { HarnessError, TransportError } from '../src/errors.ts';
 import type { Exchange } from '../src/results/exchange.ts';
 
@@ -212,6 +212,19 @@ describe('ApiClient and encodings', () => {
   });
 });
 
+describe('targetUrl', () => {
+  it("puts the path after the base URL's own path, as the URL parser writes it", () => {
+    expect(targetUrl('https://gw.example.com/screening/', '/api/cases/5/')).toBe(
+      'https://gw.example.com/screening/api/cases/5/',
+    );
+    expect(targetUrl('HTTP://Example.COM:80/x//', '/api/cases/')).toBe('http://example.com/x/api/cases/');
+    expect(targetUrl('http://127.0.0.1:4000', 'api/cases/')).toBe('http://127.0.0.1:4000/api/cases/');
+    expect(targetUrl('http://127.0.0.1:4000', '/api/a/../b/%2e/c d/')).toBe('http://127.0.0.1:4000/api/b/c%20d/');
+    expect(targetUrl('http://127.0.0.1:4000', '/api/cases/?page=2')).toBe('http://127.0.0.1:4000/api/cases/?page=2');
+    expect(targetUrl('http://127.0.0.1:4000/p', 'https://other.example/x')).toBe('https://other.example/x');
+  });
+});
+
 describe('Redactor', () => {
   it('replaces secrets that hold regular-expression characters, and their URL-encoded form', () => {
     const secret = 'a+b.c$d(e)[f]*?^|\\g';
@@ -224,6 +237,30 @@ describe('Redactor', () => {
     expect(r.redact('abcdefgh abcd')).toBe(`${REDACTED} ${REDACTED}`);
     r.add('zzzzzz');
     expect(r.redact('zzzzzz abcdefgh')).toBe(`${REDACTED} ${REDACTED}`);
+  });
+
+  it('finds secrets in any header but the credential ones, and secret fields in any case', () => {
+    const r = new Redactor(['sk_live_0123']);
+    expect(
+      r.redactHeaders({ 'content-type': 'application/json', 'X-Echo': 'key sk_live_0123', Cookie: 'a=1' }),
+    ).toEqual({
+      'content-type': 'application/json',
+      'X-Echo': `key ${REDACTED}`,
+      Cookie: REDACTED,
+    });
+    expect(r.redactHeaders({ accept: '*/*', Authorization: 'Token sk_live_0123' })).toEqual({
+      accept: '*/*',
+      Authorization: `Token ${REDACTED}`,
+    });
+    expect(r.redact('{"Client_Secret": "x"}&ACCESS_TOKEN=y')).toBe(
+      `{"Client_Secret": "${REDACTED}"}&ACCESS_TOKEN=${REDACTED}`,
+    );
+  });
+
+  it('replaces a secret that an ignore-case alternation in V8 would miss', () => {
+    // /sa|sb|ſe/i does not match "ſe": the quick check for a secret must not ignore case.
+    const r = new Redactor(['sa00', 'sb00', 'ſe00']);
+    expect(r.redact('x ſe00 y')).toBe(`x ${REDACTED} y`);
   });
 
   it('ignores values too short to be secrets', () => {

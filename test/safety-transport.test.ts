@@ -89,6 +89,18 @@ describe('load bounds', () => {
     expect(second).toBe(true);
   });
 
+  it('Limiter gives a slot at once only when nothing bounds or pauses requests', async () => {
+    let now = 1000;
+    const free = new Limiter({ concurrency: 0, maxRps: 0 }, () => now);
+    expect(free.acquireNow()).toBeTypeOf('function');
+    free.pause(50);
+    expect(free.acquireNow()).toBeUndefined();
+    now += 50;
+    expect(free.acquireNow()).toBeTypeOf('function');
+    expect(new Limiter({ concurrency: 1, maxRps: 0 }).acquireNow()).toBeUndefined();
+    expect(new Limiter({ concurrency: 0, maxRps: 5 }).acquireNow()).toBeUndefined();
+  });
+
   it('divides the run bounds between the worker processes', () => {
     expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({
       concurrency: 4,
@@ -238,6 +250,30 @@ describe('a target that stops answering', () => {
     const err = await get(transport({ timeoutMs: 300, maxResponseBytes: 1_000_000 }), url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('SC_TARGET_TIMEOUT');
+  });
+
+  it('times each exchange from its own start, while others start and end around it', async () => {
+    const url = await listen((req, res) => {
+      if (req.url === '/fast') res.end('{}'); // anything else never answers
+    });
+    const t = transport({ timeoutMs: 300, breakerThreshold: 0 });
+    const hang = async () => {
+      const began = performance.now();
+      const err = await get(t, `${url}/hang`).catch((e) => e);
+      return { code: err.code, ms: performance.now() - began };
+    };
+    const first = hang();
+    await new Promise((r) => setTimeout(r, 100));
+    const second = hang();
+    for (let i = 0; i < 20; i++) expect((await get(t, `${url}/fast`)).status).toBe(200);
+    for (const r of await Promise.all([first, second])) {
+      expect(r.code).toBe('SC_TARGET_TIMEOUT');
+      // Never early; late only by what a loaded machine's timers are late.
+      expect(r.ms).toBeGreaterThanOrEqual(299);
+      expect(r.ms).toBeLessThan(3000);
+    }
+    // A fast exchange after them is not aborted by a deadline of theirs.
+    expect((await get(t, `${url}/fast`)).status).toBe(200);
   });
 
   it('refuses a body whose Content-Length is over the cap without reading it', async () => {

@@ -33,6 +33,16 @@ export class Limiter {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.now() + ms);
   }
 
+  /**
+   * A slot at once, without acquire()'s awaits, when nothing bounds or pauses requests (an embedded target's
+   * run); undefined when acquire() is needed.
+   */
+  acquireNow(): (() => void) | undefined {
+    if (this.options.concurrency > 0 || this.options.maxRps > 0) return undefined;
+    if (this.#pausedUntil !== 0 && this.#pausedUntil > this.now()) return undefined;
+    return nothingToRelease;
+  }
+
   /** Waits for a slot and a rate token; returns the function that frees the slot. */
   async acquire(): Promise<() => void> {
     for (let wait = this.#pausedUntil - this.now(); wait > 0; wait = this.#pausedUntil - this.now()) await sleep(wait);
@@ -89,6 +99,8 @@ export class Limiter {
     return turn;
   }
 }
+
+function nothingToRelease(): void {}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,8 +9,11 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
+import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import type { Redactor } from '../base/redact.ts';
+
+export { targetUrl } from './target-url.ts';
 
 export interface TransportOptions {
   /** Time allowed for one whole exchange (connect, headers, body), in ms. */
@@ -35,20 +38,6 @@ export interface TransportOptions {
    */
   breakerFile?: string;
   dispatcher?: Dispatcher;
-}
-
-/**
- * The URL of an interface path on a target: the path goes after the base URL's own path, so a
- * service behind a gateway prefix (https://gw.example.com/screening) is reached there, not at
- * the host's root (which `new URL('/api/…', base)` would give).
- */
-export function targetUrl(baseUrl: string, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return new URL(path).toString();
-  const base = new URL(baseUrl);
-  return new URL(
-    `${base.pathname.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`,
-    base.origin,
-  ).toString();
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
@@ -116,6 +105,13 @@ export function stoppingReason(): string | undefined {
 }
 
 const RECORDED_BODY_CHARS = 16_384;
+
+/** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */
+let isoOf = { ms: Number.NaN, text: '' };
+function isoTime(ms: number): string {
+  if (isoOf.ms !== ms) isoOf = { ms, text: new Date(ms).toISOString() };
+  return isoOf.text;
+}
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -202,18 +198,43 @@ function plainHttpError(err: unknown, url: string): TransportError | undefined {
   );
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      body.destroy();
-      throw new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, all of it, or a TransportError once it passes `max` bytes. Read with listeners rather
+ * than an async iterator: the iterator's machinery (end-of-stream watcher, a promise per chunk)
+ * cost more than the rest of reading a small answer.
+ */
+function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > max) {
+        fail(new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`));
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    body.on('error', fail);
+    // Closed with neither an end nor an error: what the iterator reported as a premature close. Every body
+    // closes, after its end too, so the Error (and its stack) is made only when nothing settled the read.
+    body.on('close', () => {
+      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
+  });
 }
 
 /**
@@ -347,10 +368,10 @@ export class Transport {
         { notSent: true },
       );
     }
-    const release = req.unpaced ? () => {} : await this.#limiter.acquire();
+    const release = req.unpaced ? () => {} : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire()));
     const started = Date.now();
     const recorded: Exchange = {
-      at: new Date(started).toISOString(),
+      at: isoTime(started),
       durationMs: 0,
       request: {
         method: req.method,
@@ -361,6 +382,7 @@ export class Transport {
         ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
       },
     };
+    const deadline = startDeadline(this.options.timeoutMs);
     try {
       const res = await request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
@@ -368,7 +390,7 @@ export class Transport {
         body: req.body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: deadline,
         ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       });
       const declared = Number(res.headers['content-length']);
@@ -409,6 +431,7 @@ export class Transport {
       }
       throw e;
     } finally {
+      deadline.end();
       release();
       recorded.durationMs = Date.now() - started;
       this.record(recorded);
