@@ -223,6 +223,15 @@ describe('targetUrl', () => {
     expect(targetUrl('http://127.0.0.1:4000', '/api/cases/?page=2')).toBe('http://127.0.0.1:4000/api/cases/?page=2');
     expect(targetUrl('http://127.0.0.1:4000/p', 'https://other.example/x')).toBe('https://other.example/x');
   });
+
+  it('keeps a base path beginning with // on the base host (the parser reads //name as a host)', () => {
+    expect(targetUrl('https://gw.example.com//screening', '/api/cases/5/')).toBe(
+      'https://gw.example.com//screening/api/cases/5/',
+    );
+    expect(targetUrl('https://gw.example.com//screening/', '/api/cases/5/?a=1')).toBe(
+      'https://gw.example.com//screening/api/cases/5/?a=1',
+    );
+  });
 });
 
 describe('Redactor', () => {

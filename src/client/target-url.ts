@@ -9,7 +9,8 @@ export function targetUrl(baseUrl: string, path: string): string {
   const base = baseOf(baseUrl);
   // A plain path (letters, digits, - _ ~ between single slashes) is already as the URL parser would write it.
   if (base.plain && PLAIN_PATH.test(path)) return `${base.origin}${base.prefix}${path}`;
-  return new URL(`${base.prefix}${path.startsWith('/') ? '' : '/'}${path}`, base.origin).toString();
+  // Joined as one absolute URL: a prefix beginning with "//", resolved against the origin, would name another host.
+  return new URL(`${base.origin}${base.prefix}${path.startsWith('/') ? '' : '/'}${path}`).toString();
 }
 
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)+\/?$|^\/$/;
