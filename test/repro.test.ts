@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { newOrganisation } from '../src/reference/organisations.ts';
-import { runFolder, screenconf, tempDir } from './support/cli.ts';
+import { runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 interface Failure {
   message: string;
@@ -84,7 +85,7 @@ describe('the judged exchange and reproduction scripts', () => {
     });
     correct = await createReferenceServer({ organisations });
     const reports = tempDir();
-    const run = await screenconf(
+    const run = await screenconfInProcess(
       [
         'run',
         '--base-url',
@@ -104,7 +105,7 @@ describe('the judged exchange and reproduction scripts', () => {
         '--report-dir',
         reports,
       ],
-      { env: secretEnv, timeoutMs: 300_000 },
+      { env: secretEnv },
     );
     expect(run.status, run.stdout + run.stderr).toBe(1);
     dir = runFolder(reports);
