@@ -1,6 +1,34 @@
 // The harness's own tests (test/). The conformance suites (suites/) are not run by this
 // config: `screenconf run` starts vitest on them with the target provided.
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest, in that order: they start first, so that the shorter files fill the
+ * other worker beside them instead of one long file starting last. vitest orders by the durations of
+ * its last run when its cache (node_modules/.vite) has them, and otherwise by file size, which put
+ * variants.test.ts (a small file, the longest run) near the end on a fresh checkout such as CI's.
+ */
+const LONGEST_FIRST = [
+  'test/variants.test.ts',
+  'test/faults.test.ts',
+  'test/hostile.test.ts',
+  'test/safety-run.test.ts',
+  'test/cli.test.ts',
+  'test/shards.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.indexOf(relative(f.project.config.root, f.moduleId));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    // Array sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,5 +36,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatCounterexample, namedKeys } from '../src/kit/counterexample.ts';
-import { readReport, screenconf, tempDir } from './support/cli.ts';
+import { readReport, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 describe('formatCounterexample', () => {
   it('cuts long strings with their length and escapes invisible and bidirectional characters', () => {
@@ -37,7 +38,7 @@ describe('formatCounterexample', () => {
 describe('the shrink budget', () => {
   it('stops shrinking when the budget is spent and says the counterexample is not minimal', async () => {
     const dir = tempDir();
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--report-dir',
       dir,

@@ -1,15 +1,16 @@
-/** Every suite against the embedded reference server, through the real CLI: all MUST pass. */
+/** Every suite against the embedded reference server, through the CLI's main() in this process: all MUST pass. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AREA_SUITES, CATALOGUE } from '../src/spec/index.ts';
-import { readReport, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { readReport, runFolder, tempDir, type CliResult } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 describe('screenconf run against the embedded reference server', () => {
   const dir = tempDir();
   let result: CliResult;
   beforeAll(async () => {
-    result = await screenconf(['run', '--report-dir', dir, '--seed', '7']);
+    result = await screenconfInProcess(['run', '--report-dir', dir, '--seed', '7']);
   });
 
   it('exits 0 and prints the verdict', () => {

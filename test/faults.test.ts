@@ -1,12 +1,16 @@
 /**
  * Proof the suites have teeth: each fault switch of the reference server makes the
- * requirement it breaks fail, through the real CLI, and the run exits 1 (with --strict when the
- * fault breaks only SHOULD requirements).
+ * requirement it breaks fail, through the CLI's main() (the run command as a user gives it, the
+ * embedded server over real HTTP, the suites in vitest worker processes), and the run exits 1 (with
+ * --strict when the fault breaks only SHOULD requirements). main() runs in this process: a spawned
+ * binary per fault cost a node + tsx + vitest start-up each, most of a small run's CPU; the binary
+ * itself is tested in cli.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
 import { requirement, type RequirementId } from '../src/spec/index.ts';
-import { readReport, screenconf, tempDir } from './support/cli.ts';
+import { readReport, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
 
@@ -157,7 +161,7 @@ describe('each fault is caught by its requirement', () => {
         const dir = tempDir();
         // A fault that breaks only SHOULD requirements warns; --strict makes the warning fail the run.
         const shouldOnly = expected.fails.every((id) => requirement(id).level === 'SHOULD');
-        const result = await screenconf([
+        const result = await screenconfInProcess([
           'run',
           '--report-dir',
           dir,

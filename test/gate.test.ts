@@ -1,7 +1,8 @@
 /**
  * The release gate: the console summary (table by area, failures with their curl, colour only on
  * a terminal, GitHub Actions annotations), the expectations file, --strict, and several targets
- * in one run. Units first, then the real CLI against real reference servers.
+ * in one run. Units first, then the CLI's main() (in this process: support/in-process.ts) against real
+ * reference servers.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ import { mergeReports, worstVerdict } from '../src/results/merge.ts';
 import type { ConformanceReport, RequirementResult } from '../src/results/report.ts';
 import { loadExpectations } from '../src/runner/expectations.ts';
 import { resolveConfig } from '../src/runner/config.ts';
-import { reportFiles, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { reportFiles, runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 import { harnessError } from './support/errors.ts';
 import { children, junitProblems, parseXml } from './support/junit.ts';
 
@@ -382,7 +384,7 @@ describe('screenconf run: console and gate', () => {
       'Actions',
     async () => {
       const dir = tempDir();
-      const r = await screenconf(
+      const r = await screenconfInProcess(
         ['run', '--suites', 'token', '--report-dir', dir, ...FAST, '--reference-faults', 'token.accept-wrong-secret'],
         { env: { GITHUB_ACTIONS: 'true' } },
       );
@@ -409,7 +411,7 @@ describe('screenconf run: console and gate', () => {
       );
       expect(annotations[0]).toMatch(/%0AReceived: HTTP 200 .*%0AReproduce with: curl /);
 
-      const plain = await screenconf(
+      const plain = await screenconfInProcess(
         [
           'run',
           '--suites',
@@ -429,11 +431,11 @@ describe('screenconf run: console and gate', () => {
 
   it('--strict makes a SHOULD warning fail the run', async () => {
     const args = ['run', '--suites', 'token', ...FAST, '--reference-faults', 'token.cacheable'];
-    const lenient = await screenconf([...args, '--report-dir', tempDir()]);
+    const lenient = await screenconfInProcess([...args, '--report-dir', tempDir()]);
     expect(lenient.stdout).toMatch(/^WARN TOKEN-NO-STORE \(SHOULD\)/m);
     expect(lenient.status, lenient.stdout).toBe(0);
     const dir = tempDir();
-    const strict = await screenconf([...args, '--strict', '--report-dir', dir]);
+    const strict = await screenconfInProcess([...args, '--strict', '--report-dir', dir]);
     expect(strict.status, strict.stdout).toBe(1);
     expect(strict.stdout).toMatch(
       /^Gate \(--strict\): FAILED \(exit 1\) — SHOULD warned \(--strict\): TOKEN-NO-STORE$/m,
@@ -451,7 +453,7 @@ describe('screenconf run: console and gate', () => {
         { id: 'TOKEN-NO-STORE', reason: 'the CDN strips Cache-Control', expires: '2030-01-31' },
       ]);
       const run = (faults: string, today: string, dir = tempDir()) =>
-        screenconf(
+        screenconfInProcess(
           [
             'run',
             '--suites',
@@ -508,7 +510,7 @@ describe('screenconf run: console and gate', () => {
         { id: 'TOKEN-NO-STORE', reason: 'r', expires: '2030-01-31' },
         { id: 'TOKEN-NO-SUCH', reason: 'r', expires: '2030-01-31' },
       ]);
-      const refused = await screenconf(['run', '--suites', 'token', '--report-dir', tempDir()], {
+      const refused = await screenconfInProcess(['run', '--suites', 'token', '--report-dir', tempDir()], {
         env: { SCREENCONF_EXPECT: unknown },
       });
       expect(refused.status).toBe(2);
@@ -539,7 +541,7 @@ describe('screenconf run: several targets', () => {
   it('runs each target and writes one report: a column per target, the difference named, exit 1', async () => {
     const dir = tempDir();
     const [a] = organisations;
-    const r = await screenconf(
+    const r = await screenconfInProcess(
       [
         'run',
         '--target',
@@ -638,7 +640,7 @@ describe('screenconf run: several targets', () => {
     ]);
     const [a] = organisations;
     const dir = tempDir();
-    const r = await screenconf(
+    const r = await screenconfInProcess(
       [
         'run',
         '--target',
@@ -666,7 +668,7 @@ describe('screenconf run: several targets', () => {
       report.results.find((x: { id: string }) => x.id === 'TOKEN-REJECT-WRONG-SECRET').byTarget.eu.expected,
     ).toMatchObject({ outcome: 'expected-fail' });
 
-    const clean = await screenconf(
+    const clean = await screenconfInProcess(
       [
         'run',
         '--target',
@@ -691,7 +693,7 @@ describe('screenconf run: several targets', () => {
 
   it('stops before any suite when a target is unreachable, naming it', async () => {
     const [a] = organisations;
-    const r = await screenconf(
+    const r = await screenconfInProcess(
       [
         'run',
         '--target',

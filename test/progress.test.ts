@@ -3,13 +3,14 @@
  * run, never silence; nothing with --quiet; and what the run judged and cost at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { readReport, screenconf, tempDir } from './support/cli.ts';
+import { readReport, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 describe('progress off a terminal', () => {
   it('prints a progress line at the interval while suites run, and what the run judged and cost', async () => {
     const dir = tempDir();
     // The webhooks suite waits for deliveries for seconds: plenty of 200 ms intervals.
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--report-dir',
       dir,
@@ -32,7 +33,7 @@ describe('progress off a terminal', () => {
   });
 
   it('prints none with --quiet', async () => {
-    const r = await screenconf(['run', '--report-dir', tempDir(), '--suites', 'webhooks', '--quiet']);
+    const r = await screenconfInProcess(['run', '--report-dir', tempDir(), '--suites', 'webhooks', '--quiet']);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).not.toContain('progress: ');
   });

@@ -17,6 +17,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
 import { ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -36,7 +37,7 @@ beforeAll(async () => {
     return;
   }
   const dir = join(tmp, 'reports');
-  const run = await screenconf([
+  const run = await screenconfInProcess([
     'run',
     '--report-dir',
     dir,

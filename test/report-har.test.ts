@@ -15,7 +15,8 @@ import harSchemas from 'har-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenconfEntry } from '../src/report/har.ts';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { type CliResult, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { type CliResult, runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 let folder: string;
 let run: CliResult;
@@ -37,7 +38,7 @@ function harErrors(value: unknown): string[] {
 
 beforeAll(async () => {
   const dir = tempDir('screenconf-har-');
-  run = await screenconf([
+  run = await screenconfInProcess([
     'run',
     '--report-dir',
     dir,

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.ts';
 import { folderFiles, MANIFEST, manifestText, SIGNATURE, sha256File } from '../src/report/manifest.ts';
 import { type CliResult, cleanEnv, reportFiles, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 const keys = tempDir('screenconf-keys-');
 const dir = tempDir('screenconf-signed-');
@@ -46,7 +47,7 @@ beforeAll(async () => {
   const made = await cli(['keygen', '--out', 'auditor']);
   expect(made.status, made.stderr).toBe(0);
   expect((await cli(['keygen', '--out', 'someone-else'])).status).toBe(0);
-  run = await screenconf([
+  run = await screenconfInProcess([
     'run',
     '--report-dir',
     dir,
@@ -92,7 +93,7 @@ describe('run --sign-key', () => {
   it('refuses a key that is not an Ed25519 private key before anything is sent: SC_KEY_FILE, exit 2', async () => {
     const other = tempDir();
     for (const key of [join(keys, 'auditor.pub'), join(keys, 'missing.key')]) {
-      const r = await screenconf(['run', '--report-dir', other, '--suites', 'case-delete', '--sign-key', key]);
+      const r = await screenconfInProcess(['run', '--report-dir', other, '--suites', 'case-delete', '--sign-key', key]);
       expect(r.status, key).toBe(2);
       expect(r.stderr).toMatch(/^screenconf: error SC_KEY_FILE: [^\n]+\n$/);
     }

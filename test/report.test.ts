@@ -1,5 +1,6 @@
 /**
- * The report folder of a real run, through the real CLI: one run against the embedded server
+ * The report folder of a real run, through the CLI's main() in this process (support/in-process.ts; the binary's
+ * exit status is checked below for verify and report): one run against the embedded server
  * with a fault (so there is a failure with evidence), then golden files of conformance.json,
  * report.md and junit.xml, the views agreeing with conformance.json, the integrity digest
  * (`screenconf verify`) and re-rendering (`screenconf report`).
@@ -16,6 +17,7 @@ import { type ConformanceReport, ConformanceReportSchema } from '../src/results/
 import { CATALOGUE } from '../src/spec/index.ts';
 import { main } from '../src/cli.ts';
 import { cleanEnv, lastLine, runFolder, screenconf, tempDir, type CliResult } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 import { expectGolden, normalize } from './support/golden.ts';
 import { child, children, junitProblems, parseXml } from './support/junit.ts';
 
@@ -26,7 +28,7 @@ let report: ConformanceReport;
 let text: string;
 
 beforeAll(async () => {
-  run = await screenconf([
+  run = await screenconfInProcess([
     'run',
     '--report-dir',
     dir,
@@ -118,10 +120,10 @@ describe('the run folder', () => {
 
   it('a second run gets its own folder and moves latest; the first stays as it was', async () => {
     const other = tempDir();
-    const first = await screenconf(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '5']);
+    const first = await screenconfInProcess(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '5']);
     expect(first.status).toBe(0);
     const one = runFolder(other);
-    const second = await screenconf(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '6']);
+    const second = await screenconfInProcess(['run', '--report-dir', other, '--suites', 'case-delete', '--seed', '6']);
     expect(second.status).toBe(0);
     expect(runFolder(other)).not.toBe(one);
     expect(existsSync(join(one, 'conformance.json'))).toBe(true);
@@ -167,7 +169,7 @@ describe('conformance.json', () => {
 
   it('gives a property failure its counterexample, its seed and path, and the run seed that replays it', async () => {
     const other = tempDir();
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--report-dir',
       other,

@@ -11,7 +11,8 @@ import { reproScript } from '../src/report/repro.ts';
 import type { RequirementResult } from '../src/results/report.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { newOrganisation } from '../src/reference/organisations.ts';
-import { runFolder, screenconf, tempDir } from './support/cli.ts';
+import { runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 interface Failure {
   message: string;
@@ -86,7 +87,7 @@ describe('the judged exchange and reproduction scripts', () => {
     });
     correct = await createReferenceServer({ organisations });
     const reports = tempDir();
-    const run = await screenconf(
+    const run = await screenconfInProcess(
       [
         'run',
         '--base-url',
@@ -106,7 +107,7 @@ describe('the judged exchange and reproduction scripts', () => {
         '--report-dir',
         reports,
       ],
-      { env: secretEnv, timeoutMs: 300_000 },
+      { env: secretEnv },
     );
     expect(run.status, run.stdout + run.stderr).toBe(1);
     dir = runFolder(reports);

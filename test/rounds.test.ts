@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { propertySeed, shardSeed } from '../src/kit/property.ts';
 import { runRounds } from '../src/runner/rounds.ts';
-import { runFolder, screenconf, tempDir } from './support/cli.ts';
+import { runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 describe('--duration', () => {
   it('runs round after round, each on its own seeds, until stopped; says the cases each property ran', async () => {
@@ -47,10 +48,20 @@ describe('--duration', () => {
 
   it('a real run stops at the first round that ends past the budget, and reports its rounds', async () => {
     const dir = tempDir();
-    const r = await screenconf(
-      ['run', '--suites', 'token', '--runs', '2', '--seed', '9', '--duration', '1s', '--quiet', '--report-dir', dir],
-      { timeoutMs: 300_000 },
-    );
+    const r = await screenconfInProcess([
+      'run',
+      '--suites',
+      'token',
+      '--runs',
+      '2',
+      '--seed',
+      '9',
+      '--duration',
+      '1s',
+      '--quiet',
+      '--report-dir',
+      dir,
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     // How many rounds fit in 1 s depends on the machine: what is judged is that they agree with each other.
     const done = [...r.stdout.matchAll(/^round (\d+) done: (\d+) generated cases per property so far; .*$/gm)];
@@ -63,7 +74,7 @@ describe('--duration', () => {
     expect(done.at(-1)![0]).toMatch(/[\d.]+ s of --duration 1 s spent$/);
     const report = JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
     expect(report.run.rounds).toBe(done.length);
-    const bad = await screenconf(['run', '--duration', '30 minutes']);
+    const bad = await screenconfInProcess(['run', '--duration', '30 minutes']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('must be a time like 90s, 30m or 2h');
   }, 300_000);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost } from '../src/base/net.ts';
 import { keyLine, loadConfigFile, readEnv, resolveConfig } from '../src/runner/config.ts';
-import { screenconf, tempDir } from './support/cli.ts';
+import { tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 import { harnessError as error } from './support/errors.ts';
 
 const id = '3f8a4c1e-2b7d-4e9f-a1c3-5d6e7f8a9b0c';
@@ -158,7 +159,7 @@ describe('transport safety at config time', () => {
   });
 
   it('exits 2 before any connection for http://screenconf.invalid (a lookup would fail with exit 3)', async () => {
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--base-url',
       'http://screenconf.invalid',
@@ -248,7 +249,7 @@ describe('config errors name the flag, the variable or the file line', () => {
   it('exits 2 through the CLI naming the file line', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'screenconf.config.json'), text);
-    const r = await screenconf(['run'], { cwd: dir });
+    const r = await screenconfInProcess(['run'], { cwd: dir });
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
       `screenconf: error SC_CONFIG: config file ${join(dir, 'screenconf.config.json')} line 3: "timeoutMs" ` +

@@ -1,7 +1,9 @@
 /**
- * A run's safety toward a real target, through the real CLI: the ledger and cleanup (after
- * Ctrl-C, after a SIGKILL, with --keep), the run deadline, throttling, and no secret in any
- * output. The reference server confirms what is left on it.
+ * A run's safety toward a real target: the ledger and cleanup (after Ctrl-C, after a SIGKILL,
+ * with --keep), the run deadline, throttling, and no secret in any output. The reference server
+ * confirms what is left on it. Signals, a killed run and what a process prints go through the real
+ * binary; the rest through the CLI's main() in this process (support/in-process.ts), which spares a
+ * node + tsx + vitest start-up per command.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { createReferenceServer, type TenantCredentials, type ReferenceServer } f
 import type { VariantName } from '../src/reference/variants.ts';
 import { plantedOrganisations, proxy, relay, STACK_LINE } from './hostile/support.ts';
 import { BIN, cleanEnv, reportFiles, ROOT, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 const children: ChildProcess[] = [];
 const references: ReferenceServer[] = [];
@@ -243,9 +246,12 @@ describe('what the interface gives no way to delete', () => {
     const { server, organisations } = await reference(['delete.keeps-customer']);
     const dir = tempDir();
     const { args, env } = targetArgs(server.url, organisations);
-    const r = await screenconf(['run', ...args, '--report-dir', dir, '--max-rps', '0', '--suites', 'case-delete'], {
-      env,
-    });
+    const r = await screenconfInProcess(
+      ['run', ...args, '--report-dir', dir, '--max-rps', '0', '--suites', 'case-delete'],
+      {
+        env,
+      },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(server.store.countCases('org-1')).toBe(0);
     const made = new Set(ledgerLines(dir).flatMap((l) => (l.customerId ? [`${l.org} ${l.customerId}`] : []))).size;
@@ -264,7 +270,7 @@ describe('--keep, the deadline and the ledger', () => {
     const { server, organisations } = await reference();
     const dir = tempDir();
     const { args, env } = targetArgs(server.url, organisations);
-    const r = await screenconf(
+    const r = await screenconfInProcess(
       ['run', ...args, '--report-dir', dir, '--keep', '--max-rps', '0', '--suites', 'case-patch', '--runs', '5'],
       { env },
     );
@@ -275,9 +281,12 @@ describe('--keep, the deadline and the ledger', () => {
     expect(r.stdout).toMatch(
       new RegExp(`kept ${kept} case\\(s\\) on the target \\(--keep\\): .*; remove them with: screenconf cleanup `),
     );
-    const c = await screenconf(['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId], {
-      env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret },
-    });
+    const c = await screenconfInProcess(
+      ['cleanup', join(dir, LEDGER_FILE), '--client-id', organisations[0]!.clientId],
+      {
+        env: { SCREENCONF_CLIENT_SECRET: organisations[0]!.clientSecret },
+      },
+    );
     expect(c.status, c.stdout + c.stderr).toBe(0);
     expect(server.store.countCases('org-1')).toBe(0);
   });
@@ -286,10 +295,12 @@ describe('--keep, the deadline and the ledger', () => {
     const { server, organisations } = await reference();
     const dir = tempDir();
     const { args, env } = targetArgs(server.url, organisations);
-    const r = await screenconf(['run', ...args, '--report-dir', dir, '--deadline-ms', '2500', '--max-rps', '20'], {
-      env,
-      timeoutMs: 240_000,
-    });
+    const r = await screenconfInProcess(
+      ['run', ...args, '--report-dir', dir, '--deadline-ms', '2500', '--max-rps', '20'],
+      {
+        env,
+      },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^screenconf: error SC_DEADLINE: the run deadline of 2500 ms passed; stopped the run /);
@@ -304,17 +315,17 @@ describe('--keep, the deadline and the ledger', () => {
 
   it("cleanup of an embedded run's ledger has nothing to do; an unreadable ledger is exit 2", async () => {
     const dir = tempDir();
-    const r = await screenconf(['run', '--report-dir', dir, '--suites', 'case-delete']);
+    const r = await screenconfInProcess(['run', '--report-dir', dir, '--suites', 'case-delete']);
     expect(r.status).toBe(0);
-    const c = await screenconf(['cleanup', join(dir, LEDGER_FILE)]);
+    const c = await screenconfInProcess(['cleanup', join(dir, LEDGER_FILE)]);
     expect(c.status).toBe(0);
     expect(c.stdout).toContain('used the embedded reference server');
     const bad = join(tempDir(), 'not-a-ledger.jsonl');
     writeFileSync(bad, 'hello\n');
-    const b = await screenconf(['cleanup', bad]);
+    const b = await screenconfInProcess(['cleanup', bad]);
     expect(b.status).toBe(2);
     expect(b.stderr).toMatch(/^screenconf: error SC_LEDGER: /);
-    expect((await screenconf(['cleanup'])).status).toBe(2);
+    expect((await screenconfInProcess(['cleanup'])).status).toBe(2);
   });
 });
 
@@ -330,7 +341,7 @@ describe('throttling', () => {
     });
     try {
       const dir = tempDir();
-      const r = await screenconf(
+      const r = await screenconfInProcess(
         ['run', '--base-url', target.url, '--client-id', target.clientId, '--report-dir', dir, '--suites', 'token'],
         { env: { SCREENCONF_CLIENT_SECRET: target.clientSecret } },
       );

@@ -1,9 +1,11 @@
 /**
  * Running part of the suites on purpose: --only (the inner loop of fixing one failure) and
- * --exit-first / --max-failures (stop early, clean up, say so), through the real CLI.
+ * --exit-first / --max-failures (stop early, clean up, say so), through the CLI's main() in this process
+ * (support/in-process.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { readReport, screenconf, tempDir } from './support/cli.ts';
+import { readReport, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 interface Result {
   id: string;
@@ -19,7 +21,15 @@ function results(dir: string): Result[] {
 describe('--only', () => {
   it('runs just the checks that judge the named requirements; the rest are not selected', async () => {
     const dir = tempDir();
-    const r = await screenconf(['run', '--report-dir', dir, '--seed', '3', '--only', 'CASE-PATCH-PARTIAL,TOKEN-ISSUE']);
+    const r = await screenconfInProcess([
+      'run',
+      '--report-dir',
+      dir,
+      '--seed',
+      '3',
+      '--only',
+      'CASE-PATCH-PARTIAL,TOKEN-ISSUE',
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const all = results(dir);
     expect(all.find((x) => x.id === 'CASE-PATCH-PARTIAL')?.verdict).toBe('pass');
@@ -33,8 +43,15 @@ describe('--only', () => {
     const args = ['--seed', '11', '--suites', 'case-properties', '--reference-faults', 'limit.delete-after-truncate'];
     const full = tempDir();
     const only = tempDir();
-    const a = await screenconf(['run', '--report-dir', full, ...args]);
-    const b = await screenconf(['run', '--report-dir', only, ...args, '--only', 'CASE-PATCH-INVALID-REJECTED']);
+    const a = await screenconfInProcess(['run', '--report-dir', full, ...args]);
+    const b = await screenconfInProcess([
+      'run',
+      '--report-dir',
+      only,
+      ...args,
+      '--only',
+      'CASE-PATCH-INVALID-REJECTED',
+    ]);
     expect(a.status, a.stdout).toBe(1);
     expect(b.status, b.stdout).toBe(1);
     const seedOf = (dir: string) =>
@@ -45,7 +62,7 @@ describe('--only', () => {
   });
 
   it('refuses a requirement id the catalogue does not have (exit 2)', async () => {
-    const r = await screenconf(['run', '--only', 'CASE-PATCH-NOPE']);
+    const r = await screenconfInProcess(['run', '--only', 'CASE-PATCH-NOPE']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^screenconf: error SC_CONFIG: --only \(SCREENCONF_ONLY\) names unknown requirements: /);
   });
@@ -54,7 +71,7 @@ describe('--only', () => {
 describe('--exit-first', () => {
   it('stops after the first failed check, cleans up, and says the run was cut short', async () => {
     const dir = tempDir();
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--report-dir',
       dir,

@@ -1,35 +1,34 @@
 /**
  * A long campaign split by runs (--shard I/N --shard-by runs): every shard runs every suite file,
- * each property its share of --runs on seeds of its own; merged, every shard's checks judge.
+ * each property its share of --runs on seeds of its own; merged, every shard's checks judge. Through the
+ * CLI's main() in this process (support/in-process.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { type CliResult, screenconf, tempDir } from './support/cli.ts';
+import { type CliResult, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 const dir = tempDir('screenconf-campaign-');
 let shards: CliResult[] = [];
 
 const run = (extra: string[]) =>
-  screenconf(
-    [
-      'run',
-      '--suites',
-      'token,case-properties',
-      '--runs',
-      '7',
-      '--seed',
-      '3',
-      '--quiet',
-      '--reference-faults',
-      'patch.non-atomic',
-      '--report-dir',
-      join(dir, 'reports'),
-      ...extra,
-    ],
-    { timeoutMs: 400_000 },
-  );
+  screenconfInProcess([
+    'run',
+    '--suites',
+    'token,case-properties',
+    '--runs',
+    '7',
+    '--seed',
+    '3',
+    '--quiet',
+    '--reference-faults',
+    'patch.non-atomic',
+    '--report-dir',
+    join(dir, 'reports'),
+    ...extra,
+  ]);
 
 function folderOf(r: CliResult): string {
   const path = /^Report: (.*)\/report\.html /m.exec(r.stdout)?.[1];
@@ -59,7 +58,7 @@ describe('--shard-by runs', () => {
   it('merges every shard’s checks: a property failing in either fails; a files shard is refused', async () => {
     const out = join(dir, 'merged');
     const folders = shards.map(folderOf);
-    const merged = await screenconf(['merge', ...folders, '--out', out]);
+    const merged = await screenconfInProcess(['merge', ...folders, '--out', out]);
     expect(merged.status, merged.stdout + merged.stderr).toBe(1);
     const report = reportIn(out);
     const parts = folders.map(reportIn);
@@ -72,7 +71,7 @@ describe('--shard-by runs', () => {
     expect(report.results.find((r) => r.id === 'CASE-PATCH-INVALID-ATOMIC')?.verdict).toBe('fail');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('1/2 run ');
     const files = await run(['--shard', '2/2']);
-    const mixed = await screenconf(['merge', folders[0]!, folderOf(files), '--out', join(dir, 'mixed')]);
+    const mixed = await screenconfInProcess(['merge', folders[0]!, folderOf(files), '--out', join(dir, 'mixed')]);
     expect(mixed.status).toBe(2);
     expect(mixed.stderr).toMatch(/SC_MERGE_MISMATCH: .*shard by runs \(.*\), files \(/);
   }, 400_000);

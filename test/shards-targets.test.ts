@@ -1,13 +1,15 @@
 /**
  * Shards of a run against several targets (--target us=… --target eu=…) merge target by target:
  * the merged folder holds each target's report and the comparison, with the verdicts of the same
- * run unsharded, and verify holds for it.
+ * run unsharded, and verify holds for it. Through the CLI's main() in this process (support/in-process.ts)
+ * against one `screenconf serve`.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { type CliResult, screenconf, tempDir } from './support/cli.ts';
+import { type CliResult, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 import { type Served, serve, targetOf } from './support/serve.ts';
 
 let server: Served;
@@ -19,10 +21,7 @@ function run(extra: string[]): Promise<CliResult> {
   const [, url, ...credentials] = args;
   const targets = ['--target', `us=${url}`, '--target', `eu=${url}`, ...credentials];
   const common = ['--suites', 'token,case-delete', '--runs', '3', '--quiet', '--seed', '31'];
-  return screenconf(['run', ...targets, ...common, '--report-dir', join(dir, 'reports'), ...extra], {
-    env,
-    timeoutMs: 400_000,
-  });
+  return screenconfInProcess(['run', ...targets, ...common, '--report-dir', join(dir, 'reports'), ...extra], { env });
 }
 
 function folderOf(r: CliResult): string {
@@ -46,7 +45,7 @@ afterAll(() => {
 describe('merge of shards of a run against several targets', () => {
   it('merges target by target: each target and the comparison as the unsharded run judged them', async () => {
     const out = join(dir, 'merged');
-    const merged = await screenconf(['merge', ...runs.shards.map(folderOf), '--out', out]);
+    const merged = await screenconfInProcess(['merge', ...runs.shards.map(folderOf), '--out', out]);
     expect(merged.status, merged.stdout + merged.stderr).toBe(1);
     const whole = reportIn(folderOf(runs.whole));
     const report = reportIn(out);
@@ -65,7 +64,7 @@ describe('merge of shards of a run against several targets', () => {
         { id: 'TOKEN-REJECT-GRANT-TYPE', target: 'eu' },
       ]),
     );
-    const verify = await screenconf(['verify', out]);
+    const verify = await screenconfInProcess(['verify', out]);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     const har = JSON.parse(readFileSync(join(out, 'exchanges.har'), 'utf8'));
     expect(har.log.pages).toHaveLength(4);

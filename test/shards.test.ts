@@ -1,13 +1,15 @@
 /**
  * Sharded runs, through the real CLI against one `screenconf serve` with a fault on: three shards
  * as three processes, merged, judge every requirement as the same run unsharded; nothing is left
- * on the server; merging an incomplete set or shards of two seeds is refused with exit 2.
+ * on the server; merging an incomplete set or shards of two seeds is refused with exit 2. The merges
+ * and refusals go through the CLI's main() in this process (support/in-process.ts): no start-up each.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
 import { type CliResult, screenconf, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 import { leftOnServer, type Served, serve, targetOf } from './support/serve.ts';
 
 const FAULT = 'read.missing-updated-at';
@@ -70,7 +72,7 @@ describe('run --shard I/N, then merge', () => {
   it('merged, the three shards give the verdict of every requirement the unsharded run gives', async () => {
     const out = join(dir, 'merged');
     const folders = runs.shards.map(folderOf);
-    const merged = await screenconf(['merge', folders[2]!, folders[0]!, folders[1]!, '--out', out]);
+    const merged = await screenconfInProcess(['merge', folders[2]!, folders[0]!, folders[1]!, '--out', out]);
     const whole = reportIn(folderOf(runs.whole));
     const report = reportIn(out);
     expect(runs.whole.status, runs.whole.stdout + runs.whole.stderr).toBe(1);
@@ -91,7 +93,7 @@ describe('run --shard I/N, then merge', () => {
     expect(report.run.shard).toBeUndefined();
     expect(report.summary.gate?.passed).toBe(false);
     expect(merged.stdout).toContain('Verdict: NOT CONFORMING');
-    const verify = await screenconf(['verify', out]);
+    const verify = await screenconfInProcess(['verify', out]);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     const har = JSON.parse(readFileSync(join(out, 'exchanges.har'), 'utf8'));
     expect(har.log.pages).toHaveLength(3);
@@ -108,10 +110,10 @@ describe('run --shard I/N, then merge', () => {
   it('refuses a missing shard, and shards of two seeds, with exit 2 naming what differs', async () => {
     const [one, two, three] = runs.shards.map(folderOf);
     const [missing, seeds, unsharded, twice] = await Promise.all([
-      screenconf(['merge', one!, three!, '--out', join(dir, 'missing')]),
-      screenconf(['merge', one!, two!, folderOf(runs.otherSeed), '--out', join(dir, 'seeds')]),
-      screenconf(['merge', one!, folderOf(runs.whole), '--out', join(dir, 'unsharded')]),
-      screenconf(['merge', one!, one!, three!, '--out', join(dir, 'twice')]),
+      screenconfInProcess(['merge', one!, three!, '--out', join(dir, 'missing')]),
+      screenconfInProcess(['merge', one!, two!, folderOf(runs.otherSeed), '--out', join(dir, 'seeds')]),
+      screenconfInProcess(['merge', one!, folderOf(runs.whole), '--out', join(dir, 'unsharded')]),
+      screenconfInProcess(['merge', one!, one!, three!, '--out', join(dir, 'twice')]),
     ]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^screenconf: error SC_MERGE_INCOMPLETE: shard 2\/3 missing \(given: 1\/3, 3\/3\)/);
@@ -124,7 +126,7 @@ describe('run --shard I/N, then merge', () => {
   }, 240_000);
 
   it('--shard needs --seed, and no more shards than suite files', async () => {
-    const noSeed = await screenconf(['run', '--suites', 'token', '--shard', '1/1']);
+    const noSeed = await screenconfInProcess(['run', '--suites', 'token', '--shard', '1/1']);
     expect(noSeed.status).toBe(2);
     expect(noSeed.stderr).toMatch(/SC_CONFIG: --shard .*needs --seed/);
     const tooMany = await screenconf(['run', '--suites', 'token,auth', '--seed', '1', '--shard', '1/3']);

@@ -1,12 +1,14 @@
 /**
- * run --suites-dir: a user's own suite files run beside screenconf's, through the real CLI against the embedded
+ * run --suites-dir: a user's own suite files run beside screenconf's, through the CLI's main() (in this process:
+ * support/in-process.ts; the suites still run in vitest worker processes) against the embedded
  * reference server; their requirements (from their catalogue) are judged and reported beside ours, marked as theirs.
  * A bad catalogue, a bad folder or an unknown id ends before anything is sent, with its code (exit 2).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastLine, runFolder, screenconf, tempDir } from './support/cli.ts';
+import { lastLine, runFolder, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 interface UserResult {
   id: string;
@@ -47,7 +49,7 @@ check('a PATCH answer carries X-Request-Id', ['OURS-REQUEST-ID'], async (t) => {
 describe('run --suites-dir', () => {
   it('runs the example suite beside ours: its requirements are judged and marked as the user’s', async () => {
     const dir = tempDir();
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       'run',
       '--suites',
       'token',
@@ -83,7 +85,7 @@ describe('run --suites-dir', () => {
 
   it('--only may name the user’s requirements', async () => {
     const dir = tempDir();
-    const r = await screenconf([
+    const r = await screenconfInProcess([
       ...['run', '--suites', 'token', '--suites-dir', 'fixtures/user-suite'],
       ...['--only', 'DEPLOY-PATCH-JSON', '--report-dir', dir],
     ]);
@@ -96,7 +98,7 @@ describe('run --suites-dir', () => {
   it('a failing check of the user’s fails its MUST like one of ours (exit 1), shown as theirs', async () => {
     const checks = userDir([ENTRY], { 'request-id.test.js': REQUEST_ID_SUITE });
     const dir = tempDir();
-    const r = await screenconf(['run', '--suites', 'token', '--suites-dir', checks, '--report-dir', dir]);
+    const r = await screenconfInProcess(['run', '--suites', 'token', '--suites-dir', checks, '--report-dir', dir]);
     expect(r.status, r.stdout + r.stderr).toBe(1);
     const mine = report(dir).results.find((x) => x.id === 'OURS-REQUEST-ID')!;
     expect(mine).toMatchObject({ owner: 'user', verdict: 'fail' });
@@ -109,7 +111,7 @@ describe('run --suites-dir', () => {
     const expectations = join(tempDir(), 'expect.json');
     const entry = { id: 'OURS-REQUEST-ID', reason: 'the gateway adds it, not the service', expires: '2999-01-01' };
     writeFileSync(expectations, JSON.stringify({ expectations: [entry] }));
-    const known = await screenconf([
+    const known = await screenconfInProcess([
       ...['run', '--suites', 'token', '--suites-dir', checks],
       ...['--expect', expectations, '--report-dir', tempDir()],
     ]);
@@ -121,7 +123,15 @@ describe('run --suites-dir', () => {
     const suite =
       "import { check } from 'screenconf';\nconst ids = ['OURS-NOPE'];\ncheck('held', ids, async () => {});\n";
     const checks = userDir([ENTRY], { 'held.test.mjs': suite });
-    const r = await screenconf(['run', '--suites', 'token', '--suites-dir', checks, '--report-dir', tempDir()]);
+    const r = await screenconfInProcess([
+      'run',
+      '--suites',
+      'token',
+      '--suites-dir',
+      checks,
+      '--report-dir',
+      tempDir(),
+    ]);
     expect(r.status, r.stdout + r.stderr).toBe(3);
     expect(r.stderr).toMatch(
       /^screenconf: error SC_INCOMPLETE: .*check "held" names requirement id OURS-NOPE, in neither/,
@@ -198,7 +208,7 @@ describe('run --suites-dir', () => {
   ];
   it.each(refused)('refuses %s before anything is sent (exit 2, %s)', async (_what, code, args, message) => {
     const dir = tempDir();
-    const r = await screenconf(['run', '--suites', 'token', ...args(), '--report-dir', dir]);
+    const r = await screenconfInProcess(['run', '--suites', 'token', ...args(), '--report-dir', dir]);
     expect(r.status, r.stdout + r.stderr).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -1,12 +1,15 @@
 /**
- * Legal variations stay conforming (issue 14 §1): the whole suite, through the real CLI, against
- * the reference server with each variant switch alone and with several combined, ends CONFORMING
- * with no MUST failed and no SHOULD warned. The faults (test/faults.test.ts) prove the checks have
- * teeth; this file proves they do not bite a server for a choice the interface leaves open.
+ * Legal variations stay conforming (issue 14 §1): the whole suite, through the CLI's main() (the run
+ * command as a user gives it, the embedded server over real HTTP, the suites in vitest worker
+ * processes; in this process, as faults.test.ts, to spare a node + tsx + vitest start-up per run),
+ * against the reference server with each variant switch alone and with several combined, ends
+ * CONFORMING with no MUST failed and no SHOULD warned. The faults (test/faults.test.ts) prove the
+ * checks have teeth; this file proves they do not bite a server for a choice the interface leaves open.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { VARIANTS, type VariantName } from '../src/reference/variants.ts';
-import { readReport, screenconf, tempDir } from './support/cli.ts';
+import { readReport, tempDir } from './support/cli.ts';
+import { screenconfInProcess } from './support/in-process.ts';
 
 /** Combinations: one choice of each kind at once, as an independent server would make them. */
 const COMBINED: VariantName[][] = [
@@ -86,12 +89,11 @@ describe('each legal variation is judged conforming', () => {
     it('ends CONFORMING: no MUST failed, no SHOULD warned', async () => {
       const dir = tempDir();
       const result = await slot(() =>
-        screenconf(
+        screenconfInProcess(
           ['run', '--report-dir', dir, '--seed', '14', '--runs', '3', '--quiet'].concat(
             '--reference-variants',
             variants.join(','),
           ),
-          { timeoutMs: 240_000 },
         ),
       );
       const report = readReport(dir) as ReturnType<typeof readReport> & { summary: Summary };
