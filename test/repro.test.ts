@@ -237,22 +237,19 @@ describe('a reproduction that cannot set up what it names', () => {
 describe('the reproduction of an invariant the watcher judged', () => {
   it('makes the case whose reads broke it before replaying them', async () => {
     const reports = tempDir();
-    const run = await screenconf(
-      [
-        'run',
-        '--suites',
-        'limits',
-        '--reference-faults',
-        'limit.customer-external-id-256',
-        '--runs',
-        '5',
-        '--seed',
-        '3',
-        '--report-dir',
-        reports,
-      ],
-      { timeoutMs: 300_000 },
-    );
+    const run = await screenconfInProcess([
+      'run',
+      '--suites',
+      'limits',
+      '--reference-faults',
+      'limit.customer-external-id-256',
+      '--runs',
+      '5',
+      '--seed',
+      '3',
+      '--report-dir',
+      reports,
+    ]);
     expect(run.status, run.stdout + run.stderr).toBe(1);
     const dir = runFolder(reports);
     const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
