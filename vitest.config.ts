@@ -35,7 +35,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
-    maxWorkers: 2,
+    // Three test files at once on 2 cores: the longest files wait on servers far more than they
+    // compute (variants.test.ts on webhook deliveries, hostile.test.ts on a 75 s throttle), and two
+    // workers left the CPU idle beside them. The timeouts bound hangs, not speed: a third file slows
+    // the others without changing a verdict (two whole runs of this config at once stayed green).
+    maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
   },
 });

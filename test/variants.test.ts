@@ -51,10 +51,14 @@ const COMBINED: VariantName[][] = [
 const RUNS: VariantName[][] = [...(Object.keys(VARIANTS) as VariantName[]).map((v) => [v]), ...COMBINED];
 
 /**
- * Whole runs at once: each is a server and two worker processes. Two at once on a 2-core machine
- * shared with other test runs overloaded the embedded server (ECONNRESET, harness faults): one.
+ * Whole runs at once: each is an embedded server and two vitest worker processes. A run spends most
+ * of its time waiting in the webhooks suite (deliveries, and the quiet windows that show none came
+ * twice), so two at once nearly halve this file's time for little more CPU. Spawned, two at once on a
+ * 2-core machine beside other test files once overloaded the embedded server (ECONNRESET, harness
+ * faults); in this process, two at once stayed green in full runs of `npm test`, and in two full runs
+ * at once (every test file twice, on 2 cores). More than two would wait for the CPU, not the clock.
  */
-const AT_ONCE = 1;
+const AT_ONCE = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
 async function slot<T>(fn: () => Promise<T>): Promise<T> {
