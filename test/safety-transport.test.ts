@@ -101,6 +101,19 @@ describe('load bounds', () => {
     expect(new Limiter({ concurrency: 0, maxRps: 5 }).acquireNow()).toBeUndefined();
   });
 
+  it('Limiter stops pacing the requests that wait once the run is stopping', async () => {
+    // One request per 1,000 s: without the stop, the second and later would wait for minutes.
+    const limiter = new Limiter({ concurrency: 0, maxRps: 0.001 });
+    let stopping = false;
+    (await limiter.acquire(() => stopping))();
+    const waiting = Array.from({ length: 5 }, () => limiter.acquire(() => stopping));
+    stopping = true;
+    for (const release of await Promise.all(waiting)) release();
+    const paused = new Limiter({ concurrency: 0, maxRps: 0 });
+    paused.pause(1_000_000);
+    (await paused.acquire(() => true))();
+  });
+
   it('divides the run bounds between the worker processes', () => {
     expect(loadLimits({ concurrency: undefined, maxRps: undefined }, 'url')).toMatchObject({
       concurrency: 4,

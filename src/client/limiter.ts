@@ -43,12 +43,16 @@ export class Limiter {
     return nothingToRelease;
   }
 
-  /** Waits for a slot and a rate token; returns the function that frees the slot. */
-  async acquire(): Promise<() => void> {
-    for (let wait = this.#pausedUntil - this.now(); wait > 0; wait = this.#pausedUntil - this.now()) await sleep(wait);
+  /**
+   * Waits for a slot and a rate token; returns the function that frees the slot. Once `stopping()`
+   * says so, a waiting request is not paced any longer: it gets its turn at once, to be refused.
+   */
+  async acquire(stopping: () => boolean = () => false): Promise<() => void> {
+    for (let wait = this.#pausedUntil - this.now(); wait > 0 && !stopping(); wait = this.#pausedUntil - this.now())
+      await sleep(Math.min(wait, 250));
     await this.#slot();
     try {
-      await this.#rateToken();
+      await this.#rateToken(stopping);
     } catch (err) {
       this.#release();
       throw err;
@@ -79,12 +83,13 @@ export class Limiter {
   }
 
   /** Token bucket; callers queue in order so none starves. */
-  #rateToken(): Promise<void> {
+  #rateToken(stopping: () => boolean): Promise<void> {
     const rps = this.options.maxRps;
     if (rps <= 0) return Promise.resolve();
     const turn = this.#rateQueue.then(async () => {
       const capacity = Math.max(1, rps);
       for (;;) {
+        if (stopping()) return;
         const now = this.now();
         this.#tokens = Math.min(capacity, this.#tokens + ((now - this.#refilledAt) / 1000) * rps);
         this.#refilledAt = now;
@@ -92,7 +97,7 @@ export class Limiter {
           this.#tokens -= 1;
           return;
         }
-        await sleep(Math.ceil(((1 - this.#tokens) / rps) * 1000));
+        await sleep(Math.min(250, Math.ceil(((1 - this.#tokens) / rps) * 1000)));
       }
     });
     this.#rateQueue = turn;

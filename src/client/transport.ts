@@ -368,7 +368,15 @@ export class Transport {
         { notSent: true },
       );
     }
-    const release = req.unpaced ? () => {} : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire()));
+    const release = req.unpaced
+      ? () => {}
+      : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire(() => !req.cleanup && !!stoppingReason())));
+    // The run may have begun stopping while the request waited its turn: it is not sent then.
+    const stoppedWhileWaiting = stoppingReason();
+    if (stoppedWhileWaiting && !req.cleanup) {
+      release();
+      throw new HarnessError('SC_INTERRUPTED', `not sent: ${stoppedWhileWaiting}`);
+    }
     const started = Date.now();
     const recorded: Exchange = {
       at: isoTime(started),
