@@ -7,7 +7,7 @@ import { inject, test } from 'vitest';
 import { suiteName } from '../base/suite-file.ts';
 import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
-import { type Evidence, type Observation, type PropertyEvidence, setupOf } from '../results/evidence.ts';
+import { type Evidence, type Observation, oldestFirst, type PropertyEvidence, setupOf } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
@@ -45,10 +45,7 @@ export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[]
   // judges (a read made once for two checks), join the check's own exchanges in the order they
   // were sent: the setup of a judged exchange is what came before it.
   const pool = judged.length
-    ? [...new Set([...creationsElsewhere([...all, ...judged]), ...all, ...judged])]
-        .map((e, i) => ({ e, i }))
-        .sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i)
-        .map(({ e }) => e)
+    ? oldestFirst(new Set([...creationsElsewhere([...all, ...judged]), ...all, ...judged]))
     : all;
   const setup = judged.length ? setupOf(pool, judged) : [];
   const kept = judged.length ? pool.filter((e) => judged.includes(e) || setup.includes(e)) : all.slice(-EVIDENCE_TAIL);

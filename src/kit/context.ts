@@ -10,7 +10,7 @@ import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportO
 import { Provisioner } from '../provision/provisioner.ts';
 import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import type { ExchangeTag } from '../results/exchange-log.ts';
-import { idsCreated, idsNamed } from '../results/evidence.ts';
+import { idsCreated, idsNamed, oldestFirst } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
 import type { UserRequirement } from '../spec/index.ts';
@@ -150,7 +150,7 @@ export function creationsElsewhere(exchanges: readonly Exchange[]): Exchange[] {
     const e = creations.get(id);
     if (e && !made.has(id) && !exchanges.includes(e)) found.add(e);
   }
-  return [...found].sort((a, b) => a.at.localeCompare(b.at));
+  return oldestFirst(found);
 }
 
 /** The ledger's label of each organisation: a (ours) and b (the peer). */

@@ -244,9 +244,15 @@ export class InvariantWatcher {
           }
           const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
           exchange ??= res.exchange;
-          if (exchange && evidence.exchanges.length < EXCHANGES_KEPT && !evidence.exchanges.includes(exchange)) {
-            evidence.exchanges.push(exchange);
-            evidence.curl.push(toCurl(exchange, this.baseUrl));
+          // Every exchange kept showed a violation: each is judged (kept as a marked copy of the record).
+          const shown = exchange;
+          if (
+            shown &&
+            evidence.exchanges.length < EXCHANGES_KEPT &&
+            !evidence.exchanges.some((e) => e.request === shown.request)
+          ) {
+            evidence.exchanges.push({ ...shown, judged: true });
+            evidence.curl.push(toCurl(shown, this.baseUrl));
           }
         }
       }

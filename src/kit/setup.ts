@@ -16,15 +16,15 @@ beforeAll(() => {
 });
 
 /**
- * Marks the exchanges that showed a violation judged and puts before them the creation of each
- * case they name (made by a check of the worker), so a reproduction makes the case it reads.
+ * Puts before the exchanges that showed a violation the creation of each case they name (made by
+ * a check of the worker), so a reproduction makes the case it reads.
  */
 function withSetup(findings: InvariantFindings, baseUrl: string): InvariantFindings {
   for (const evidence of Object.values(findings.evidence)) {
     if (!evidence) continue;
     const made = creationsElsewhere(evidence.exchanges);
     evidence.curl = [...made.map((e) => toCurl(e, baseUrl)), ...evidence.curl];
-    evidence.exchanges = [...made, ...evidence.exchanges.map((e) => ({ ...e, judged: true }))];
+    evidence.exchanges = [...made, ...evidence.exchanges];
   }
   return findings;
 }

@@ -148,22 +148,22 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
       known.get(`case:${id}`) ??
       (inBody ? (known.get(`customer:${id}`) ?? known.get(`check:${id}`)) : undefined);
     const headers = Object.fromEntries(Object.entries(e.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const unresolved: number[] = [];
     const step: Step = {
       n,
       method: e.request.method,
-      path: [],
+      path: template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g, unresolved),
       who: whoOf(e),
       judged: e.judged === true,
       status: e.response?.status,
       captures: [],
-      unresolved: [],
+      unresolved,
     };
-    step.path = template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g, step.unresolved);
     if (step.who === 'other' && headers.authorization) step.header = headers.authorization;
     if (e.request.body !== undefined && e.request.body !== '') {
       step.contentType = headers['content-type'] ?? 'application/json';
       const ids = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(?:\[[\d\s,]*\]|\d+)/g;
-      step.body = template(e.request.body, runId, lookup(true), ids, step.unresolved);
+      step.body = template(e.request.body, runId, lookup(true), ids, unresolved);
     }
     const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
     if (created) {

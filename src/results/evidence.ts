@@ -46,6 +46,11 @@ export interface Observation {
   evidence?: Evidence;
 }
 
+/** Exchanges (or what carries their time) in the order sent; those sent in one millisecond keep their order. */
+export function oldestFirst<T extends { at: string }>(items: Iterable<T>): T[] {
+  return [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
 /** Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`). */
 export function idsNamed(e: Exchange): number[] {
   const out: number[] = [];

@@ -7,6 +7,7 @@ import { suiteName } from '../base/suite-file.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
+import { oldestFirst } from '../results/evidence.ts';
 import { failureHeadline } from '../results/failure.ts';
 import { type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
@@ -134,18 +135,11 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): Check
       }
     }
     // Oldest first, as every evidence: a reproduction replays them in order (the creation of a case before its read).
-    // The setup (creations of the cases named) is unmarked; without marks, every exchange is judged.
     const kept = findings.evidence[id];
-    const marked = kept?.exchanges.some((e) => e.judged);
-    const order = (kept?.exchanges ?? [])
-      .map((e, i) => ({ e, i }))
-      .sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i);
-    const evidence = kept && {
-      exchanges: order.map(({ e }) => (!marked || e.judged ? { ...e, judged: true } : e)),
-      curl: order.map(({ i }) => kept.curl[i]!),
-    };
-    // The headline names the request of the first violation (the watcher kept it first).
-    const judged = kept?.exchanges.find((e) => !marked || e.judged);
+    const order = oldestFirst((kept?.exchanges ?? []).map((e, i) => ({ at: e.at, e, curl: kept!.curl[i]! })));
+    const evidence = kept && { exchanges: order.map((o) => o.e), curl: order.map((o) => o.curl) };
+    // The headline names the request of the first violation (the watcher kept it first, after the setup).
+    const judged = kept?.exchanges.find((e) => e.judged);
     const detail = {
       what,
       ...(first ? { expected: first.expected, received: first.received } : {}),
