@@ -11,6 +11,7 @@ import { HarnessError, TransportError } from '../errors.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
 import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
+import { refuseWhenStopping, stoppingReason } from './stopping.ts';
 import type { Redactor } from '../base/redact.ts';
 
 export { targetUrl } from './target-url.ts';
@@ -85,23 +86,6 @@ const answeredIn = new WeakMap<object, Exchange>();
 /** The exchange a JSON body (as parsed by a Transport) came in, when it is one. */
 export function exchangeOfBody(body: unknown): Exchange | undefined {
   return body !== null && typeof body === 'object' ? answeredIn.get(body) : undefined;
-}
-
-const STOPPING = Symbol.for('screenconf.transport-stopping');
-const processState = globalThis as { [STOPPING]?: string };
-
-/**
- * Tells every Transport of this process that the run is stopping (Ctrl-C, deadline): from now
- * on only cleanup requests are sent; any other throws HarnessError SC_INTERRUPTED at once, so
- * a check in flight ends at its next request instead of running on.
- */
-export function stopSending(reason: string): void {
-  processState[STOPPING] ??= reason;
-}
-
-/** Why the run is stopping, when it is. */
-export function stoppingReason(): string | undefined {
-  return processState[STOPPING];
 }
 
 const RECORDED_BODY_CHARS = 16_384;
@@ -357,8 +341,7 @@ export class Transport {
   }
 
   async #sendOnce(req: OutgoingRequest): Promise<ReceivedResponse> {
-    const stopping = stoppingReason();
-    if (stopping && !req.cleanup) throw new HarnessError('SC_INTERRUPTED', `not sent: ${stopping}`);
+    refuseWhenStopping(req);
     this.#stopped ??= this.#givenUpElsewhere();
     if (this.#stopped) {
       throw new TransportError(
@@ -372,10 +355,11 @@ export class Transport {
       ? () => {}
       : (this.#limiter.acquireNow() ?? (await this.#limiter.acquire(() => !req.cleanup && !!stoppingReason())));
     // The run may have begun stopping while the request waited its turn: it is not sent then.
-    const stoppedWhileWaiting = stoppingReason();
-    if (stoppedWhileWaiting && !req.cleanup) {
+    try {
+      refuseWhenStopping(req);
+    } catch (err) {
       release();
-      throw new HarnessError('SC_INTERRUPTED', `not sent: ${stoppedWhileWaiting}`);
+      throw err;
     }
     const started = Date.now();
     const recorded: Exchange = {

@@ -10,7 +10,7 @@
  *   this worker's redactor (the only one that knows the access tokens it was issued).
  */
 import { afterEach, beforeEach } from 'vitest';
-import { stopSending } from '../client/transport.ts';
+import { stopSending } from '../client/stopping.ts';
 import { getHarness } from '../kit/context.ts';
 
 const INSTALLED = Symbol.for('screenconf.worker-signals');
