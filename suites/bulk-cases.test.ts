@@ -30,6 +30,7 @@ import {
   itemLabels,
   keepingEvidence,
   learnBefore,
+  limitBatches,
   malformedBulkBodies,
   mapLimit,
   property,
@@ -96,6 +97,29 @@ function bigPool(t: CheckApi): Promise<CaseBody[]> {
   hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, () => t.primary.provision.createCase());
   return hundredAndOne;
 }
+
+/** The fields of a 101-item batch's item a case read back shows (it took the item). */
+function tookFields(read: CaseBody, item: JsonObject): ('external_id' | 'delete_after')[] {
+  return (['external_id', 'delete_after'] as const).filter((f) => deepEqual(read[f], item[f]));
+}
+
+/**
+ * The 100- and 101-item batches, read back once after both (kit/limit-batches.ts). Each item sets
+ * a fresh external_id and a delete_after no case holds yet (1000… for 100 items, 2000… for 101,
+ * moved on by each further batch of the kind): a case showing one of its item's values took it.
+ */
+const limit = limitBatches<CaseBody, CaseBody>({
+  pool: bigPool,
+  items: (t, cases, kind, round) =>
+    cases.map((c, i) => ({
+      id: c.id,
+      external_id: t.primary.provision.externalId(`bulk${kind === 'full' ? LIMIT : LIMIT + 1}-${i}`),
+      delete_after: (kind === 'full' ? 1000 : 2000) + 2000 * round + i,
+    })),
+  send: (t, body) => t.primary.api.bulkUpdateCases(body),
+  read: (t, c) => readCase(t.primary, c.id),
+  took: (read, item) => tookFields(read, item).length > 0,
+});
 
 /**
  * `n` cases of the big pool when the 100- and 101-item checks made it (a mixed batch learns the
@@ -269,24 +293,17 @@ async function sendMixed(
 
 describe('POST /api/cases/bulk-update/', () => {
   check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CASES-ACCEPT-100'], async (t) => {
-    const cases = (await bigPool(t)).slice(0, LIMIT);
-    const items = cases.map((c, i) => ({
-      id: c.id,
-      external_id: t.primary.provision.externalId(`bulk100-${i}`),
-      delete_after: 1000 + i,
-    }));
+    const batch = await limit.full(t);
     const what = `bulk update of ${LIMIT} cases`;
-    const { res, exchange } = await send(t, { items });
-    expectBulkAnswer(res, [200], what);
-    await keepingEvidence(t, exchange, async () => {
-      const wrong = await mapLimit(items, CONCURRENCY, async (item) => {
-        const w = notApplied(await readCase(t.primary, item.id), item);
-        return w.length ? `case ${item.id}: ${w.join(', ')}` : undefined;
+    expectBulkAnswer(batch.res, [200], what);
+    await keepingEvidence(t, batch.exchange, async () => {
+      const problems = batch.after.flatMap((read, i) => {
+        const w = notApplied(read, batch.items[i]!);
+        return w.length ? [`case ${read.id}: ${w.join(', ')}`] : [];
       });
-      const problems = wrong.filter((w): w is string => w !== undefined);
       if (problems.length)
         fail(
-          `${what}: the cases read back`,
+          `${what}: the cases read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item batch)` : ''}`,
           `all ${LIMIT} items applied`,
           `${problems.length} not applied: ${someOf(problems)}`,
         );
@@ -294,21 +311,12 @@ describe('POST /api/cases/bulk-update/', () => {
   });
 
   check('a batch of 101 items is rejected whole and changes no case', ['BULK-CASES-REJECT-101'], async (t) => {
-    const cases = await bigPool(t);
-    // Values no case holds yet (fresh external_ids, delete_after 2000…2100): a case showing
-    // one of its item's values took that item.
-    const items = cases.map((c, i) => ({
-      id: c.id,
-      external_id: t.primary.provision.externalId(`bulk101-${i}`),
-      delete_after: 2000 + i,
-    }));
+    const batch = await limit.over(t);
     const what = `bulk update of ${LIMIT + 1} cases (one over the limit of ${LIMIT})`;
-    const { res, exchange } = await send(t, { items });
-    await keepingEvidence(t, exchange, async () => {
-      expectRejected(res, what);
-      const after = await mapLimit(cases, CONCURRENCY, (c) => readCase(t.primary, c.id));
-      const changed = after.flatMap((a, i) => {
-        const took = (['external_id', 'delete_after'] as const).filter((f) => deepEqual(a[f], items[i]![f]));
+    await keepingEvidence(t, batch.exchange, async () => {
+      expectRejected(batch.res, what);
+      const changed = batch.after.flatMap((a, i) => {
+        const took = tookFields(a, batch.items[i]!);
         return took.length ? [`case ${a.id}: ${took.map((f) => `${f} ${JSON.stringify(a[f])}`).join(', ')}`] : [];
       });
       if (changed.length)

@@ -32,6 +32,7 @@ import {
   itemLabels,
   keepingEvidence,
   learnBefore,
+  limitBatches,
   malformedBulkBodies,
   mapLimit,
   property,
@@ -100,6 +101,31 @@ function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
   );
   return hundredAndOne;
 }
+
+/** A customer read back shows the full_name its item sent (it took the item). */
+function tookName(read: JsonObject, item: JsonObject): boolean {
+  return read.full_name === item.full_name;
+}
+
+/**
+ * The 100- and 101-item batches, read back once after both (kit/limit-batches.ts). Each item sets
+ * a full_name no customer holds yet (a random tag per batch), the 100 items a customer_type too: a
+ * customer showing its item's name took it.
+ */
+const limit = limitBatches<CaseCustomer, JsonObject>({
+  pool: bigPool,
+  items: (_t, customers, kind) => {
+    const tag = randomBytes(3).toString('hex');
+    return customers.map((k, i) =>
+      kind === 'full'
+        ? { id: k.id, full_name: `Screenconf Bulk ${tag} ${i}`, customer_type: CUSTOMER_TYPES[i % 2]! }
+        : { id: k.id, full_name: `Screenconf Over Limit ${tag} ${i}` },
+    );
+  },
+  send: (t, body) => t.primary.api.bulkUpdateCustomers(body),
+  read: (t, k) => readCustomer(t.primary, k),
+  took: tookName,
+});
 
 const validFields = fc.record(
   {
@@ -261,25 +287,18 @@ async function sendMixed(t: CheckApi, setup: Setup, batch: Batch, before: boolea
 
 describe('POST /api/customers/bulk-update/', () => {
   check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CUSTOMERS-ACCEPT-100'], async (t) => {
-    const customers = (await bigPool(t)).slice(0, LIMIT);
-    const tag = randomBytes(3).toString('hex');
-    const items = customers.map((k, i) => ({
-      id: k.id,
-      full_name: `Screenconf Bulk ${tag} ${i}`,
-      customer_type: CUSTOMER_TYPES[i % 2]!,
-    }));
+    const batch = await limit.full(t);
     const what = `bulk update of ${LIMIT} customers`;
-    const { res, exchange } = await send(t, { items });
-    expectBulkAnswer(res, [200], what);
-    await keepingEvidence(t, exchange, async () => {
-      const wrong = await mapLimit(customers, CONCURRENCY, async (k, i) => {
-        const w = notApplied(await readCustomer(t.primary, k), items[i]!);
-        return w.length ? `customer ${k.id} (case ${k.caseId}): ${w.join(', ')}` : undefined;
+    expectBulkAnswer(batch.res, [200], what);
+    await keepingEvidence(t, batch.exchange, async () => {
+      const problems = batch.after.flatMap((read, i) => {
+        const w = notApplied(read, batch.items[i]!);
+        const k = batch.members[i]!;
+        return w.length ? [`customer ${k.id} (case ${k.caseId}): ${w.join(', ')}`] : [];
       });
-      const problems = wrong.filter((w): w is string => w !== undefined);
       if (problems.length)
         fail(
-          `${what}: the customers read back`,
+          `${what}: the customers read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item batch)` : ''}`,
           `all ${LIMIT} items applied`,
           `${problems.length} not applied: ${someOf(problems)}`,
         );
@@ -287,18 +306,13 @@ describe('POST /api/customers/bulk-update/', () => {
   });
 
   check('a batch of 101 items is rejected whole and changes no customer', ['BULK-CUSTOMERS-REJECT-101'], async (t) => {
-    const customers = await bigPool(t);
-    // Names no customer holds yet: a customer showing its item's name took that item.
-    const tag = randomBytes(3).toString('hex');
-    const items = customers.map((k, i) => ({ id: k.id, full_name: `Screenconf Over Limit ${tag} ${i}` }));
+    const batch = await limit.over(t);
     const what = `bulk update of ${LIMIT + 1} customers (one over the limit of ${LIMIT})`;
-    const { res, exchange } = await send(t, { items });
-    await keepingEvidence(t, exchange, async () => {
-      expectRejected(res, what);
-      const after = await mapLimit(customers, CONCURRENCY, (k) => readCustomer(t.primary, k));
-      const changed = after.flatMap((a, i) =>
-        a.full_name === items[i]!.full_name
-          ? [`customer ${customers[i]!.id}: full_name ${JSON.stringify(a.full_name)}`]
+    await keepingEvidence(t, batch.exchange, async () => {
+      expectRejected(batch.res, what);
+      const changed = batch.after.flatMap((a, i) =>
+        tookName(a, batch.items[i]!)
+          ? [`customer ${batch.members[i]!.id}: full_name ${JSON.stringify(a.full_name)}`]
           : [],
       );
       if (changed.length)

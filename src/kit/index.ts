@@ -22,6 +22,13 @@ export {
   type CaseCustomer,
   type CaseWithChecks,
 } from './cases.ts';
+export {
+  limitBatches,
+  type LimitBatch,
+  type LimitBatches,
+  type LimitBatchesSpec,
+  type LimitKind,
+} from './limit-batches.ts';
 export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
 export { differentValue, processingBegun } from './read-only.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';

@@ -80,7 +80,7 @@ export function runFolder(dir: string): string {
 
 /** The newest run's conformance.json in a report folder. */
 export function readReport(dir: string): {
-  summary: { conforming: boolean; mustFailures: number };
+  summary: { conforming: boolean; mustFailures: number; flaky?: string[] };
   results: ReportResult[];
 } {
   return JSON.parse(readFileSync(join(runFolder(dir), 'conformance.json'), 'utf8'));
