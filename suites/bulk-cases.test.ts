@@ -14,7 +14,6 @@ import {
   appliedButReportedFailed,
   changedFields,
   check,
-  deepEqual,
   differentValue,
   describeItems,
   describeReport,
@@ -25,6 +24,8 @@ import {
   expectNoServerError,
   expectRejected,
   fail,
+  fieldsTaken,
+  fieldsUnequal,
   freshExternalIds,
   inOrder,
   itemLabels,
@@ -73,22 +74,20 @@ function send(t: CheckApi, body: unknown) {
   return exchanged(t, () => t.primary.api.bulkUpdateCases(body));
 }
 
+/** The fields of an item a case read back is judged on: all but id; one the read may leave out, only when there. */
+function judgedPart(read: CaseBody, sent: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(sent).filter(([field]) => field !== 'id' && (field in read || !OPTIONAL_IN_READ.has(field))),
+  );
+}
+
 /** How the case differs from what the item sent (fields the read leaves out are not judged). */
 function notApplied(read: CaseBody, sent: JsonObject): string[] {
-  const wrong: string[] = [];
-  for (const [field, value] of Object.entries(sent)) {
-    if (field === 'id') continue;
-    if (!(field in read)) {
-      if (!OPTIONAL_IN_READ.has(field)) wrong.push(`${field} missing`);
-      continue;
-    }
-    if (!deepEqual(read[field], value))
-      wrong.push(
-        `${field} is ${JSON.stringify(read[field])?.slice(0, 120)}, the item sent ` +
-          `${JSON.stringify(value)?.slice(0, 120)}`,
-      );
-  }
-  return wrong;
+  return fieldsUnequal(read, judgedPart(read, sent)).map((f) =>
+    f.received === 'absent'
+      ? `${f.name} missing`
+      : `${f.name} is ${f.received.slice(0, 120)}, the item sent ${f.expected.slice(0, 120)}`,
+  );
 }
 
 /** The file's 101 cases, created once: the 100- and 101-item batches share them. */
@@ -98,9 +97,9 @@ function bigPool(t: CheckApi): Promise<CaseBody[]> {
   return hundredAndOne;
 }
 
-/** The fields of a 101-item batch's item a case read back shows (it took the item). */
-function tookFields(read: CaseBody, item: JsonObject): ('external_id' | 'delete_after')[] {
-  return (['external_id', 'delete_after'] as const).filter((f) => deepEqual(read[f], item[f]));
+/** The values of a 101-item batch's item a case read back shows (it took the item). */
+function tookFields(read: CaseBody, item: JsonObject) {
+  return fieldsTaken(read, { external_id: item.external_id, delete_after: item.delete_after });
 }
 
 /**
@@ -297,15 +296,17 @@ describe('POST /api/cases/bulk-update/', () => {
     const what = `bulk update of ${LIMIT} cases`;
     expectBulkAnswer(batch.res, [200], what);
     await keepingEvidence(t, batch.exchange, async () => {
-      const problems = batch.after.flatMap((read, i) => {
+      const wrong = batch.after.flatMap((read, i) => {
         const w = notApplied(read, batch.items[i]!);
-        return w.length ? [`case ${read.id}: ${w.join(', ')}`] : [];
+        return w.length ? [{ read, item: batch.items[i]!, text: `case ${read.id}: ${w.join(', ')}` }] : [];
       });
-      if (problems.length)
+      const first = wrong[0];
+      if (first)
         fail(
           `${what}: the cases read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item batch)` : ''}`,
           `all ${LIMIT} items applied`,
-          `${problems.length} not applied: ${someOf(problems)}`,
+          `${wrong.length} not applied: ${someOf(wrong.map((w) => w.text))}`,
+          { judged: [first.read], expect: { fields: fieldsUnequal(first.read, judgedPart(first.read, first.item)) } },
         );
     });
   });
@@ -315,15 +316,19 @@ describe('POST /api/cases/bulk-update/', () => {
     const what = `bulk update of ${LIMIT + 1} cases (one over the limit of ${LIMIT})`;
     await keepingEvidence(t, batch.exchange, async () => {
       expectRejected(batch.res, what);
-      const changed = batch.after.flatMap((a, i) => {
-        const took = tookFields(a, batch.items[i]!);
-        return took.length ? [`case ${a.id}: ${took.map((f) => `${f} ${JSON.stringify(a[f])}`).join(', ')}`] : [];
+      const changed = batch.after.flatMap((read, i) => {
+        const took = tookFields(read, batch.items[i]!);
+        return took.length
+          ? [{ read, took, text: `case ${read.id}: ${took.map((f) => `${f.name} ${f.value}`).join(', ')}` }]
+          : [];
       });
-      if (changed.length)
+      const first = changed[0];
+      if (first)
         fail(
           `the cases read back after the rejected ${what}`,
           'no case took a value its item sent',
-          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`,
+          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
+          { judged: [first.read], expect: { unlike: first.took } },
         );
     });
   });

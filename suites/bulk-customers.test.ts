@@ -17,7 +17,6 @@ import {
   check,
   CUSTOMER_FIELDS,
   customerOf,
-  deepEqual,
   describeItems,
   excerpt,
   describeReport,
@@ -28,6 +27,8 @@ import {
   expectNoServerError,
   expectRejected,
   fail,
+  fieldsTaken,
+  fieldsUnequal,
   inOrder,
   itemLabels,
   keepingEvidence,
@@ -42,6 +43,7 @@ import {
   someOf,
   unknownId,
   type BulkSent,
+  type CaseBody,
   type CaseCustomer,
   type CheckApi,
   type JsonObject,
@@ -74,23 +76,29 @@ const MAX_INVALID = 3;
 const SLOT_ID = -424_242;
 const SLOT_EXTERNAL_ID = 'screenconf-slot-external-id';
 
+/** The customer nested in a case read back. */
+function customerIn(read: CaseBody): JsonObject {
+  return (read.customer ?? {}) as JsonObject;
+}
+
 async function readCustomer(org: Organisation, k: CaseCustomer, what?: string): Promise<JsonObject> {
-  const c = await readCase(org, k.caseId, what ?? `reading case ${k.caseId} (customer ${k.id})`);
-  return (c.customer ?? {}) as JsonObject;
+  return customerIn(await readCase(org, k.caseId, what ?? `reading case ${k.caseId} (customer ${k.id})`));
 }
 
 function send(t: CheckApi, body: unknown) {
   return exchanged(t, () => t.primary.api.bulkUpdateCustomers(body));
 }
 
+/** What an item sets on its customer: full_name and customer_type (id and external_id identify it). */
+function setFields(sent: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(sent).filter(([f]) => f === 'full_name' || f === 'customer_type'));
+}
+
 /** How the customer differs from what the item set (full_name, customer_type). */
 function notApplied(read: JsonObject, sent: JsonObject): string[] {
-  return ['full_name', 'customer_type']
-    .filter((f) => f in sent && !deepEqual(read[f], sent[f]))
-    .map(
-      (f) =>
-        `${f} is ${JSON.stringify(read[f])?.slice(0, 120)}, the item sent ${JSON.stringify(sent[f])?.slice(0, 120)}`,
-    );
+  return fieldsUnequal(read, setFields(sent)).map(
+    (f) => `${f.name} is ${f.received.slice(0, 120)}, the item sent ${f.expected.slice(0, 120)}`,
+  );
 }
 
 /** The file's 101 customers, created once: the 100- and 101-item batches share them. */
@@ -102,17 +110,18 @@ function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
   return hundredAndOne;
 }
 
-/** A customer read back shows the full_name its item sent (it took the item). */
-function tookName(read: JsonObject, item: JsonObject): boolean {
-  return read.full_name === item.full_name;
+/** The full_name of a 101-item batch's item its customer, read back in its case, shows (it took the item). */
+function tookName(read: CaseBody, item: JsonObject) {
+  return fieldsTaken(customerIn(read), { full_name: item.full_name });
 }
 
 /**
  * The 100- and 101-item batches, read back once after both (kit/limit-batches.ts). Each item sets
  * a full_name no customer holds yet (a random tag per batch), the 100 items a customer_type too: a
- * customer showing its item's name took it.
+ * customer showing its item's name took it. The case is read, and judged, whole: its customer is
+ * nested.
  */
-const limit = limitBatches<CaseCustomer, JsonObject>({
+const limit = limitBatches<CaseCustomer, CaseBody>({
   pool: bigPool,
   items: (_t, customers, kind) => {
     const tag = randomBytes(3).toString('hex');
@@ -123,8 +132,8 @@ const limit = limitBatches<CaseCustomer, JsonObject>({
     );
   },
   send: (t, body) => t.primary.api.bulkUpdateCustomers(body),
-  read: (t, k) => readCustomer(t.primary, k),
-  took: tookName,
+  read: (t, k) => readCase(t.primary, k.caseId, `reading case ${k.caseId} (customer ${k.id})`),
+  took: (read, item) => tookName(read, item).length > 0,
 });
 
 const validFields = fc.record(
@@ -291,16 +300,20 @@ describe('POST /api/customers/bulk-update/', () => {
     const what = `bulk update of ${LIMIT} customers`;
     expectBulkAnswer(batch.res, [200], what);
     await keepingEvidence(t, batch.exchange, async () => {
-      const problems = batch.after.flatMap((read, i) => {
-        const w = notApplied(read, batch.items[i]!);
+      const wrong = batch.after.flatMap((read, i) => {
+        const w = notApplied(customerIn(read), batch.items[i]!);
         const k = batch.members[i]!;
-        return w.length ? [`customer ${k.id} (case ${k.caseId}): ${w.join(', ')}`] : [];
+        return w.length
+          ? [{ read, item: batch.items[i]!, text: `customer ${k.id} (case ${k.caseId}): ${w.join(', ')}` }]
+          : [];
       });
-      if (problems.length)
+      const first = wrong[0];
+      if (first)
         fail(
           `${what}: the customers read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item batch)` : ''}`,
           `all ${LIMIT} items applied`,
-          `${problems.length} not applied: ${someOf(problems)}`,
+          `${wrong.length} not applied: ${someOf(wrong.map((w) => w.text))}`,
+          { judged: [first.read], expect: { fields: fieldsUnequal(customerIn(first.read), setFields(first.item)) } },
         );
     });
   });
@@ -310,16 +323,19 @@ describe('POST /api/customers/bulk-update/', () => {
     const what = `bulk update of ${LIMIT + 1} customers (one over the limit of ${LIMIT})`;
     await keepingEvidence(t, batch.exchange, async () => {
       expectRejected(batch.res, what);
-      const changed = batch.after.flatMap((a, i) =>
-        tookName(a, batch.items[i]!)
-          ? [`customer ${batch.members[i]!.id}: full_name ${JSON.stringify(a.full_name)}`]
-          : [],
-      );
-      if (changed.length)
+      const changed = batch.after.flatMap((read, i) => {
+        const took = tookName(read, batch.items[i]!);
+        return took.length
+          ? [{ read, took, text: `customer ${batch.members[i]!.id}: full_name ${took[0]!.value}` }]
+          : [];
+      });
+      const first = changed[0];
+      if (first)
         fail(
           `the customers read back after the rejected ${what}`,
           'no customer took the full_name its item sent',
-          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed)}`,
+          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
+          { judged: [first.read], expect: { unlike: first.took } },
         );
     });
   });

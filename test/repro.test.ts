@@ -58,6 +58,8 @@ const REQUIREMENTS = [
   'TOKEN-NO-STORE',
   // Judged on cases another check of the file made (the uniqueness suite shares its cases).
   'UNIQUE-EXACT-MATCH',
+  // Judged on a read after a batch that was to change nothing: values the case must not hold.
+  'BULK-CASES-REJECT-101',
 ];
 
 describe('the judged exchange and reproduction scripts', () => {
@@ -83,6 +85,7 @@ describe('the judged exchange and reproduction scripts', () => {
         'limit.webhook-url-512',
         'token.cacheable',
         'unique.case-insensitive',
+        'bulk.partial-over-limit',
       ],
     });
     correct = await createReferenceServer({ organisations });
@@ -97,7 +100,7 @@ describe('the judged exchange and reproduction scripts', () => {
         '--peer-client-id',
         peer.clientId,
         '--suites',
-        'case-delete,case-patch,tenant,limits,case-properties,token,uniqueness',
+        'case-delete,case-patch,tenant,limits,case-properties,token,uniqueness,bulk-cases',
         '--only',
         [...REQUIREMENTS].join(','),
         '--runs',
@@ -144,6 +147,7 @@ describe('the judged exchange and reproduction scripts', () => {
     ['a limit at its edge', 'LIMIT-WEBHOOK-URL-511'],
     ['a header of the answer (a SHOULD)', 'TOKEN-NO-STORE'],
     ['a rule judged on cases another check made', 'UNIQUE-EXACT-MATCH'],
+    ['values a case read back must not hold, after a batch that was to change nothing', 'BULK-CASES-REJECT-101'],
   ];
   for (const [kind, id] of cases) {
     it(`reproduces ${kind} (${id}): exit 1 on the faulty server, 0 on a correct one`, async () => {

@@ -3,6 +3,7 @@
  * what the server sent ("Expected / Received").
  */
 import type { z } from 'zod';
+import type { JsonObject } from '../base/json.ts';
 import { exchangeOfBody, type ReceivedResponse } from '../client/transport.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure, type Expectation } from '../results/failure.ts';
@@ -101,6 +102,23 @@ export function expectSchema<T extends z.ZodType>(
 }
 
 const asJson = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+
+/**
+ * The fields of `wanted` a body read back does not hold with their value (missing: "absent"), as an
+ * expectation a reproduction script checks.
+ */
+export function fieldsUnequal(read: JsonObject, wanted: JsonObject): NonNullable<Expectation['fields']> {
+  return Object.entries(wanted)
+    .filter(([name, value]) => !deepEqual(read[name], value))
+    .map(([name, value]) => ({ name, expected: asJson(value), received: asJson(read[name]) }));
+}
+
+/** The fields of `sent` a body read back holds with the value sent: values a conforming answer does not hold. */
+export function fieldsTaken(read: JsonObject, sent: JsonObject): NonNullable<Expectation['unlike']> {
+  return Object.entries(sent)
+    .filter(([name, value]) => name in read && deepEqual(read[name], value))
+    .map(([name, value]) => ({ name, value: asJson(value) }));
+}
 
 /** The top-level keys two objects differ in (none when either is not an object). */
 function differingKeys(actual: unknown, expected: unknown): string[] {

@@ -185,32 +185,51 @@ function unresolvedLines(steps: readonly Step[]): string[] {
   ];
 }
 
+/**
+ * The sh pattern of `"name":value` in the flattened body, with the run's external_id prefix
+ * (screenconf-<run>-) replaced by the script's own ($TAG), as its requests send it.
+ */
+function fieldPattern(name: string, value: string, runId: string): string {
+  const pieces = value.split(`screenconf-${runId}-`);
+  const pattern = pieces.map((piece, i) => (i ? `'screenconf-'"$TAG"'-'${q(piece)}` : q(`"${name}":${piece}`)));
+  // A number, true, false or null ends where the field does: 4000 is not the start of 40001.
+  return `${pattern.join('')}${/[0-9a-z]$/.test(value) ? '[],}]' : ''}`;
+}
+
 /** The lines that judge the answer to the last judged step: exit 1 reproduced, 0 conforms now. */
 function verdictLines(f: Failure, last: Step | undefined, runId: string): string[] {
   if (!last) return ['', 'echo "no judged request to replay: see the report"', 'exit 2'];
   const n = last.n;
   const lines = ['', `# The judged answer (step ${n}) against what the requirement expects.`];
-  const shown = f.expect?.fields?.length
-    ? f.expect.fields.map((x) => `${x.name} = ${x.expected}`).join('; ')
-    : (f.expected ?? '').split('\n')[0]!;
+  const stated = [
+    ...(f.expect?.fields ?? []).map((x) => `${x.name} = ${x.expected}`),
+    ...(f.expect?.unlike ?? []).map((x) => `${x.name} ≠ ${x.value}`),
+  ];
+  const shown = stated.length ? stated.join('; ') : (f.expected ?? '').split('\n')[0]!;
   lines.push(`echo; echo ${q(`Expected: ${shown.slice(0, 400)}`)}`);
   lines.push(`echo "Received: HTTP $STATUS $(flat ${n} | cut -c1-300)"`);
   const status = f.expect?.status;
   const fields = f.expect?.fields;
+  const unlike = f.expect?.unlike;
   if (status?.length) {
     const patterns = status.map((p) => p.replace(/x/g, '[0-9]')).join('|');
     lines.push(`case "$STATUS" in ${patterns}) STATUS_OK=1 ;; *) STATUS_OK=0 ;; esac`);
   } else lines.push('STATUS_OK=1');
-  if (fields?.length) {
+  if (fields?.length || unlike?.length) {
     lines.push('FIELDS_OK=1', `BODY=$(flat ${n})`);
-    for (const fd of fields) {
-      const expected = fd.expected.split(`screenconf-${runId}-`);
-      const pair = expected.map((piece, i) => (i ? `'screenconf-'"$TAG"'-'${q(piece)}` : q(`"${fd.name}":${piece}`)));
+    for (const fd of fields ?? []) {
+      const pair = fieldPattern(fd.name, fd.expected, runId);
       const test =
         fd.expected === 'absent'
           ? `case "$BODY" in *${q(`"${fd.name}":`)}*) FIELDS_OK=0 ;; esac`
-          : `case "$BODY" in *${pair.join('')}*) ;; *) FIELDS_OK=0 ;; esac`;
+          : `case "$BODY" in *${pair}*) ;; *) FIELDS_OK=0 ;; esac`;
       lines.push(`# ${fd.name}: expected ${fd.expected.slice(0, 200)}; in the run: ${fd.received.slice(0, 200)}`, test);
+    }
+    for (const u of unlike ?? []) {
+      lines.push(
+        `# ${u.name}: must not hold ${u.value.slice(0, 200)} (it did in the run)`,
+        `case "$BODY" in *${fieldPattern(u.name, u.value, runId)}*) FIELDS_OK=0 ;; esac`,
+      );
     }
   } else lines.push('FIELDS_OK=1');
   const header = f.expect?.header;
@@ -223,7 +242,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
       `echo "Header: \${shown:-(no ${header.name})}"`,
     );
   }
-  if (!status?.length && !fields?.length && !header) {
+  if (!status?.length && !fields?.length && !unlike?.length && !header) {
     lines.push(
       '# screenconf cannot check this expectation in sh: the answer is compared with the one that failed instead.',
       `[ "$STATUS" = ${q(String(last.status ?? ''))} ] && STATUS_OK=0`,

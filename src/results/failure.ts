@@ -10,7 +10,8 @@ import { obj, text } from './schema-helpers.ts';
 
 /**
  * What the judged answer must show, as data a reproduction script can check: a status among
- * patterns (`200`, `4xx`), or top-level fields of the JSON body with their values (as JSON).
+ * patterns (`200`, `4xx`), fields of the JSON body with their values (as JSON), or values fields
+ * must not hold (a read back after a request that was to change nothing).
  */
 export const ExpectationSchema = obj({
   status: z
@@ -26,6 +27,15 @@ export const ExpectationSchema = obj({
       }),
     )
     .describe('fields of the body whose values were judged')
+    .optional(),
+  unlike: z
+    .array(
+      obj({
+        name: text('a field of the JSON body'),
+        value: text('a value a conforming answer does not show in it, as JSON (one the request sent, not to be taken)'),
+      }),
+    )
+    .describe('fields a conforming answer does not hold these values in')
     .optional(),
   header: obj({
     name: text('a response header'),

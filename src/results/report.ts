@@ -19,9 +19,10 @@ import { obj, text } from './schema-helpers.ts';
  * MUST was not judged), summary.mustNotJudged, summary.requests and the gate's notJudged; 6: run.shard (a partial
  * report of one shard) and run.shards (a report merged from shards); 7: failures[].expect (what the judged answer
  * must show, as data), evidence of the judged exchanges and their setup, failures[].repro; 8: results[].owner (a
- * requirement of the user's own catalogue, run --suites-dir) and its area "user".
+ * requirement of the user's own catalogue, run --suites-dir) and its area "user"; 9: failures[].expect.unlike (values
+ * a field of the judged answer must not hold).
  */
-export const REPORT_SCHEMA_VERSION = 8;
+export const REPORT_SCHEMA_VERSION = 9;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
