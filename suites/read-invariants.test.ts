@@ -120,7 +120,10 @@ async function judge(t: CheckApi, seen: Sighting[], requirement: WatchedRequirem
     const finding = caseInvariants(body).find((f) => f.requirement === requirement);
     if (!finding) continue;
     const again = await t.primary.provision.readCase(body.id).catch(() => undefined);
-    fail(`${finding.what}, in ${label}`, finding.expected, finding.received, { judged: [body, again] });
+    fail(`${finding.what}, in ${label}`, finding.expected, finding.received, {
+      judged: [body, again],
+      ...(finding.expect ? { expect: finding.expect } : {}),
+    });
   }
 }
 

@@ -279,3 +279,56 @@ describe('the reproduction of an invariant the watcher judged', () => {
     expect(script).toMatch(/send 1 POST '\/api\/cases\/'/);
   }, 320_000);
 });
+
+describe('the reproduction of an invariant shown the same way on a replay', () => {
+  const organisations = [newOrganisation('org-1'), newOrganisation('org-2')];
+  const [ours, peer] = organisations as [(typeof organisations)[0], (typeof organisations)[0]];
+  let faulty: ReferenceServer;
+  let correct: ReferenceServer;
+  afterAll(async () => {
+    await faulty?.close();
+    await correct?.close();
+  });
+
+  // A status outside the enum is shown again by a replay, once the case completed (the script reads until it
+  // has, as the run waited): the script checks the answer for it (expect.unlike), not only its status, a 200.
+  it('exits 1 on the faulty server and 0 on a correct one (READ-ENUMS)', async () => {
+    faulty = await createReferenceServer({ organisations, faults: ['read.bad-enum'] });
+    correct = await createReferenceServer({ organisations });
+    const reports = tempDir();
+    const secretEnv = { SCREENCONF_CLIENT_SECRET: ours.clientSecret, SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret };
+    const run = await screenconfInProcess(
+      [
+        'run',
+        '--base-url',
+        faulty.url,
+        '--client-id',
+        ours.clientId,
+        '--peer-client-id',
+        peer.clientId,
+        '--suites',
+        'read-invariants',
+        '--seed',
+        '7',
+        '--report-dir',
+        reports,
+      ],
+      { env: secretEnv },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    const dir = runFolder(reports);
+    const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
+    const unlike = { 'READ-ENUMS': { name: 'status', value: '"DONE"' } };
+    for (const [id, expected] of Object.entries(unlike)) {
+      const r = results.find((x) => x.id === id)!;
+      expect(r.verdict).toBe('fail');
+      expect((r.failures![0] as { expect?: { unlike?: unknown[] } }).expect?.unlike).toEqual([expected]);
+      const script = join(dir, r.repro!.script);
+      const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
+      const onFaulty = await sh(script, env);
+      expect(onFaulty.status, onFaulty.out).toBe(1);
+      const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
+      expect(onCorrect.status, onCorrect.out).toBe(0);
+    }
+  }, 320_000);
+});

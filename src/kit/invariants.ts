@@ -10,11 +10,12 @@ import { toCurl } from '../client/curl.ts';
 import type { Redactor } from '../base/redact.ts';
 import type { OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
 import type { Exchange } from '../results/exchange.ts';
-import type {
-  InvariantFinding,
-  InvariantFindings,
-  InvariantViolation,
-  WatchedRequirement,
+import {
+  exchangeKey,
+  type InvariantFinding,
+  type InvariantFindings,
+  type InvariantViolation,
+  type WatchedRequirement,
 } from '../results/invariants.ts';
 import { Case, Check, CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, Customer, LIMITS, OUTCOMES } from '../spec/index.ts';
 import { looksLikeCase } from './case-shape.ts';
@@ -53,6 +54,15 @@ function at(value: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** The last name of a path (`checks[0].status` → `status`): a reproduction finds `"status":…` in the body's text. */
+function leaf(path: string): string {
+  return path
+    .replace(/\[\d+\]$/, '')
+    .split('.')
+    .at(-1)!
+    .replace(/ .*/, '');
+}
+
 function show(v: unknown): string {
   return v === undefined ? 'missing' : (JSON.stringify(v)?.slice(0, 200) ?? String(v));
 }
@@ -72,8 +82,15 @@ function caseLabel(body: JsonObject): string {
 export function caseInvariants(body: JsonObject): InvariantFinding[] {
   const label = caseLabel(body);
   const findings: InvariantFinding[] = [];
-  const found = (requirement: WatchedRequirement, field: string, expected: string, value: unknown) =>
-    findings.push({ requirement, what: `${field} of ${label}`, expected, received: show(value) });
+  // The value shown must not be there again (a replay of a fixed server shows another): `"name":value` in the body.
+  const found = (requirement: WatchedRequirement, field: string, expected: string, value: unknown, same = true) =>
+    findings.push({
+      requirement,
+      what: `${field} of ${label}`,
+      expected,
+      received: show(value),
+      ...(same ? { expect: { unlike: [{ name: leaf(field), value: JSON.stringify(value) }] } } : {}),
+    });
 
   const shape = CaseShape.safeParse(body);
   if (!shape.success) {
@@ -83,11 +100,18 @@ export function caseInvariants(body: JsonObject): InvariantFinding[] {
     });
     const more =
       shape.error.issues.length > issues.length ? `; and ${shape.error.issues.length - issues.length} more` : '';
+    // A field left out is left out again on a replay: the first issue, when it is one, is what a script checks
+    // (it finds `"name":` in the body's text, so only when no other object of the body has a field of that name).
+    const firstPath = shape.error.issues[0]!.path;
+    const name = leaf(pathText(firstPath));
+    const missing =
+      firstPath.length > 0 && at(body, firstPath) === undefined && !JSON.stringify(body).includes(`"${name}":`);
     findings.push({
       requirement: 'READ-CASE-SCHEMA',
       what: `the representation of ${label}`,
       expected: 'every always-present field of the case, its customer and its checks, with its type',
       received: issues.join('; ') + more,
+      ...(missing ? { expect: { unlike: [{ name, value: 'absent' }] } } : {}),
     });
   }
 
@@ -115,6 +139,7 @@ export function caseInvariants(body: JsonObject): InvariantFinding[] {
         field,
         `null or a number from ${LIMITS.riskScoreMin.toFixed(1)} to ${LIMITS.riskScoreMax.toFixed(1)}`,
         value,
+        false,
       );
     }
   };
@@ -136,6 +161,7 @@ export function caseInvariants(body: JsonObject): InvariantFinding[] {
         `${max}, the maximum of its checks' risk scores ` +
           `${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
         r,
+        false,
       );
     }
   }
@@ -253,6 +279,10 @@ export class InvariantWatcher {
           ) {
             evidence.exchanges.push({ ...shown, judged: true });
             evidence.curl.push(toCurl(shown, this.baseUrl));
+            if (finding.expect) {
+              const expect = JSON.parse(this.redactor.redact(JSON.stringify(finding.expect)));
+              ((f.expects ??= {})[finding.requirement] ??= {})[exchangeKey(shown)] = expect;
+            }
           }
         }
       }

@@ -29,6 +29,11 @@ export interface Step {
   /** The case it created, to delete at the end (a variable of `captures`). */
   creates?: string;
   /**
+   * A read of a case an earlier step started processing, whose answer in the run showed it complete:
+   * the script reads it again until it is, as the run waited (processing time is not shown).
+   */
+  untilComplete?: boolean;
+  /**
    * Ids it names that no earlier step created and that are not made-up unknown ids: records the
    * run made outside this failure's evidence, which the script cannot set up (sent as they are,
    * they name a record the run deleted, and the answer would say nothing about the failure).
@@ -175,6 +180,13 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
         if (k.kind === 'case') step.creates ??= variable;
       });
     }
+    const shown = (parts: Part[]) => parts.map((p) => ('variable' in p ? `{${p.variable}}` : p.text)).join('');
+    if (
+      step.method === 'GET' &&
+      /"is_complete"\s*:\s*true/.test(e.response?.body ?? '') &&
+      steps.some((s) => s.method === 'POST' && shown(s.path) === `${shown(step.path)}start/`)
+    )
+      step.untilComplete = true;
     steps.push(step);
   }
   return steps;

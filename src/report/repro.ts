@@ -152,7 +152,15 @@ function stepLines(s: Step, describe: string): string[] {
     `# ${s.n}. ${describe}${s.judged ? ' (judged)' : ' (setup)'}; in the run: HTTP ${s.status ?? '-'}`,
   ];
   if (s.body) lines.push(`ctype=${q(s.contentType ?? 'application/json')} body=${word(s.body)}`);
-  lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}`);
+  if (s.untilComplete) {
+    lines.push(
+      '# In the run the case had completed processing by this read: read until it has (at most 60 s).',
+      `tries=0; while send ${s.n} ${s.method} ${word(s.path)} ${who}; do`,
+      `  case "$(flat ${s.n})" in *'"is_complete":true'*) break ;; esac`,
+      '  tries=$((tries + 1)); [ "$tries" -lt 60 ] || break; sleep 1',
+      'done',
+    );
+  } else lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}`);
   if (s.captures.length) {
     if (!s.judged)
       lines.push(
@@ -203,7 +211,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
   const lines = ['', `# The judged answer (step ${n}) against what the requirement expects.`];
   const stated = [
     ...(f.expect?.fields ?? []).map((x) => `${x.name} = ${x.expected}`),
-    ...(f.expect?.unlike ?? []).map((x) => `${x.name} ≠ ${x.value}`),
+    ...(f.expect?.unlike ?? []).map((x) => (x.value === 'absent' ? `${x.name} present` : `${x.name} ≠ ${x.value}`)),
   ];
   const shown = stated.length ? stated.join('; ') : (f.expected ?? '').split('\n')[0]!;
   lines.push(`echo; echo ${q(`Expected: ${shown.slice(0, 400)}`)}`);
@@ -227,8 +235,15 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
     }
     for (const u of unlike ?? []) {
       lines.push(
-        `# ${u.name}: must not hold ${u.value.slice(0, 200)} (it did in the run)`,
-        `case "$BODY" in *${fieldPattern(u.name, u.value, runId)}*) FIELDS_OK=0 ;; esac`,
+        ...(u.value === 'absent'
+          ? [
+              `# ${u.name}: must be there (it was left out in the run)`,
+              `case "$BODY" in *${q(`"${u.name}":`)}*) ;; *) FIELDS_OK=0 ;; esac`,
+            ]
+          : [
+              `# ${u.name}: must not hold ${u.value.slice(0, 200)} (it did in the run)`,
+              `case "$BODY" in *${fieldPattern(u.name, u.value, runId)}*) FIELDS_OK=0 ;; esac`,
+            ]),
       );
     }
   } else lines.push('FIELDS_OK=1');

@@ -32,7 +32,10 @@ export const ExpectationSchema = obj({
     .array(
       obj({
         name: text('a field of the JSON body'),
-        value: text('a value a conforming answer does not show in it, as JSON (one the request sent, not to be taken)'),
+        value: text(
+          'a value a conforming answer does not show in it, as JSON (one a rejected request sent, a value outside ' +
+            'an enum); "absent": a conforming answer has the field',
+        ),
       }),
     )
     .describe('fields a conforming answer does not hold these values in')

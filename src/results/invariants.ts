@@ -3,6 +3,8 @@
  * task metadata from the suite's worker to the runner (src/kit/invariants.ts does the watching).
  */
 import type { Evidence } from './evidence.ts';
+import type { Exchange } from './exchange.ts';
+import type { Expectation } from './failure.ts';
 
 /** What the watcher judges on every case body, one requirement per invariant. */
 export const WATCHED_REQUIREMENTS = [
@@ -21,6 +23,12 @@ export interface InvariantFinding {
   what: string;
   expected: string;
   received: string;
+  /**
+   * What the answer must show, as data a reproduction script checks, where a replay shows the same
+   * defect the same way: a value outside an enum, a field left out. (A risk score out of range is
+   * not: a replay's scores differ.)
+   */
+  expect?: Expectation;
 }
 
 export interface InvariantViolation extends InvariantFinding {
@@ -39,6 +47,8 @@ export interface InvariantFindings {
   counts: Partial<Record<WatchedRequirement, number>>;
   /** The first exchanges that showed a violation, per requirement, with curl reproductions. */
   evidence: Partial<Record<WatchedRequirement, Evidence>>;
+  /** The expectation of the first violation each kept exchange showed, by exchangeKey(), per requirement. */
+  expects?: Partial<Record<WatchedRequirement, Record<string, Expectation>>>;
   /** Defects of the watcher itself (never a verdict on the server). */
   errors: string[];
   /**
@@ -46,4 +56,9 @@ export interface InvariantFindings {
    * however many bodies were watched, so its outcome is a skip, not a pass.
    */
   judged: Partial<Record<WatchedRequirement, number>>;
+}
+
+/** An exchange's key among a suite file's: when it was sent, and what. */
+export function exchangeKey(e: Pick<Exchange, 'at' | 'request'>): string {
+  return `${e.at} ${e.request.method} ${e.request.url}`;
 }

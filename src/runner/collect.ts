@@ -9,7 +9,7 @@ import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
 import { oldestFirst } from '../results/evidence.ts';
 import { failureHeadline } from '../results/failure.ts';
-import { type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
+import { exchangeKey, type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { rerunOutcome } from './rerun.ts';
@@ -140,10 +140,14 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): Check
     const evidence = kept && { exchanges: order.map((o) => o.e), curl: order.map((o) => o.curl) };
     // The headline names the request of the first violation (the watcher kept it first, after the setup).
     const judged = kept?.exchanges.find((e) => e.judged);
+    // A reproduction judges the last judged exchange it replays: what that answer must show.
+    const last = order.filter((o) => o.e.judged).at(-1);
+    const expect = last && findings.expects?.[id]?.[exchangeKey(last.e)];
     const detail = {
       what,
       ...(first ? { expected: first.expected, received: first.received } : {}),
       ...(judged ? { request: requestRef(judged) } : {}),
+      ...(expect ? { expect } : {}),
     };
     // The first line names the judged request, as every failure's does.
     const headline = failureHeadline(detail);
