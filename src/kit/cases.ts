@@ -129,6 +129,8 @@ export interface CaseWithChecks {
   org: Organisation;
   caseId: number;
   checks: number[];
+  /** The answer to its creation (the Case read representation, by the provisioning conventions). */
+  created: CaseBody;
 }
 
 const CHECK_TYPES_CYCLE: readonly CheckType[] = ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'];
@@ -146,7 +148,7 @@ export async function caseWithChecks(org: Organisation, n: number): Promise<Case
     fail(`the checks of case ${created.id}, created with ${n}`, `${n} checks with integer ids`, show(ids), {
       judged: [created],
     });
-  return { org, caseId: created.id, checks: ids };
+  return { org, caseId: created.id, checks: ids, created };
 }
 
 /**
