@@ -256,19 +256,16 @@ describe('external_id is unique per organisation', () => {
   });
 
   check('the external_id of a deleted case is free again', ['UNIQUE-DELETED-VALUE'], async (t) => {
-    // The case deleted is made for it; the one taking its value is shared.
-    const [[a], [b]] = [await cases(t.primary, 1), await sharedCases(t, 1)];
-    const { value } = await giveValue(
-      t.primary,
-      a!.id,
-      t.primary.provision.externalId('deleted'),
-      'the value it holds when deleted',
-    );
-    const del = await t.primary.api.deleteCase(a!.id);
+    // The case deleted is made for it, holding the value from its creation (the answer shows it as
+    // held); the one taking its value is shared.
+    const sent = t.primary.provision.externalId('deleted');
+    const [a, [b]] = [await t.primary.provision.createCase({ external_id: sent }), await sharedCases(t, 1)];
+    const value = held(a, sent);
+    const del = await t.primary.api.deleteCase(a.id);
     if (del.status < 200 || del.status > 299)
-      t.skip(`DELETE of case ${a!.id} answered ${excerpt(del)}: no deleted case (CASE-DELETE-REMOVES judges that)`);
-    t.primary.provision.forget(a!.id);
-    const what = `PATCH giving case ${b!.id} external_id ${show(value)}, which deleted case ${a!.id} held`;
+      t.skip(`DELETE of case ${a.id} answered ${excerpt(del)}: no deleted case (CASE-DELETE-REMOVES judges that)`);
+    t.primary.provision.forget(a.id);
+    const what = `PATCH giving case ${b!.id} external_id ${show(value)}, which deleted case ${a.id} held`;
     const res = await t.primary.api.patchCase(b!.id, { external_id: value });
     await keepingEvidence(t, t.exchanges.at(-1), async () => {
       expectSuccess(res, what);
