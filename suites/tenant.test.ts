@@ -243,7 +243,7 @@ async function sendCustomers(
   };
 }
 
-/** Our two customers as created (the baseline: the creation answer is the read representation), and one of the peer's. */
+/** Our two customers as created (the baseline: a creation's answer is the case read), and one of the peer's. */
 async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: CaseCustomer[]; own: CaseCustomer }> {
   const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
   const own = customerOf(await peer.provision.createCase());
