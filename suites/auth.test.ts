@@ -10,6 +10,7 @@ import { HarnessError } from '../src/errors.ts';
 import {
   check,
   checkIds,
+  createdState,
   deepEqual,
   expectEqual,
   expectRejected,
@@ -33,7 +34,7 @@ interface Targets {
   victim: CaseBody;
   customerId: number;
   checkId: number;
-  /** The case as read before any request. */
+  /** The case as known before any request: as created, then as last read back unchanged. */
   before: CaseBody;
 }
 
@@ -43,11 +44,13 @@ const FULL_NAME = 'Screenconf Auth Changed';
 async function targets(t: CheckApi): Promise<Targets> {
   const c = await t.primary.provision.createCase();
   const victim = await t.primary.provision.createCase();
-  const before = await readCase(t.primary, c.id);
+  // The answer to a creation is the case's read representation (provisioning conventions).
+  const before = await createdState(t.primary, c);
   // Every case is created with one check; without it the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
-  const checkId = ((c.checks ?? before.checks) as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))
-    ?.id as number | undefined;
+  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as
+    | number
+    | undefined;
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
@@ -90,24 +93,32 @@ async function sendToEveryEndpoint(t: CheckApi, x: Targets, auth: AuthMode, labe
 let unchanged: Targets | undefined;
 
 /**
- * Sends the protected requests with a credential that must be refused; the target case, its
- * customer and its check are read before and after, and any change fails the check.
+ * Sends the protected requests with each credential of a check, all of which must be refused; the
+ * target case (its customer and its check with it) and the case to delete are read after the
+ * check's last refusal, and any change fails the check. A change cannot be undone by a later
+ * request of the check (each sends the same values, and a deletion stays), so one read after all
+ * of them shows what any of them did; the failure names every credential it sent.
  */
-async function tryEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<Attempt[]> {
+async function tryEveryEndpoint(t: CheckApi, credentials: [AuthMode, string][]): Promise<Attempt[]> {
   const x = unchanged ?? (await targets(t));
   unchanged = undefined;
-  const attempts = await sendToEveryEndpoint(t, x, auth, label);
-  for (const a of attempts) expectRejected(a.res, a.what);
+  const attempts: Attempt[] = [];
+  for (const [auth, label] of credentials) {
+    const sent = await sendToEveryEndpoint(t, x, auth, label);
+    for (const a of sent) expectRejected(a.res, a.what);
+    attempts.push(...sent);
+  }
+  const labels = credentials.map(([, label]) => label).join('; ');
   const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the rejected requests`);
   expectEqual(
     stableFields(after),
     stableFields(x.before),
-    `case ${x.c.id} after requests ${label} (nothing may change)`,
+    `case ${x.c.id} after requests ${labels} (nothing may change)`,
     {
       judged: [after],
     },
   );
-  await readCase(t.primary, x.victim.id, `case ${x.victim.id} still exists after DELETE ${label}`);
+  await readCase(t.primary, x.victim.id, `case ${x.victim.id} still exists after DELETE ${labels}`);
   unchanged = { ...x, before: after };
   return attempts;
 }
@@ -140,6 +151,19 @@ async function openEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pr
     });
 }
 
+/**
+ * The case the two checks that only PATCH {} with a credential send to (the Token scheme, the 401's
+ * header): a PATCH {} changes nothing, and neither judges the case. Made once for the file.
+ */
+let spare: Promise<CaseBody> | undefined;
+function spareCase(t: CheckApi): Promise<CaseBody> {
+  spare ??= t.primary.provision.createCase().catch((err: unknown) => {
+    spare = undefined;
+    throw err;
+  });
+  return spare;
+}
+
 const MALFORMED: [string, string][] = [
   ['scheme without credential', 'Bearer'],
   ['empty credential', 'Bearer '],
@@ -161,7 +185,7 @@ describe('authentication', () => {
 
   check('the API key in the Token scheme', ['AUTH-API-KEY-TOKEN-SCHEME'], async (t) => {
     if (!t.primary.api.hasApiKey) t.skip('no API key configured (--api-key)');
-    const c = await t.primary.provision.createCase();
+    const c = await spareCase(t);
     const res = await t.primary.api.patchCase(c.id, {}, { auth: 'api-key-token' });
     t.observe(
       'AUTH-API-KEY-TOKEN-SCHEME',
@@ -174,7 +198,7 @@ describe('authentication', () => {
     'requests without an Authorization header are rejected and change nothing',
     ['AUTH-REQUIRED-MISSING', 'AUTH-REJECT-STATUS'],
     async (t) => {
-      const attempts = await tryEveryEndpoint(t, 'none', 'without Authorization');
+      const attempts = await tryEveryEndpoint(t, [['none', 'without Authorization']]);
       t.observe(
         'AUTH-REJECT-STATUS',
         `missing credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}; body: ` +
@@ -184,8 +208,10 @@ describe('authentication', () => {
   );
 
   check('malformed Authorization headers are rejected and change nothing', ['AUTH-REQUIRED-MALFORMED'], async (t) => {
-    for (const [label, header] of MALFORMED)
-      await tryEveryEndpoint(t, { header }, `with a malformed Authorization (${label})`);
+    await tryEveryEndpoint(
+      t,
+      MALFORMED.map(([label, header]) => [{ header }, `with a malformed Authorization (${label})`]),
+    );
   });
 
   check(
@@ -193,10 +219,10 @@ describe('authentication', () => {
     ['AUTH-REQUIRED-WRONG', 'AUTH-REJECT-STATUS'],
     async (t) => {
       const bogus = randomBytes(32).toString('base64url');
-      const attempts = [
-        ...(await tryEveryEndpoint(t, { header: `Bearer ${bogus}` }, 'with an unknown bearer token')),
-        ...(await tryEveryEndpoint(t, { header: `Token ${bogus}` }, 'with an unknown API key in the Token scheme')),
-      ];
+      const attempts = await tryEveryEndpoint(t, [
+        [{ header: `Bearer ${bogus}` }, 'with an unknown bearer token'],
+        [{ header: `Token ${bogus}` }, 'with an unknown API key in the Token scheme'],
+      ]);
       t.observe(
         'AUTH-REJECT-STATUS',
         `wrong credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}`,
@@ -205,7 +231,7 @@ describe('authentication', () => {
   );
 
   check('a 401 carries WWW-Authenticate', ['AUTH-401-WWW-AUTHENTICATE'], async (t) => {
-    const c = await t.primary.provision.createCase();
+    const c = await spareCase(t);
     const answers = [
       await t.primary.api.patchCase(c.id, {}, { auth: 'none' }),
       await t.primary.api.patchCase(c.id, {}, { auth: { header: `Bearer ${randomBytes(32).toString('base64url')}` } }),

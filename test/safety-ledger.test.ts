@@ -136,6 +136,22 @@ describe('the provisioner records before it creates, and teardown confirms', () 
     expect(readLedger(path).removed).toBe(made.length);
   });
 
+  it("counts an earlier teardown's confirmations toward the sample of the next", async () => {
+    const { provision, sent } = await setup();
+    for (let i = 0; i < CONFIRMED_SAMPLE - 1; i++) await provision.createCase();
+    expect(await provision.cleanup()).toEqual([]);
+    for (let i = 0; i < 3; i++) await provision.createCase();
+    sent.length = 0;
+    expect(await provision.cleanup()).toEqual([]);
+    // One confirmation short of the sample: the next teardown confirms one, then none.
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toHaveLength(1);
+    for (let i = 0; i < 3; i++) await provision.createCase();
+    sent.length = 0;
+    expect(await provision.cleanup()).toEqual([]);
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toHaveLength(0);
+    expect(sent.filter((s) => s.startsWith('DELETE'))).toHaveLength(3);
+  });
+
   it('confirms every deletion once one of the sample is still there', async () => {
     const { provision, path, sent } = await setup(['delete.noop']);
     const made = [];

@@ -2,7 +2,7 @@
 import { isJsonObject, type JsonObject } from '../base/json.ts';
 
 /** The fields the interface says are always present in a case, besides id. */
-const CASE_KEYS = [
+export const CASE_KEYS: readonly string[] = [
   'checks',
   'created_at',
   'customer',

@@ -11,6 +11,7 @@ export {
   caseWithChecks,
   changedFields,
   checkIds,
+  createdState,
   customerOf,
   expectCaseBody,
   freshExternalIds,

@@ -54,6 +54,11 @@ export class Provisioner {
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
+  /**
+   * Deletions teardown confirmed gone by a later request (removeSampled's sample), counted across
+   * teardowns; -1 once one was found still there, so every later teardown samples afresh.
+   */
+  #confirmedGone = 0;
   /** Whether GET of a case works on this target: true once it answered 2xx, false once a PATCH read what it refused. */
   #getWorks?: boolean;
   #adapter?: Promise<ProvisionAdapter>;
@@ -219,14 +224,18 @@ export class Provisioner {
 
   /**
    * Deletes every case this provisioner created (a sample confirmed gone by a later request, the
-   * rest at the DELETE's word once the sample held: `removeSampled`), recording each in the
+   * rest at the DELETE's word once the sample held: `removeSampled`; the sample spans teardowns,
+   * so a worker's later suite files confirm none once it held), recording each in the
    * ledger; returns the ids that could not be removed. With --keep, removes nothing.
    */
   async cleanup(): Promise<number[]> {
     if (this.options.keep) return [];
     const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
     ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
-    const removals = await removeSampled(this.api, this.#org, ids);
+    const removals = await removeSampled(this.api, this.#org, ids, Math.max(0, this.#confirmedGone));
+    const sampled = removals.filter((r) => r.confirmed);
+    if (this.#confirmedGone >= 0)
+      this.#confirmedGone = sampled.every((r) => r.gone) ? this.#confirmedGone + sampled.length : -1;
     const left: number[] = [];
     for (const r of removals) {
       this.#created.delete(r.id);

@@ -13,6 +13,8 @@ export interface Removal {
   gone: boolean;
   /** Why it is not gone (or how it went). */
   detail: string;
+  /** Whether a later request confirmed it (removeSampled's sample). */
+  confirmed?: boolean;
 }
 
 /**
@@ -72,24 +74,32 @@ export const CONFIRMED_SAMPLE = 3;
  * request. When each of those is confirmed gone, the target's DELETE does what it answers, and
  * the rest are taken at the DELETE's answer: one request each for the cases still there, none
  * for those a check deleted itself (`deletedAlready`: its DELETE answered 2xx, 404 or 410).
- * Confirming every one cost a request per case (about 300 of a full run). When any of the sample
- * is not confirmed gone, every other removal is confirmed too. The case-delete suite judges
+ * Confirming every one cost a request per case (about 300 of a full run). The sample is the
+ * target's, not the teardown's: what earlier teardowns of the same client confirmed counts toward
+ * it (`confirmedBefore`), so once CONFIRMED_SAMPLE deletions held, a worker's later teardowns
+ * confirm none (a few confirmations per suite file cost about 40 requests of a full run). When any
+ * of the sample is not confirmed gone, every other removal is confirmed too. The case-delete suite judges
  * DELETE itself (CASE-DELETE-REMOVES); the end-of-run sweep and `screenconf cleanup` confirm all.
  */
 export async function removeSampled(
   api: ApiClient,
   org: string,
   cases: readonly { id: number; deletedAlready: boolean }[],
+  /** Deletions earlier teardowns of the same client confirmed, none of them found still there: the sample's start. */
+  confirmedBefore = 0,
 ): Promise<Removal[]> {
   // The sample favours cases still there: their DELETE is the one the rest will be taken at.
   const ordered = [...cases.filter((c) => !c.deletedAlready), ...cases.filter((c) => c.deletedAlready)];
-  const sample = ordered.slice(0, CONFIRMED_SAMPLE);
+  const sample = ordered.slice(0, Math.max(0, CONFIRMED_SAMPLE - confirmedBefore));
   const sampled = await Promise.all(
-    sample.map((c) => removeCase(api, org, c.id, { deletedAlready: c.deletedAlready })),
+    sample.map(async (c) => ({
+      ...(await removeCase(api, org, c.id, { deletedAlready: c.deletedAlready })),
+      confirmed: true,
+    })),
   );
   const held = sampled.every((r) => r.gone);
   const rest = await Promise.all(
-    ordered.slice(CONFIRMED_SAMPLE).map(
+    ordered.slice(sample.length).map(
       (c): Promise<Removal> =>
         held && c.deletedAlready
           ? Promise.resolve({
