@@ -87,6 +87,11 @@ export const ERROR_CODES = {
     2,
     '--target-image needs the optional dependency testcontainers, which is not installed (npm install testcontainers)',
   ),
+  SC_SETUP_NOT_KEPT: code(
+    3,
+    'a change a check made to set up what it judges was answered as done but a read shows it was not kept: the ' +
+      'check cannot judge its requirement (the requirement of that change fails where it is judged)',
+  ),
   SC_WEBHOOK_TIMEOUT: code(3, 'an awaited webhook delivery did not arrive within --webhook-timeout-ms', 'fails'),
   SC_WEBHOOK_CLOSED: code(3, 'the webhook receiver was closed while a check waited for a delivery'),
   SC_INCOMPLETE: code(3, 'the run finished but some checks could not judge the target (see the report)'),

@@ -12,6 +12,7 @@ import { describe } from 'vitest';
 import { prefixedId } from '../src/arbitraries/externalId.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import type { Exchange } from '../src/results/exchange.ts';
+import { HarnessError } from '../src/errors.ts';
 import {
   changedFields,
   check,
@@ -80,8 +81,9 @@ async function giveValue(
 /**
  * Judges with `judge`; when that fails, first reads case `id` to see that it holds `value`, which
  * the PATCHes before gave it (their answers said so): a case that does not is a setup that did not
- * take (a PATCH answered from memory and not kept), not a verdict on the request judged, and
- * fails naming it. A judgement that passes costs no read.
+ * take (a PATCH answered from memory and not kept), not a verdict on the request judged: the check
+ * cannot judge its requirement (SC_SETUP_NOT_KEPT, not judged; CASE-PATCH-ROUNDTRIP is where such a
+ * server fails). A judgement that passes costs no read.
  */
 async function holding(org: Organisation, id: number, value: string, judge: () => Promise<void>): Promise<void> {
   try {
@@ -94,11 +96,10 @@ async function holding(org: Organisation, id: number, value: string, judge: () =
       `reading case ${id}, which the PATCH before was to leave holding ${show(value)}`,
     );
     if (typeof read.external_id !== 'string' || read.external_id === value) throw err;
-    fail(
-      `case ${id} read back: the external_id the PATCHes before it answered with, which the check relies on`,
-      `external_id ${show(value)} (as the PATCH's answer showed)`,
-      `external_id ${show(read.external_id)}; the check's verdict would rest on a value the case does not hold`,
-      { judged: [read] },
+    throw new HarnessError(
+      'SC_SETUP_NOT_KEPT',
+      `case ${id} read back holds external_id ${show(read.external_id)}, not ${show(value)}, which the PATCH ` +
+        "before it answered with: the check's verdict would rest on a value the case does not hold",
     );
   }
 }

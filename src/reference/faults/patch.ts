@@ -58,6 +58,30 @@ export const PATCH_FAULTS = [
       },
     }),
   ),
+  fault(
+    'patch.answer-not-kept',
+    'PATCH answers 200 with the case as patched but keeps none of it (the answer built before a transaction ' +
+      'that then rolled back)',
+    (base) => {
+      const kept = new WeakMap<CaseRecord, Partial<CaseRecord>>();
+      return {
+        async patchWrite(org, c, patch) {
+          const { webhook_url, delete_after, metadata, sync_platforms, external_id } = c;
+          await base.patchWrite(org, c, patch);
+          kept.set(c, { webhook_url, delete_after, metadata, sync_platforms, external_id });
+        },
+        caseView(c) {
+          const view = base.caseView(c);
+          const before = kept.get(c);
+          if (before) {
+            Object.assign(c, before);
+            kept.delete(c);
+          }
+          return view;
+        },
+      };
+    },
+  ),
   fault('patch.ignore-webhook-url', 'PATCH answers 200 but keeps the old webhook_url', (base) => ({
     applyCaseFields: (c, patch) => base.applyCaseFields(c, without(patch, ['webhook_url'])),
   })),
