@@ -25,6 +25,7 @@ import {
   expectRejected,
   fail,
   fieldsTaken,
+  fromPool,
   fieldsUnequal,
   freshExternalIds,
   inOrder,
@@ -121,15 +122,6 @@ const limit = limitBatches<CaseBody, CaseBody>({
 });
 
 /**
- * `n` cases of the big pool when the 100- and 101-item checks made it (a mixed batch learns the
- * state of what it names by reading, so where the cases come from does not matter); else `make`.
- */
-async function fromBigPool(n: number, make: () => Promise<CaseBody[]>): Promise<CaseBody[]> {
-  const made = hundredAndOne && (await hundredAndOne.catch(() => undefined));
-  return made ? made.slice(0, n) : make();
-}
-
-/**
  * external_ids must stay unique: generated ones start with a placeholder slot, replaced at send
  * time by a fresh prefix of the same length, so no two items or runs ever share a value.
  */
@@ -216,11 +208,11 @@ const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
 let mixed: Promise<Setup> | undefined;
 function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
-    const pool = await fromBigPool(MAX_VALID + MAX_INVALID + 1, () =>
-      mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID + 1 }), CONCURRENCY, () =>
-        t.primary.provision.createCase(),
-      ),
-    );
+    // The big pool's first cases when the limit checks made it: a mixed batch learns the state of what it names.
+    const n = MAX_VALID + MAX_INVALID + 1;
+    const pool =
+      (await fromPool(hundredAndOne, n)) ??
+      (await mapLimit(Array.from({ length: n }), CONCURRENCY, () => t.primary.provision.createCase()));
     const holder = await t.primary.provision.createCase({ external_id: t.primary.provision.externalId('held') });
     const peer = t.peer ? await t.peer.provision.createCase() : undefined;
     return { pool, holder, ...(peer ? { peer } : {}), known: new Map() };
@@ -396,9 +388,12 @@ describe('POST /api/cases/bulk-update/', () => {
     ['BULK-CASES-READ-ONLY-UNCHANGED'],
     async (t) => {
       const fields = READ_ONLY_CASE_FIELDS.filter((f) => f !== 'id');
-      const created = await mapLimit(fields, CONCURRENCY, () =>
-        t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] }),
-      );
+      // The big pool's last cases when the limit checks made it (each read before it is judged), else new ones.
+      const created =
+        (await fromPool(hundredAndOne, fields.length, true)) ??
+        (await mapLimit(fields, CONCURRENCY, () =>
+          t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] }),
+        ));
       const before = await mapLimit(created, CONCURRENCY, (c) => readCase(t.primary, c.id));
       const items = fields.map((f, i) => ({ id: before[i]!.id, [f]: differentValue(before[i]!, f) }));
       const what = `bulk update of ${items.length} cases, each item sending one read-only field`;

@@ -29,6 +29,7 @@ import {
   fail,
   fieldsTaken,
   fieldsUnequal,
+  fromPool,
   inOrder,
   itemLabels,
   keepingEvidence,
@@ -101,12 +102,17 @@ function notApplied(read: JsonObject, sent: JsonObject): string[] {
   );
 }
 
+/** `n` new cases' customers. */
+function newCustomers(t: CheckApi, n: number): Promise<CaseCustomer[]> {
+  return mapLimit(Array.from({ length: n }), CONCURRENCY, async () =>
+    customerOf(await t.primary.provision.createCase()),
+  );
+}
+
 /** The file's 101 customers, created once: the 100- and 101-item batches share them. */
 let hundredAndOne: Promise<CaseCustomer[]> | undefined;
 function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
-  hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, async () =>
-    customerOf(await t.primary.provision.createCase()),
-  );
+  hundredAndOne ??= newCustomers(t, LIMIT + 1);
   return hundredAndOne;
 }
 
@@ -217,14 +223,10 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObj
 let mixed: Promise<Setup> | undefined;
 function mixedSetup(t: CheckApi): Promise<Setup> {
   mixed ??= (async () => {
-    const made = hundredAndOne && (await hundredAndOne.catch(() => undefined));
     // The big pool's customers when the 100- and 101-item checks made it: a mixed batch learns
     // the state of what it names by reading, so where the customers come from does not matter.
-    const pool = made
-      ? made.slice(0, MAX_VALID + MAX_INVALID)
-      : await mapLimit(Array.from({ length: MAX_VALID + MAX_INVALID }), CONCURRENCY, async () =>
-          customerOf(await t.primary.provision.createCase()),
-        );
+    const pool =
+      (await fromPool(hundredAndOne, MAX_VALID + MAX_INVALID)) ?? (await newCustomers(t, MAX_VALID + MAX_INVALID));
     const peer = t.peer ? customerOf(await t.peer.provision.createCase()) : undefined;
     return { pool, ...(peer ? { peer } : {}), known: new Map() };
   })();
@@ -341,11 +343,10 @@ describe('POST /api/customers/bulk-update/', () => {
   });
 
   check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) => {
-    const customers = (
-      await mapLimit(Array.from({ length: 3 }), CONCURRENCY, async () =>
-        customerOf(await t.primary.provision.createCase()),
-      )
-    ).filter((k): k is CaseCustomer & { externalId: string } => k.externalId !== null);
+    // The big pool's last customers when the limit checks made it (their full_names are set afresh), else new ones.
+    const customers = ((await fromPool(hundredAndOne, 3, true)) ?? (await newCustomers(t, 3))).filter(
+      (k): k is CaseCustomer & { externalId: string } => k.externalId !== null,
+    );
     if (customers.length === 0)
       t.skip(
         'the customers of the created cases show no external_id (it is set at creation; see "Provisioning ' +

@@ -24,6 +24,7 @@ export {
   type CaseWithChecks,
 } from './cases.ts';
 export {
+  fromPool,
   limitBatches,
   type LimitBatch,
   type LimitBatches,

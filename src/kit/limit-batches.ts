@@ -108,3 +108,19 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
     },
   };
 }
+
+/**
+ * `n` records of the pool a file's limit checks made, from its start or (`fromEnd`) its end, or
+ * undefined when they made none (not run, or failed to). Other checks of the file act on them
+ * instead of making records of their own; each reads what it judges first, so what the batches
+ * left on them does not decide it. Start and end keep two such checks apart.
+ */
+export async function fromPool<T>(
+  pool: Promise<T[]> | undefined,
+  n: number,
+  fromEnd = false,
+): Promise<T[] | undefined> {
+  const made = pool && (await pool.catch(() => undefined));
+  if (!made || made.length < n) return undefined;
+  return fromEnd ? made.slice(made.length - n) : made.slice(0, n);
+}
