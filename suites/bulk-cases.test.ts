@@ -24,6 +24,7 @@ import {
   expectNoServerError,
   expectRejected,
   fail,
+  failReadBack,
   fieldsTaken,
   fromPool,
   fieldsUnequal,
@@ -201,6 +202,7 @@ const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
   noun: 'case',
   read: (target, after) => readCase(target.org, target.id, after ? `reading case ${target.id} ${after}` : undefined),
   notApplied,
+  sets: judgedPart,
   changed: (before, after) => changedFields(before, after),
 };
 
@@ -336,13 +338,11 @@ describe('POST /api/cases/bulk-update/', () => {
         const sent = await sendMixed(t, setup, fresh, batch, true);
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
-          const problems = await readBackProblems(sent, setup, CASES);
-          if (problems.length)
-            fail(
-              `${sent.what}: the cases read back`,
-              'every valid item applied, and no case named by a failing item changed',
-              someOf(problems),
-            );
+          failReadBack(
+            `${sent.what}: the cases read back`,
+            'every valid item applied, and no case named by a failing item changed',
+            await readBackProblems(sent, setup, CASES),
+          );
         });
       },
       { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },

@@ -27,6 +27,7 @@ import {
   expectNoServerError,
   expectRejected,
   fail,
+  failReadBack,
   fieldsTaken,
   fieldsUnequal,
   fromPool,
@@ -35,6 +36,7 @@ import {
   keepingEvidence,
   learnBefore,
   limitBatches,
+  partOfBody,
   malformedBulkBodies,
   mapLimit,
   property,
@@ -79,7 +81,10 @@ const SLOT_EXTERNAL_ID = 'screenconf-slot-external-id';
 
 /** The customer nested in a case read back. */
 function customerIn(read: CaseBody): JsonObject {
-  return (read.customer ?? {}) as JsonObject;
+  const customer = (read.customer ?? {}) as JsonObject;
+  // Judging the customer judges the read it came in.
+  partOfBody(customer, read);
+  return customer;
 }
 
 async function readCustomer(org: Organisation, k: CaseCustomer, what?: string): Promise<JsonObject> {
@@ -216,6 +221,7 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObj
   read: (target, after) =>
     readCustomer(target.org, target.customer, after ? `reading case ${target.customer.caseId} ${after}` : undefined),
   notApplied,
+  sets: (_read, item) => setFields(item),
   changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
 };
 
@@ -445,13 +451,11 @@ describe('POST /api/customers/bulk-update/', () => {
         const sent = await sendMixed(t, setup, batch, true);
         await keepingEvidence(t, sent.exchange, async () => {
           expectBulkAnswer(sent.res, [200], sent.what);
-          const problems = await readBackProblems(sent, setup, CUSTOMERS);
-          if (problems.length)
-            fail(
-              `${sent.what}: the customers read back`,
-              'every valid item applied, and no customer named by a failing item changed',
-              someOf(problems),
-            );
+          failReadBack(
+            `${sent.what}: the customers read back`,
+            'every valid item applied, and no customer named by a failing item changed',
+            await readBackProblems(sent, setup, CUSTOMERS),
+          );
         });
       },
       { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },

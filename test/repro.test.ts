@@ -60,6 +60,8 @@ const REQUIREMENTS = [
   'UNIQUE-EXACT-MATCH',
   // Judged on a read after a batch that was to change nothing: values the case must not hold.
   'BULK-CASES-REJECT-101',
+  // A valid item of a mixed batch not applied (the server stopped at the first failing item): the values it must show.
+  'BULK-CASES-PARTIAL',
 ];
 
 describe('the judged exchange and reproduction scripts', () => {
@@ -86,6 +88,7 @@ describe('the judged exchange and reproduction scripts', () => {
         'token.cacheable',
         'unique.case-insensitive',
         'bulk.partial-over-limit',
+        'bulk.stop-after-failure',
       ],
     });
     correct = await createReferenceServer({ organisations });
@@ -148,6 +151,7 @@ describe('the judged exchange and reproduction scripts', () => {
     ['a header of the answer (a SHOULD)', 'TOKEN-NO-STORE'],
     ['a rule judged on cases another check made', 'UNIQUE-EXACT-MATCH'],
     ['values a case read back must not hold, after a batch that was to change nothing', 'BULK-CASES-REJECT-101'],
+    ['the values a valid item of a mixed batch must leave, from a property', 'BULK-CASES-PARTIAL'],
   ];
   for (const [kind, id] of cases) {
     it(`reproduces ${kind} (${id}): exit 1 on the faulty server, 0 on a correct one`, async () => {

@@ -88,6 +88,12 @@ export function exchangeOfBody(body: unknown): Exchange | undefined {
   return body !== null && typeof body === 'object' ? answeredIn.get(body) : undefined;
 }
 
+/** An object nested in a body came in the body's exchange: a failure judging the part judges that exchange. */
+export function partOfBody(part: object, body: unknown): void {
+  const exchange = exchangeOfBody(body);
+  if (exchange) answeredIn.set(part, exchange);
+}
+
 const RECORDED_BODY_CHARS = 16_384;
 
 /** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */

@@ -8,8 +8,9 @@ import { randomInt } from 'node:crypto';
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
+import type { Expectation } from '../results/failure.ts';
 import { HarnessError } from '../errors.ts';
-import { ConformanceFailure, excerpt, fail } from './assert.ts';
+import { ConformanceFailure, excerpt, fail, fieldsTaken, fieldsUnequal } from './assert.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
 import type { Harness } from './context.ts';
 
@@ -210,6 +211,8 @@ export interface ReadBack<T, S> {
   read(target: T, after?: string): Promise<S>;
   /** How the target differs from what a valid item sent; empty when the item was applied. */
   notApplied(read: S, item: JsonObject): string[];
+  /** The values of an item (the fields it sets, not those naming its target) a target read back is judged on. */
+  sets(read: S, item: JsonObject): JsonObject;
   /** How the target changed between two reads; empty when it did not. */
   changed(before: S, after: S): string[];
 }
@@ -232,27 +235,55 @@ export async function learnBefore<T, S>(
   for (const e of entries) if (e.target) setup.known.delete(e.target.key);
 }
 
+/** What a read back showed wrong: in words, the read, and what it must show (for a reproduction script). */
+export interface ReadBackProblem {
+  text: string;
+  read: unknown;
+  expect?: Expectation;
+}
+
 /** What read-back shows is wrong: valid items not applied, failing items that changed their target. */
 export async function readBackProblems<T, S>(
   sent: BulkSent<MixedEntry<T, S>>,
   setup: MixedSetup<unknown, S>,
   rb: ReadBack<T, S>,
-): Promise<string[]> {
-  const problems: string[] = [];
+): Promise<ReadBackProblem[]> {
+  const problems: ReadBackProblem[] = [];
   for (const e of sent.entries) {
     if (!e.target) continue;
     const read = await rb.read(e.target, `after the ${sent.what}`);
     setup.known.set(e.target.key, read);
     if (e.valid) {
       const wrong = rb.notApplied(read, e.item);
-      if (wrong.length) problems.push(`item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`);
+      if (wrong.length)
+        problems.push({
+          text: `item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`,
+          read,
+          expect: { fields: fieldsUnequal(read as JsonObject, rb.sets(read, e.item)) },
+        });
     } else if (e.target.before) {
       const changed = rb.changed(e.target.before, read);
+      // A value the failing item sent, taken, is what a replay can look for; another change is told in words.
+      const taken = fieldsTaken(read as JsonObject, rb.sets(read, e.item));
       if (changed.length)
-        problems.push(`item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`);
+        problems.push({
+          text: `item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`,
+          read,
+          ...(taken.length ? { expect: { unlike: taken } } : {}),
+        });
     }
   }
   return problems;
+}
+
+/** Fails with the problems read back, judging the first one's read (with what it must show). */
+export function failReadBack(what: string, expected: string, problems: readonly ReadBackProblem[]): void {
+  const first = problems[0];
+  if (!first) return;
+  fail(what, expected, someOf(problems.map((p) => p.text)), {
+    judged: [first.read],
+    ...(first.expect ? { expect: first.expect } : {}),
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 export { check, type CheckApi, type CheckRequirementId } from './check.ts';
 export { RawJson } from '../client/encode.ts';
+export { partOfBody } from '../client/transport.ts';
 export { getHarness, type Harness, type RunContext, type Organisation } from './context.ts';
 export * from './assert.ts';
 export type { JsonObject } from '../base/json.ts';
@@ -54,6 +55,7 @@ export {
   keepingEvidence,
   learnBefore,
   mapLimit,
+  failReadBack,
   readBackProblems,
   readBulkReport,
   someOf,
@@ -64,4 +66,5 @@ export {
   type MixedEntry,
   type MixedSetup,
   type ReadBack,
+  type ReadBackProblem,
 } from './bulk.ts';
