@@ -63,3 +63,36 @@ describe('the shrink budget', () => {
     expect(r.stdout).toMatch(/Counterexample \(shrunk for \d+\.\d s \/ \d+ requests \(the budget\), not minimal/);
   });
 });
+
+describe('the stateful model', () => {
+  // fc.commands shrinks by the commands that ran: filtering its sequences (to keep out the empty one) left it 0 steps.
+  it('shrinks a failing sequence, and its re-run replays the shrunk one', async () => {
+    const dir = tempDir();
+    const r = await screenconfInProcess([
+      'run',
+      '--report-dir',
+      dir,
+      '--seed',
+      '1',
+      '--suites',
+      'model',
+      '--reference-faults',
+      'model.delete-resurrects',
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const report = readReport(dir) as unknown as {
+      summary: { flaky?: string[] };
+      results: {
+        id: string;
+        verdict: string;
+        failures?: { message: string; evidence?: { property?: { numShrinks?: number } } }[];
+      }[];
+    };
+    const model = report.results.find((x) => x.id === 'MODEL-CONSISTENT')!;
+    expect(model.verdict).toBe('fail');
+    expect(report.summary.flaky ?? []).not.toContain('MODEL-CONSISTENT');
+    const failure = model.failures![0]!;
+    expect(failure.message).not.toContain('Unable to replay');
+    expect(failure.evidence?.property?.numShrinks, failure.message).toBeGreaterThan(0);
+  });
+});
