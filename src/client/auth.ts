@@ -11,11 +11,6 @@ export interface ClientCredentials {
 
 export const TOKEN_PATH = '/api/oauth/token/';
 
-/**
- * Gets access tokens with the client-credentials grant and keeps one until shortly before it
- * expires. Lenient in what it consumes (a harness must keep going to judge); the token suite
- * is where the response is judged.
- */
 /** Who asks for a token. */
 export interface TokenAsk {
   /**
@@ -26,6 +21,11 @@ export interface TokenAsk {
   cleanup?: boolean | undefined;
 }
 
+/**
+ * Gets access tokens with the client-credentials grant and keeps one until shortly before it
+ * expires. Lenient in what it consumes (a harness must keep going to judge); the token suite
+ * is where the response is judged.
+ */
 export class TokenSource {
   #token?: SharedToken;
   #pending?: { value: Promise<string>; cleanup: boolean };
