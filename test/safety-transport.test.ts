@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TokenSource } from '../src/client/auth.ts';
 import { Limiter } from '../src/client/limiter.ts';
 import { Redactor } from '../src/base/redact.ts';
 import { retryAfterMs, Transport, type TransportOptions } from '../src/client/transport.ts';
@@ -196,6 +197,25 @@ describe('429 Too Many Requests', () => {
     const res = await t.send({ method: 'DELETE', url, headers: {}, credential: 'none', cleanup: true });
     expect(res.status).toBe(200);
     expect(t.throttled).toBe(6);
+  });
+
+  it("gives a token request the ordinary budget, and teardown's token request the cleanup one", async () => {
+    let calls = 0;
+    const url = await listen((_req, res) => {
+      calls += 1;
+      res.writeHead(429, { 'retry-after': '0' });
+      res.end();
+    });
+    const t = transport({ retry429: { maxRetries: 3, maxWaitMs: 30_000 } });
+    const credentials = { clientId: 'c', clientSecret: 's' };
+    // Before anything was created (the run's first token): nothing to clean up, so no reason to wait longer.
+    const err = await new TokenSource(url, credentials, t).get().catch((e) => e);
+    expect(err.code).toBe('SC_TARGET_THROTTLED');
+    expect(calls).toBe(4);
+    calls = 0;
+    const teardown = await new TokenSource(url, credentials, t).get({ cleanup: true }).catch((e) => e);
+    expect(teardown.code).toBe('SC_TARGET_THROTTLED');
+    expect(calls).toBe(16);
   });
 
   it('does not wait longer than the budget when Retry-After asks too much', async () => {

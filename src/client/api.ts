@@ -66,7 +66,7 @@ export class ApiClient {
     return this.#apiKey !== undefined;
   }
 
-  async #authorization(mode: AuthMode): Promise<[string | undefined, CredentialKind]> {
+  async #authorization(mode: AuthMode, cleanup: boolean): Promise<[string | undefined, CredentialKind]> {
     if (typeof mode === 'object') return [mode.header, 'other'];
     switch (mode) {
       case 'none':
@@ -76,7 +76,7 @@ export class ApiClient {
         if (!this.#apiKey) throw new HarnessError('SC_HARNESS', 'a check sent the API key, but none is configured');
         return [`${mode === 'api-key-bearer' ? 'Bearer' : 'Token'} ${this.#apiKey}`, 'api-key'];
       case 'token':
-        if (this.#tokens) return [`Bearer ${await this.#tokens.get()}`, 'access-token'];
+        if (this.#tokens) return [`Bearer ${await this.#tokens.get({ cleanup })}`, 'access-token'];
         if (this.#apiKey) return [`Bearer ${this.#apiKey}`, 'api-key'];
         throw new HarnessError('SC_HARNESS', 'a check sent a request with credentials, but none are configured');
     }
@@ -84,7 +84,7 @@ export class ApiClient {
 
   /** Sends a request to a path of the target. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ReceivedResponse> {
-    const [authorization, credential] = await this.#authorization(options.auth ?? 'token');
+    const [authorization, credential] = await this.#authorization(options.auth ?? 'token', options.cleanup === true);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (authorization !== undefined) headers.authorization = authorization;
     let body: string | undefined;
@@ -114,7 +114,7 @@ export class ApiClient {
     let used = authorization;
     for (let i = 0; i < tries; i++) {
       if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || used === undefined) return res;
-      const renewed = await this.#tokens.renew(used.slice('Bearer '.length));
+      const renewed = await this.#tokens.renew(used.slice('Bearer '.length), { cleanup: options.cleanup });
       this.transport.logTokenRenewal(req, res.status);
       used = `Bearer ${renewed}`;
       res = await this.transport.send({ ...req, headers: { ...headers, authorization: used } });

@@ -11,6 +11,16 @@ export interface ClientCredentials {
 
 export const TOKEN_PATH = '/api/oauth/token/';
 
+/** Who asks for a token. */
+export interface TokenAsk {
+  /**
+   * Teardown (a cleanup request) needs it: the token request is sent while the run is stopping and
+   * waits out as many 429s as cleanup does. Otherwise it has the ordinary 429 budget: a target that
+   * throttles its token endpoint before anything was created ends the run soon, with SC_TARGET_THROTTLED.
+   */
+  cleanup?: boolean | undefined;
+}
+
 /**
  * Gets access tokens with the client-credentials grant and keeps one until shortly before it
  * expires. Lenient in what it consumes (a harness must keep going to judge); the token suite
@@ -18,7 +28,7 @@ export const TOKEN_PATH = '/api/oauth/token/';
  */
 export class TokenSource {
   #token?: SharedToken;
-  #pending?: Promise<string>;
+  #pending?: { value: Promise<string>; cleanup: boolean };
   readonly #share: TokenShare | undefined;
 
   constructor(
@@ -37,9 +47,9 @@ export class TokenSource {
   }
 
   /** A valid access token, from the cache or freshly issued. */
-  async get(): Promise<string> {
+  async get(ask: TokenAsk = {}): Promise<string> {
     if (this.#valid(this.#token)) return this.#token.value;
-    return this.#replace(undefined);
+    return this.#replace(undefined, ask.cleanup === true);
   }
 
   /**
@@ -48,18 +58,26 @@ export class TokenSource {
    * expire early or revoke a client's earlier tokens when it issues a new one (the interface
    * leaves both open).
    */
-  async renew(rejected: string): Promise<string> {
-    if (this.#pending) return this.#pending;
-    if (this.#valid(this.#token, rejected)) return this.#token.value;
-    this.invalidate();
-    return this.#replace(rejected);
+  async renew(rejected: string, ask: TokenAsk = {}): Promise<string> {
+    if (!this.#pending) {
+      if (this.#valid(this.#token, rejected)) return this.#token.value;
+      this.invalidate();
+    }
+    return this.#replace(rejected, ask.cleanup === true);
   }
 
-  /** One replacement at a time in this process; across processes, under the share's lock. */
-  #replace(rejected: string | undefined): Promise<string> {
-    this.#pending ??= (async () => {
+  /**
+   * One replacement at a time in this process; across processes, under the share's lock. Teardown
+   * that finds a check's token request under way waits for it, and asks again itself (with the
+   * cleanup budget) when that one gave up.
+   */
+  #replace(rejected: string | undefined, cleanup: boolean): Promise<string> {
+    const pending = this.#pending;
+    if (pending)
+      return !cleanup || pending.cleanup ? pending.value : pending.value.catch(() => this.#replace(rejected, true));
+    const value = (async () => {
       const share = this.#share;
-      if (!share) return this.#issue();
+      if (!share) return this.#issue(cleanup);
       return share.locked(async () => {
         const shared = share.read();
         if (this.#valid(shared, rejected)) {
@@ -67,14 +85,15 @@ export class TokenSource {
           this.#token = shared;
           return shared.value;
         }
-        const value = await this.#issue();
+        const value = await this.#issue(cleanup);
         if (this.#token) share.write(this.#token);
         return value;
       });
     })().finally(() => {
       this.#pending = undefined;
     });
-    return this.#pending;
+    this.#pending = { value, cleanup };
+    return value;
   }
 
   /** Forgets the cached token, so the next get() asks for a new one. */
@@ -82,7 +101,7 @@ export class TokenSource {
     this.#token = undefined;
   }
 
-  async #issue(): Promise<string> {
+  async #issue(cleanup: boolean): Promise<string> {
     const { contentType, text } = encodeBody(
       {
         client_id: this.credentials.clientId,
@@ -100,7 +119,7 @@ export class TokenSource {
         headers: { 'content-type': contentType, accept: 'application/json' },
         body: text,
         credential: 'none',
-        cleanup: true, // teardown needs a token too
+        ...(cleanup ? { cleanup: true } : {}),
         token: true,
       });
     } catch (err) {

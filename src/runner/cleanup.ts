@@ -104,7 +104,7 @@ export async function cleanupLedger(
         config.baseUrl,
         { clientId: config.clientId, clientSecret: config.clientSecret },
         transport,
-      ).get();
+      ).get({ cleanup: true });
     io.out(`target ${config.baseUrl}`);
     const writers = new Map<string, Ledger>();
     const { removed, left } = await removeAll(pending, clients, (c) => {

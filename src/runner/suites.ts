@@ -12,6 +12,7 @@ import type { RunContext } from '../kit/context.ts';
 import { CODE_EXT, CODE_ROOT } from '../version.ts';
 import { suiteName } from '../base/suite-file.ts';
 import type { OutcomeCollector } from './collect.ts';
+import { moduleCacheDir } from './module-cache.ts';
 import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
 import type { UserSuite } from './user-suites.ts';
@@ -58,6 +59,7 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const runErrors: string[] = [];
   const userFiles = (stage.userSuites ?? []).map((s) => s.file);
   const userNames = new Set((stage.userSuites ?? []).map((s) => s.name));
+  const cacheDir = moduleCacheDir();
   const vitest: Vitest = await withoutVitestSignalHandlers(() =>
     createVitest(
       'test',
@@ -78,6 +80,8 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
         retry: 1,
         isolate: false,
         passWithNoTests: false,
+        // Transformed modules kept between runs (module-cache.ts); the same modules either way.
+        ...(cacheDir ? { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } } : {}),
         ...(stage.bail ? { bail: stage.bail } : {}),
         ...(stage.shard ? { shard: `${stage.shard.index}/${stage.shard.count}` } : {}),
       },

@@ -6,8 +6,8 @@ export const throttleForever: Hostile = {
   exit: 3,
   code: 'SC_TARGET_THROTTLED',
   why:
-    'each request is retried 3 times after Retry-After, then the run gives up: it cannot judge a server it may ' +
-    'not talk to',
+    "the run's first token request is retried after Retry-After within the ordinary budget (12 retries, 30 s), " +
+    'then the run gives up: it cannot judge a server it may not talk to, and has created nothing to clean up',
   suites: 'token',
   start: () =>
     plain((_req, res) => {
