@@ -37,6 +37,7 @@ import {
   type CheckApi,
 } from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
+import { HarnessError } from '../src/errors.ts';
 import { LIMITS } from '../src/spec/index.ts';
 
 type Patch = Record<string, unknown>;
@@ -85,6 +86,25 @@ async function patchOk(t: CheckApi, id: number, patch: Patch, what: string): Pro
 function knownState(t: CheckApi, id: number, base: Patch): Promise<CaseBody> {
   const patch = { ...base, external_id: t.primary.provision.externalId('base') };
   return patchOk(t, id, patch, `PATCH ${describePatch(patch)} on case ${id} (bringing it to a known state)`);
+}
+
+/**
+ * Before a rejected patch is blamed for a case that differs from the known state (a PATCH's answer):
+ * the case is brought to the base again and read. When the read differs from that PATCH's answer, the
+ * target does not keep what it answers (CASE-PATCH-ROUNDTRIP judges that): the check cannot judge
+ * its own rule (SC_SETUP_NOT_KEPT, not judged). Costs requests only when a check is failing.
+ */
+async function expectKept(t: CheckApi, id: number, base: Patch): Promise<void> {
+  const answered = await knownState(t, id, base);
+  const read = await readCase(t.primary, id, `reading case ${id} after bringing it to a known state again`);
+  const diffs = untouchedDiffs(answered, {}, read);
+  if (diffs.length)
+    throw new HarnessError(
+      'SC_SETUP_NOT_KEPT',
+      `case ${id} read after a PATCH answered 200 does not show what the answer did ` +
+        `(${diffs.map((d) => d.field).join(', ')}): the known state this check judges against is not what ` +
+        'the case holds',
+    );
 }
 
 interface Difference {
@@ -316,8 +336,10 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
         // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
         if (isSuccess(res)) return;
         const read = await readCase(t.primary, c.id);
+        const diffs = untouchedDiffs(state, {}, read);
+        if (diffs.length) await expectKept(t, c.id, base);
         report(
-          untouchedDiffs(state, {}, read),
+          diffs,
           `case ${c.id} read after the rejected ${describeInvalid(b, c.id)} (HTTP ${res.status}); fields changed`,
           read,
         );

@@ -50,9 +50,9 @@ const CAUGHT_BY: Record<
   'patch.ignore-webhook-url': { suites: ['case-patch'], fails: ['CASE-PATCH-ROUNDTRIP'] },
   // A check whose setup PATCH was answered but not kept cannot judge its own rule: not judged, not failed.
   'patch.answer-not-kept': {
-    suites: ['case-patch', 'uniqueness'],
+    suites: ['case-patch', 'uniqueness', 'case-properties'],
     fails: ['CASE-PATCH-ROUNDTRIP'],
-    notJudged: ['UNIQUE-OWN-VALUE', 'UNIQUE-EXTERNAL-ID-REJECTED'],
+    notJudged: ['UNIQUE-OWN-VALUE', 'UNIQUE-EXTERNAL-ID-REJECTED', 'CASE-PATCH-INVALID-ATOMIC'],
   },
   'patch.unknown-id-500': { suites: ['case-patch'], fails: ['CASE-PATCH-UNKNOWN-ID'] },
   'patch.null-ignored': { suites: ['case-patch'], fails: ['CASE-PATCH-NULLABLE'] },
