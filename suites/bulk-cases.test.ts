@@ -34,6 +34,7 @@ import {
   keepingEvidence,
   learnBefore,
   limitBatches,
+  limitPool,
   malformedBulkBodies,
   mapLimit,
   property,
@@ -43,6 +44,7 @@ import {
   someOf,
   unknownId,
   type BulkSent,
+  type PoolLease,
   type CaseBody,
   type CheckApi,
   type JsonObject,
@@ -92,12 +94,8 @@ function notApplied(read: CaseBody, sent: JsonObject): string[] {
   );
 }
 
-/** The file's 101 cases, created once: the 100- and 101-item batches share them. */
-let hundredAndOne: Promise<CaseBody[]> | undefined;
-function bigPool(t: CheckApi): Promise<CaseBody[]> {
-  hundredAndOne ??= mapLimit(Array.from({ length: LIMIT + 1 }), CONCURRENCY, () => t.primary.provision.createCase());
-  return hundredAndOne;
-}
+/** The run's 101 cases the 100- and 101-item batches act on (shared with the bulk-customers suite). */
+const pool = limitPool();
 
 /** The values of a 101-item batch's item a case read back shows (it took the item). */
 function tookFields(read: CaseBody, item: JsonObject) {
@@ -110,7 +108,7 @@ function tookFields(read: CaseBody, item: JsonObject) {
  * moved on by each further batch of the kind): a case showing one of its item's values took it.
  */
 const limit = limitBatches<CaseBody, CaseBody>({
-  pool: bigPool,
+  hold: (t, fn) => pool.use(t, ({ cases }) => fn(cases)),
   items: (t, cases, kind, round) =>
     cases.map((c, i) => ({
       id: c.id,
@@ -119,7 +117,7 @@ const limit = limitBatches<CaseBody, CaseBody>({
     })),
   send: (t, body) => t.primary.api.bulkUpdateCases(body),
   read: (t, c) => readCase(t.primary, c.id),
-  took: (read, item) => tookFields(read, item).length > 0,
+  applied: (read, item) => notApplied(read, item).length === 0,
 });
 
 /**
@@ -206,20 +204,25 @@ const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
   changed: (before, after) => changedFields(before, after),
 };
 
-/** The cases mixed batches act on (MixedSetup), created once for the file. */
+/**
+ * The cases mixed batches act on (MixedSetup), chosen once for the file: the limit pool's first
+ * when it was made (the check holds the pool), else new ones. What the file knew of them is
+ * forgotten when another file acted on the pool since: a mixed batch learns the state of what it names.
+ */
 let mixed: Promise<Setup> | undefined;
-function mixedSetup(t: CheckApi): Promise<Setup> {
+async function mixedSetup(t: CheckApi, lease: PoolLease | undefined): Promise<Setup> {
   mixed ??= (async () => {
-    // The big pool's first cases when the limit checks made it: a mixed batch learns the state of what it names.
     const n = MAX_VALID + MAX_INVALID + 1;
-    const pool =
-      (await fromPool(hundredAndOne, n)) ??
+    const cases =
+      fromPool(lease, n) ??
       (await mapLimit(Array.from({ length: n }), CONCURRENCY, () => t.primary.provision.createCase()));
     const holder = await t.primary.provision.createCase({ external_id: t.primary.provision.externalId('held') });
     const peer = t.peer ? await t.peer.provision.createCase() : undefined;
-    return { pool, holder, ...(peer ? { peer } : {}), known: new Map() };
+    return { pool: cases, holder, ...(peer ? { peer } : {}), known: new Map() };
   })();
-  return mixed;
+  const setup = await mixed;
+  if (lease?.changedElsewhere) setup.known.clear();
+  return setup;
 }
 
 /**
@@ -328,103 +331,107 @@ describe('POST /api/cases/bulk-update/', () => {
   });
 
   check('a mixed batch applies its valid items and only them', ['BULK-CASES-PARTIAL'], async (t) => {
-    const setup = await mixedSetup(t);
-    const { slot, fresh } = externalIds(t);
-    await property(
-      t,
-      'bulk-cases: mixed batch applied',
-      batches(slot, t.peer !== undefined),
-      async (batch) => {
-        const sent = await sendMixed(t, setup, fresh, batch, true);
-        await keepingEvidence(t, sent.exchange, async () => {
-          expectBulkAnswer(sent.res, [200], sent.what);
-          failReadBack(
-            `${sent.what}: the cases read back`,
-            'every valid item applied, and no case named by a failing item changed',
-            await readBackProblems(sent, setup, CASES),
-          );
-        });
-      },
-      { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
-    );
+    await pool.useIfMade(t, async (lease) => {
+      const setup = await mixedSetup(t, lease);
+      const { slot, fresh } = externalIds(t);
+      await property(
+        t,
+        'bulk-cases: mixed batch applied',
+        batches(slot, t.peer !== undefined),
+        async (batch) => {
+          const sent = await sendMixed(t, setup, fresh, batch, true);
+          await keepingEvidence(t, sent.exchange, async () => {
+            expectBulkAnswer(sent.res, [200], sent.what);
+            failReadBack(
+              `${sent.what}: the cases read back`,
+              'every valid item applied, and no case named by a failing item changed',
+              await readBackProblems(sent, setup, CASES),
+            );
+          });
+        },
+        { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
+      );
+    });
   });
 
   check(
     'each failing item of a mixed batch is reported as failed',
     ['BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
-    async (t) => {
-      const setup = await mixedSetup(t);
-      const { slot, fresh } = externalIds(t);
-      let observed = false;
-      await property(
-        t,
-        'bulk-cases: mixed batch reported',
-        batches(slot, t.peer !== undefined),
-        async (batch) => {
-          const sent = await sendMixed(t, setup, fresh, batch, false);
-          await keepingEvidence(t, sent.exchange, async () => {
-            const failed = sent.entries.filter((e) => !e.valid);
-            const request = sent.entries.map((e) => ({ id: e.item.id }));
-            if (!observed) {
-              observed = true;
-              const report = readBulkReport(t, sent.res, request);
-              t.observe(
-                'BULK-CASES-REPORT-SHAPE',
-                describeReport(sent.res, report, failed.find((e) => !e.target) ?? failed[0]),
-              );
-            }
-            expectBulkAnswer(sent.res, '2xx', sent.what);
-            const applied = await appliedButReportedFailed(t, sent, request, CASES);
-            expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
-          });
-        },
-        { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
-      );
-    },
+    async (t) =>
+      pool.useIfMade(t, async (lease) => {
+        const setup = await mixedSetup(t, lease);
+        const { slot, fresh } = externalIds(t);
+        let observed = false;
+        await property(
+          t,
+          'bulk-cases: mixed batch reported',
+          batches(slot, t.peer !== undefined),
+          async (batch) => {
+            const sent = await sendMixed(t, setup, fresh, batch, false);
+            await keepingEvidence(t, sent.exchange, async () => {
+              const failed = sent.entries.filter((e) => !e.valid);
+              const request = sent.entries.map((e) => ({ id: e.item.id }));
+              if (!observed) {
+                observed = true;
+                const report = readBulkReport(t, sent.res, request);
+                t.observe(
+                  'BULK-CASES-REPORT-SHAPE',
+                  describeReport(sent.res, report, failed.find((e) => !e.target) ?? failed[0]),
+                );
+              }
+              expectBulkAnswer(sent.res, '2xx', sent.what);
+              const applied = await appliedButReportedFailed(t, sent, request, CASES);
+              expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+            });
+          },
+          { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
+        );
+      }),
   );
 
   check(
     'read-only fields sent in bulk items leave the cases unchanged',
     ['BULK-CASES-READ-ONLY-UNCHANGED'],
-    async (t) => {
-      const fields = READ_ONLY_CASE_FIELDS.filter((f) => f !== 'id');
-      // The big pool's last cases when the limit checks made it (each read before it is judged), else new ones.
-      const created =
-        (await fromPool(hundredAndOne, fields.length, true)) ??
-        (await mapLimit(fields, CONCURRENCY, () =>
-          t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] }),
-        ));
-      const before = await mapLimit(created, CONCURRENCY, (c) => readCase(t.primary, c.id));
-      const items = fields.map((f, i) => ({ id: before[i]!.id, [f]: differentValue(before[i]!, f) }));
-      const what = `bulk update of ${items.length} cases, each item sending one read-only field`;
-      const { res, exchange } = await send(t, { items });
-      expectNoServerError(res, what);
-      await keepingEvidence(t, exchange, async () => {
-        const after = await mapLimit(before, CONCURRENCY, (c) =>
-          readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
-        );
-        const problems = after.flatMap((a, i) => {
-          const changed = changedFields(before[i]!, a);
-          return changed.length ? [`case ${a.id} (item sent ${fields[i]}): ${changed.join('; ')}`] : [];
+    async (t) =>
+      pool.useIfMade(t, async (lease) => {
+        const fields = READ_ONLY_CASE_FIELDS.filter((f) => f !== 'id');
+        // The limit pool's last cases when it was made (each read before it is judged), else new ones.
+        const created =
+          fromPool(lease, fields.length, true) ??
+          (await mapLimit(fields, CONCURRENCY, () =>
+            t.primary.provision.createCase({ checks: [{ check_type: 'PEP' }] }),
+          ));
+        const before = await mapLimit(created, CONCURRENCY, (c) => readCase(t.primary, c.id));
+        const items = fields.map((f, i) => ({ id: before[i]!.id, [f]: differentValue(before[i]!, f) }));
+        const what = `bulk update of ${items.length} cases, each item sending one read-only field`;
+        const { res, exchange } = await send(t, { items });
+        expectNoServerError(res, what);
+        await keepingEvidence(t, exchange, async () => {
+          const after = await mapLimit(before, CONCURRENCY, (c) =>
+            readCase(t.primary, c.id, `reading case ${c.id} after the ${what}`),
+          );
+          const problems = after.flatMap((a, i) => {
+            const changed = changedFields(before[i]!, a);
+            return changed.length ? [`case ${a.id} (item sent ${fields[i]}): ${changed.join('; ')}`] : [];
+          });
+          if (problems.length)
+            fail(`${what}: the cases read back`, 'every case unchanged (the fields are read-only)', someOf(problems));
         });
-        if (problems.length)
-          fail(`${what}: the cases read back`, 'every case unchanged (the fields are read-only)', someOf(problems));
-      });
-      const report =
-        res.status < 300
-          ? readBulkReport(
-              t,
-              res,
-              items.map((i) => ({ id: i.id })),
-            )
-          : undefined;
-      const how = !report
-        ? 'rejected whole'
-        : report.recognised
-          ? `${describeItems(report)} (${report.shape})`
-          : `report unrecognised: ${res.text.slice(0, 200)}`;
-      t.observe('BULK-CASES-READ-ONLY-UNCHANGED', `items ${fields.join(', ')}: HTTP ${res.status}; ${how}`);
-    },
+        const report =
+          res.status < 300
+            ? readBulkReport(
+                t,
+                res,
+                items.map((i) => ({ id: i.id })),
+              )
+            : undefined;
+        const how = !report
+          ? 'rejected whole'
+          : report.recognised
+            ? `${describeItems(report)} (${report.shape})`
+            : `report unrecognised: ${res.text.slice(0, 200)}`;
+        t.observe('BULK-CASES-READ-ONLY-UNCHANGED', `items ${fields.join(', ')}: HTTP ${res.status}; ${how}`);
+      }),
   );
 
   check('malformed bodies are never answered with a 5xx', ['BULK-CASES-MALFORMED'], async (t) => {

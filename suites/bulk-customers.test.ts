@@ -36,6 +36,7 @@ import {
   keepingEvidence,
   learnBefore,
   limitBatches,
+  limitPool,
   partOfBody,
   malformedBulkBodies,
   mapLimit,
@@ -53,6 +54,7 @@ import {
   type MixedEntry,
   type MixedSetup,
   type Organisation,
+  type PoolLease,
   type ReadBack,
 } from '../src/kit/index.ts';
 import { CUSTOMER_TYPES, LIMITS } from '../src/spec/index.ts';
@@ -114,11 +116,12 @@ function newCustomers(t: CheckApi, n: number): Promise<CaseCustomer[]> {
   );
 }
 
-/** The file's 101 customers, created once: the 100- and 101-item batches share them. */
-let hundredAndOne: Promise<CaseCustomer[]> | undefined;
-function bigPool(t: CheckApi): Promise<CaseCustomer[]> {
-  hundredAndOne ??= newCustomers(t, LIMIT + 1);
-  return hundredAndOne;
+/** The run's 101 cases whose customers the 100- and 101-item batches act on (shared with the bulk-cases suite). */
+const pool = limitPool();
+
+/** The customers of `n` of the limit pool's cases, from its start or (`fromEnd`) its end, when it was made. */
+function poolCustomers(lease: PoolLease | undefined, n: number, fromEnd = false): CaseCustomer[] | undefined {
+  return fromPool(lease, n, fromEnd)?.map(customerOf);
 }
 
 /** The full_name of a 101-item batch's item its customer, read back in its case, shows (it took the item). */
@@ -133,7 +136,7 @@ function tookName(read: CaseBody, item: JsonObject) {
  * nested.
  */
 const limit = limitBatches<CaseCustomer, CaseBody>({
-  pool: bigPool,
+  hold: (t, fn) => pool.use(t, ({ cases }) => fn(cases.map(customerOf))),
   items: (_t, customers, kind) => {
     const tag = randomBytes(3).toString('hex');
     return customers.map((k, i) =>
@@ -144,7 +147,7 @@ const limit = limitBatches<CaseCustomer, CaseBody>({
   },
   send: (t, body) => t.primary.api.bulkUpdateCustomers(body),
   read: (t, k) => readCase(t.primary, k.caseId, `reading case ${k.caseId} (customer ${k.id})`),
-  took: (read, item) => tookName(read, item).length > 0,
+  applied: (read, item) => notApplied(customerIn(read), item).length === 0,
 });
 
 const validFields = fc.record(
@@ -225,18 +228,21 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObj
   changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
 };
 
-/** The customers mixed batches act on (MixedSetup), created once for the file. */
+/**
+ * The customers mixed batches act on (MixedSetup), chosen once for the file: the limit pool's when
+ * it was made (the check holds the pool), else new ones. What the file knew of them is forgotten
+ * when another file acted on the pool since: a mixed batch learns the state of what it names.
+ */
 let mixed: Promise<Setup> | undefined;
-function mixedSetup(t: CheckApi): Promise<Setup> {
+async function mixedSetup(t: CheckApi, lease: PoolLease | undefined): Promise<Setup> {
   mixed ??= (async () => {
-    // The big pool's customers when the 100- and 101-item checks made it: a mixed batch learns
-    // the state of what it names by reading, so where the customers come from does not matter.
-    const pool =
-      (await fromPool(hundredAndOne, MAX_VALID + MAX_INVALID)) ?? (await newCustomers(t, MAX_VALID + MAX_INVALID));
+    const customers = poolCustomers(lease, MAX_VALID + MAX_INVALID) ?? (await newCustomers(t, MAX_VALID + MAX_INVALID));
     const peer = t.peer ? customerOf(await t.peer.provision.createCase()) : undefined;
-    return { pool, ...(peer ? { peer } : {}), known: new Map() };
+    return { pool: customers, ...(peer ? { peer } : {}), known: new Map() };
   })();
-  return mixed;
+  const setup = await mixed;
+  if (lease?.changedElsewhere) setup.known.clear();
+  return setup;
 }
 
 /** The item as the recogniser should match it: its id and external_id, as sent. */
@@ -348,38 +354,41 @@ describe('POST /api/customers/bulk-update/', () => {
     });
   });
 
-  check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) => {
-    // The big pool's last customers when the limit checks made it (their full_names are set afresh), else new ones.
-    const customers = ((await fromPool(hundredAndOne, 3, true)) ?? (await newCustomers(t, 3))).filter(
-      (k): k is CaseCustomer & { externalId: string } => k.externalId !== null,
-    );
-    if (customers.length === 0)
-      t.skip(
-        'the customers of the created cases show no external_id (it is set at creation; see "Provisioning ' +
-          'conventions")',
+  check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) =>
+    pool.useIfMade(t, async (lease) => {
+      // The limit pool's last customers when it was made (their full_names are set afresh), else new ones.
+      const customers = (poolCustomers(lease, 3, true) ?? (await newCustomers(t, 3))).filter(
+        (k): k is CaseCustomer & { externalId: string } => k.externalId !== null,
       );
-    const tag = randomBytes(3).toString('hex');
-    const items = customers.map((k, i) => ({
-      external_id: k.externalId,
-      full_name: `Screenconf By External Id ${tag} ${i}`,
-    }));
-    const what = `bulk update of ${items.length} customers named by external_id`;
-    const { res, exchange } = await send(t, { items });
-    expectBulkAnswer(res, [200], what);
-    await keepingEvidence(t, exchange, async () => {
-      const problems: string[] = [];
-      for (const [i, k] of customers.entries()) {
-        const w = notApplied(await readCustomer(t.primary, k), items[i]!);
-        if (w.length) problems.push(`customer ${k.id} (external_id ${JSON.stringify(k.externalId)}): ${w.join(', ')}`);
-      }
-      if (problems.length)
-        fail(
-          `${what}: the customers read back`,
-          'each customer found by its external_id and updated',
-          someOf(problems),
+      if (customers.length === 0)
+        t.skip(
+          'the customers of the created cases show no external_id (it is set at creation; see "Provisioning ' +
+            'conventions")',
         );
-    });
-  });
+      const tag = randomBytes(3).toString('hex');
+      const items = customers.map((k, i) => ({
+        external_id: k.externalId,
+        full_name: `Screenconf By External Id ${tag} ${i}`,
+      }));
+      const what = `bulk update of ${items.length} customers named by external_id`;
+      const { res, exchange } = await send(t, { items });
+      expectBulkAnswer(res, [200], what);
+      await keepingEvidence(t, exchange, async () => {
+        const problems: string[] = [];
+        for (const [i, k] of customers.entries()) {
+          const w = notApplied(await readCustomer(t.primary, k), items[i]!);
+          if (w.length)
+            problems.push(`customer ${k.id} (external_id ${JSON.stringify(k.externalId)}): ${w.join(', ')}`);
+        }
+        if (problems.length)
+          fail(
+            `${what}: the customers read back`,
+            'each customer found by its external_id and updated',
+            someOf(problems),
+          );
+      });
+    }),
+  );
 
   check(
     'an item naming a customer by external_id updates only the customer holding exactly that value',
@@ -441,61 +450,64 @@ describe('POST /api/customers/bulk-update/', () => {
     },
   );
 
-  check('a mixed batch applies its valid items and only them', ['BULK-CUSTOMERS-PARTIAL'], async (t) => {
-    const setup = await mixedSetup(t);
-    await property(
-      t,
-      'bulk-customers: mixed batch applied',
-      batches(t.peer !== undefined),
-      async (batch) => {
-        const sent = await sendMixed(t, setup, batch, true);
-        await keepingEvidence(t, sent.exchange, async () => {
-          expectBulkAnswer(sent.res, [200], sent.what);
-          failReadBack(
-            `${sent.what}: the customers read back`,
-            'every valid item applied, and no customer named by a failing item changed',
-            await readBackProblems(sent, setup, CUSTOMERS),
-          );
-        });
-      },
-      { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
-    );
-  });
-
-  check(
-    'each failing item of a mixed batch is reported as failed',
-    ['BULK-CUSTOMERS-REPORTED', 'BULK-CUSTOMERS-REPORT-SHAPE'],
-    async (t) => {
-      const setup = await mixedSetup(t);
-      let observed = false;
+  check('a mixed batch applies its valid items and only them', ['BULK-CUSTOMERS-PARTIAL'], async (t) =>
+    pool.useIfMade(t, async (lease) => {
+      const setup = await mixedSetup(t, lease);
       await property(
         t,
-        'bulk-customers: mixed batch reported',
+        'bulk-customers: mixed batch applied',
         batches(t.peer !== undefined),
         async (batch) => {
-          const sent = await sendMixed(t, setup, batch, false);
+          const sent = await sendMixed(t, setup, batch, true);
           await keepingEvidence(t, sent.exchange, async () => {
-            const failed = sent.entries.filter((e) => !e.valid);
-            const request = sent.entries.map((e) => requestKey(e.item));
-            if (!observed) {
-              observed = true;
-              t.observe(
-                'BULK-CUSTOMERS-REPORT-SHAPE',
-                describeReport(
-                  sent.res,
-                  readBulkReport(t, sent.res, request),
-                  failed.find((e) => !e.target) ?? failed[0],
-                ),
-              );
-            }
-            expectBulkAnswer(sent.res, '2xx', sent.what);
-            const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
-            expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+            expectBulkAnswer(sent.res, [200], sent.what);
+            failReadBack(
+              `${sent.what}: the customers read back`,
+              'every valid item applied, and no customer named by a failing item changed',
+              await readBackProblems(sent, setup, CUSTOMERS),
+            );
           });
         },
         { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
       );
-    },
+    }),
+  );
+
+  check(
+    'each failing item of a mixed batch is reported as failed',
+    ['BULK-CUSTOMERS-REPORTED', 'BULK-CUSTOMERS-REPORT-SHAPE'],
+    async (t) =>
+      pool.useIfMade(t, async (lease) => {
+        const setup = await mixedSetup(t, lease);
+        let observed = false;
+        await property(
+          t,
+          'bulk-customers: mixed batch reported',
+          batches(t.peer !== undefined),
+          async (batch) => {
+            const sent = await sendMixed(t, setup, batch, false);
+            await keepingEvidence(t, sent.exchange, async () => {
+              const failed = sent.entries.filter((e) => !e.valid);
+              const request = sent.entries.map((e) => requestKey(e.item));
+              if (!observed) {
+                observed = true;
+                t.observe(
+                  'BULK-CUSTOMERS-REPORT-SHAPE',
+                  describeReport(
+                    sent.res,
+                    readBulkReport(t, sent.res, request),
+                    failed.find((e) => !e.target) ?? failed[0],
+                  ),
+                );
+              }
+              expectBulkAnswer(sent.res, '2xx', sent.what);
+              const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
+              expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
+            });
+          },
+          { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
+        );
+      }),
   );
 
   check('malformed bodies are never answered with a 5xx', ['BULK-CUSTOMERS-MALFORMED'], async (t) => {

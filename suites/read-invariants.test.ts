@@ -4,7 +4,6 @@
  * invariant watcher judges the same invariants on every case body any suite receives; these
  * checks make sure the bodies worth judging (decided checks, risk scores) are seen.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'vitest';
 import {
   check,
@@ -12,6 +11,7 @@ import {
   fail,
   type JsonObject,
   readCase,
+  readUntilComplete,
   show,
   type CaseBody,
   type CheckApi,
@@ -31,7 +31,6 @@ function processingTimeoutMs(t: CheckApi): number {
 function withinProcessing(t: CheckApi): string {
   return `within ${processingTimeoutMs(t) / 1000} s (--processing-timeout-ms) of starting processing`;
 }
-const POLL_MS = 15;
 
 interface Sighting {
   /** Where the body came from: "the answer to its creation", "a read while processing", … */
@@ -51,14 +50,14 @@ function scoreOf(k: JsonObject): number | null {
 
 /** Reads a case until it is complete (or the deadline passes), keeping every read. */
 async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Promise<CaseBody | undefined> {
-  const deadline = Date.now() + processingTimeoutMs(t);
-  while (Date.now() < deadline) {
-    const body = await readCase(t.primary, id, `reading case ${id} while it is processed`);
-    seen.push({ label: `a read ${body.is_complete === true ? 'after' : 'while'} processing`, body });
-    if (body.is_complete === true) return body;
-    await sleep(POLL_MS);
-  }
-  return undefined;
+  const { body, complete } = await readUntilComplete(
+    t.primary,
+    id,
+    processingTimeoutMs(t),
+    `reading case ${id} while it is processed`,
+    (read) => seen.push({ label: `a read ${read.is_complete === true ? 'after' : 'while'} processing`, body: read }),
+  );
+  return complete ? body : undefined;
 }
 
 /**

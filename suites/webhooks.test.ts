@@ -9,7 +9,6 @@
  * delivers nothing at all, only WEBHOOK-DELIVERED fails: the checks that need a delivery skip.
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
 import { isLoopbackHost } from '../src/base/net.ts';
@@ -24,6 +23,7 @@ import {
   isJsonObject,
   looksLikeCase,
   readCase,
+  readUntilComplete,
   type CaseBody,
   type CheckApi,
   type JsonObject,
@@ -42,7 +42,6 @@ const SETTINGS = getHarness().run.webhooks;
 const DEADLINE_MS = SETTINGS.timeoutMs;
 /** The shortest quiet period watched for a delivery that must not come. */
 const QUIET_MIN_MS = 1_000;
-const POLL_MS = 50;
 /** A check waits for at most a few deadlines in a row (first delivery, a second one, a quiet period). */
 const CHECK_TIMEOUT_MS = 4 * DEADLINE_MS + 30_000;
 const CROSSTALK_CASES = 4;
@@ -171,18 +170,8 @@ function deliveriesUntil(endpoint: WebhookEndpoint, from: number, ms: number): P
 }
 
 /** Reads the case until it shows is_complete true, for at most the deadline. */
-async function readUntilComplete(
-  t: CheckApi,
-  id: number,
-  when: string,
-): Promise<{ body: CaseBody; complete: boolean }> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const body = await readCase(t.primary, id, `reading case ${id} ${when}`);
-    if (body.is_complete === true) return { body, complete: true };
-    if (Date.now() >= deadline) return { body, complete: false };
-    await sleep(POLL_MS);
-  }
+function readUntilCompleted(t: CheckApi, id: number, when: string): Promise<{ body: CaseBody; complete: boolean }> {
+  return readUntilComplete(t.primary, id, DEADLINE_MS, `reading case ${id} ${when}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,7 +478,7 @@ describe.concurrent('the completion webhook', () => {
           `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by ` +
             `WEBHOOK-BODY-COMPLETE)`,
         );
-      const { body: read, complete } = await readUntilComplete(t, b.caseId, 'after its webhook');
+      const { body: read, complete } = await readUntilCompleted(t, b.caseId, 'after its webhook');
       const sent = located.body;
       const differences: string[] = [];
       const same = (what: string, inBody: unknown, inRead: unknown) => {
@@ -687,7 +676,7 @@ describe.concurrent('the completion webhook', () => {
       const quiet = quietMs(b);
       const { before, during, duringJudged } = await urlChanged(t, 'set to null', 'former URL', () => null);
       const judge = async (s: typeof before): Promise<{ problem?: string; unjudged?: string }> => {
-        const { complete } = await readUntilComplete(t, s.id, 'until its processing completes');
+        const { complete } = await readUntilCompleted(t, s.id, 'until its processing completes');
         if (!complete)
           return { unjudged: `case ${s.id} (${s.when}) did not read is_complete true within ${DEADLINE_MS} ms` };
         const seen = await deliveriesUntil(s.old, Date.now(), quiet);

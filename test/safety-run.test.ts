@@ -265,6 +265,48 @@ describe('what the interface gives no way to delete', () => {
   });
 });
 
+describe('cases the suite files share', () => {
+  it('the two bulk suites make one pool of 101 cases, removed by the runner after them: nothing is left', async () => {
+    const { server, organisations } = await reference();
+    const dir = tempDir();
+    const { args, env } = targetArgs(server.url, organisations);
+    const r = await screenconfInProcess(
+      ['run', ...args, '--report-dir', dir, '--max-rps', '0', '--suites', 'bulk-cases,bulk-customers'],
+      { env },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const lines = ledgerLines(dir);
+    const shared = lines.filter((l) => l.event === 'created' && l.shared).map((l) => l.id);
+    expect(shared).toHaveLength(101);
+    const deleted = new Set(lines.filter((l) => l.event === 'deleted').map((l) => l.id));
+    expect(shared.filter((id) => !deleted.has(id))).toEqual([]);
+    // Removed as the run's own, not reported as left behind by a suite.
+    expect(r.stdout).not.toMatch(/cleanup: removed \d+ case/);
+    expect(server.store.countCases('org-1') + server.store.countCases('org-2')).toBe(0);
+    // Each suite's 100-item check judged a batch on the same cases.
+    const har = JSON.parse(readFileSync(join(runFolder(dir), 'exchanges.har'), 'utf8')) as {
+      log: { entries: { request: { method: string; url: string; postData?: { text?: string } } }[] };
+    };
+    const batchIds = (path: string) =>
+      har.log.entries
+        .filter((e) => e.request.method === 'POST' && e.request.url.endsWith(path))
+        .flatMap((e): { items?: { id?: number }[] }[] => {
+          try {
+            return [JSON.parse(e.request.postData?.text ?? '{}')];
+          } catch {
+            return []; // The malformed-body checks' requests.
+          }
+        })
+        .filter((b) => Array.isArray(b.items) && b.items.length === 100)
+        .map((b) => b.items!.map((i) => i.id));
+    const [cases] = batchIds('/api/cases/bulk-update/');
+    const [customers] = batchIds('/api/customers/bulk-update/');
+    expect(cases!.filter((id) => shared.includes(id))).toHaveLength(100);
+    const sharedCustomers = lines.filter((l) => l.event === 'created' && l.shared).map((l) => l.customerId);
+    expect(customers!.filter((id) => sharedCustomers.includes(id))).toHaveLength(100);
+  });
+});
+
 describe('--keep, the deadline and the ledger', () => {
   it('--keep leaves the cases (and says so); cleanup removes them later', async () => {
     const { server, organisations } = await reference();

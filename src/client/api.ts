@@ -158,14 +158,14 @@ export function organisationClient(options: {
   transport: Transport;
   organisation?: OrganisationRole;
   /** Where the run's worker processes share their access tokens (token-share.ts). */
-  tokenShareDir?: string | undefined;
+  shareDir?: string | undefined;
 }): ApiClient | undefined {
-  const { baseUrl, credentials, transport, organisation, tokenShareDir } = options;
+  const { baseUrl, credentials, transport, organisation, shareDir } = options;
   if (!credentials) return undefined;
   const { clientId, clientSecret, apiKey } = credentials;
   const tokens =
     clientId && clientSecret
-      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, tokenShareDir)
+      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, shareDir)
       : undefined;
   if (!tokens && !apiKey) return undefined;
   return new ApiClient({ baseUrl, transport, tokens, apiKey, organisation });

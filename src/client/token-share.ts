@@ -7,19 +7,15 @@
  * worker just got instead of asking again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sleep } from './limiter.ts';
+import { withLock } from '../base/lock.ts';
 
 export interface SharedToken {
   value: string;
   /** When to ask for a new one (epoch ms). */
   refreshAt: number;
 }
-
-/** A lock older than this was left by a process that died holding it. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_POLL_MS = 5;
 
 export class TokenShare {
   readonly #file: string;
@@ -50,24 +46,7 @@ export class TokenShare {
   }
 
   /** Runs `fn` holding the lock of this client's token (across processes). */
-  async locked<T>(fn: () => Promise<T>): Promise<T> {
-    for (;;) {
-      try {
-        mkdirSync(this.#lock);
-        break;
-      } catch {
-        try {
-          if (Date.now() - statSync(this.#lock).mtimeMs > STALE_LOCK_MS) rmSync(this.#lock, { recursive: true });
-        } catch {
-          // Released meanwhile.
-        }
-        await sleep(LOCK_POLL_MS);
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      rmSync(this.#lock, { recursive: true, force: true });
-    }
+  locked<T>(fn: () => Promise<T>): Promise<T> {
+    return withLock(this.#lock, fn);
   }
 }

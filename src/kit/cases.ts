@@ -4,6 +4,7 @@
  * fresh external_ids for generated values.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Organisation } from './context.ts';
 import { Case, Check, Customer, type CheckType } from '../spec/index.ts';
 import { deepEqual, expectStatus, fail } from './assert.ts';
@@ -20,6 +21,34 @@ export async function readCase(org: Organisation, id: number, what = `reading ca
   const res = await org.provision.readCase(id);
   expectStatus(res, 200, what);
   return expectCaseBody(res.json, id, what);
+}
+
+/** The first wait between two reads of a case being processed; each wait is half again as long, up to POLL_MAX_MS. */
+const POLL_FIRST_MS = 15;
+const POLL_MAX_MS = 1_000;
+
+/**
+ * Reads a case until it shows is_complete true or `timeoutMs` pass, handing each read to `seen`;
+ * the last read, and whether it was complete. The waits between reads grow (15 ms, half again as
+ * long each time, at most 1 s): a fast target is seen complete soon after it is, a slow one costs
+ * a few dozen reads where a fixed 15 ms cost hundreds.
+ */
+export async function readUntilComplete(
+  org: Organisation,
+  id: number,
+  timeoutMs: number,
+  what: string,
+  seen: (body: CaseBody) => void = () => {},
+): Promise<{ body: CaseBody; complete: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
+    const body = await readCase(org, id, what);
+    seen(body);
+    if (body.is_complete === true) return { body, complete: true };
+    const left = deadline - Date.now();
+    if (left <= 0) return { body, complete: false };
+    await sleep(Math.min(wait, left));
+  }
 }
 
 /**

@@ -46,8 +46,11 @@ export interface RunContext {
   shrink?: ShrinkBudget;
   /** How long a started case may take to complete while a check polls it (--processing-timeout-ms). */
   processingTimeoutMs?: number;
-  /** A private folder the workers share their access tokens in (client/token-share.ts). */
-  tokenShareDir?: string;
+  /**
+   * The run's private folder its worker processes share: access tokens (client/token-share.ts)
+   * and the cases the suite files share (kit/shared-pool.ts). Removed at the run's end.
+   */
+  shareDir?: string;
   /** The run's exchange log (JSON lines): every exchange is appended, tagged with its check (exchange-log.ts). */
   exchangeLog?: string;
   /** --shard I/N --shard-by runs: this shard runs its share of each property's cases, on seeds of its own. */
@@ -153,6 +156,19 @@ export function creationsElsewhere(exchanges: readonly Exchange[]): Exchange[] {
   return oldestFirst(found);
 }
 
+/** The exchange that created `id` in this worker, if it is still kept. */
+export function creationOf(id: number): Exchange | undefined {
+  return creations.get(id);
+}
+
+/**
+ * Creations made in another worker process (cases the run's suite files share,
+ * kit/shared-pool.ts), known here as if made here: a failure judged on them keeps its setup.
+ */
+export function adoptCreations(exchanges: readonly Exchange[]): void {
+  for (const e of exchanges) for (const id of idsCreated(e)) if (!creations.has(id)) creations.set(id, e);
+}
+
 /** The ledger's label of each organisation: a (ours) and b (the peer). */
 const LEDGER_LABEL: Record<OrganisationRole, string> = { ours: 'a', peer: 'b' };
 
@@ -166,7 +182,7 @@ function organisation(
   const baseUrl = run.target.baseUrl;
   // Without any credential the client still exists: the auth checks send requests with none.
   const api =
-    organisationClient({ baseUrl, credentials, transport, organisation: role, tokenShareDir: run.tokenShareDir }) ??
+    organisationClient({ baseUrl, credentials, transport, organisation: role, shareDir: run.shareDir }) ??
     new ApiClient({ baseUrl, transport, organisation: role });
   return {
     api,

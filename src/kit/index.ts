@@ -17,6 +17,7 @@ export {
   expectCaseBody,
   freshExternalIds,
   readCase,
+  readUntilComplete,
   show,
   stableFields,
   stableValue,
@@ -27,11 +28,13 @@ export {
 export {
   fromPool,
   limitBatches,
+  limitPool,
   type LimitBatch,
   type LimitBatches,
   type LimitBatchesSpec,
   type LimitKind,
 } from './limit-batches.ts';
+export { sharedPool, type MakeCases, type PoolLease, type SharedPool } from './shared-pool.ts';
 export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
 export { differentValue, processingBegun } from './read-only.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';

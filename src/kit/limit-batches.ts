@@ -5,10 +5,13 @@
  * read after each batch cost 201 requests.
  *
  * The 101-item batch sends values no record holds, so a record showing its item's value took it
- * whatever came before. The 100-item batch's values are judged on the same read only where the
- * 101-item batch left the record alone: when it took any of them (a server that applies the first
- * 100 items of an over-long batch), the 100-item check sends a batch of its own and reads it back,
- * as it does on a re-run of either check (vitest retries a failed check once).
+ * whatever came before. The 100-item batch passes on the same read when it shows every item
+ * applied; when it does not (the 101-item batch took some records, or undid or reset what the
+ * 100-item batch did), the 100-item check sends a batch of its own and is judged on its read
+ * back, as it is on a re-run of either check (vitest retries a failed check once).
+ *
+ * The records are held while a batch is sent and read back (`hold`: the pool several suite files
+ * share, kit/shared-pool.ts), so no other file's batch lands between.
  */
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
@@ -16,10 +19,22 @@ import type { Exchange } from '../results/exchange.ts';
 import { LIMITS } from '../spec/index.ts';
 import { exchanged, mapLimit } from './bulk.ts';
 import type { Harness } from './context.ts';
+import { sharedPool, type SharedPool } from './shared-pool.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 /** Reads in flight at once. */
 const CONCURRENCY = 8;
+
+/**
+ * The 101 cases of the primary organisation (made as the provisioner makes a case by default) the
+ * bulk suites' limit checks act on: one set for the run, shared by their files (kit/shared-pool.ts).
+ * Call once at a suite file's top level.
+ */
+export function limitPool(): SharedPool {
+  return sharedPool('bulk-limit', LIMIT + 1, (t: Harness, size, shared) =>
+    mapLimit(Array.from({ length: size }), CONCURRENCY, () => t.primary.provision.createCase({}, { shared })),
+  );
+}
 
 export type LimitKind = 'full' | 'over';
 
@@ -36,8 +51,8 @@ export interface LimitBatch<M, R> {
 }
 
 export interface LimitBatchesSpec<M, R> {
-  /** The file's 101 records, made once (the mixed-batch checks may take some of them too). */
-  pool(t: Harness): Promise<M[]>;
+  /** Runs `fn` holding the 101 records (made on first use; other checks may act on them too). */
+  hold<T>(t: Harness, fn: (records: M[]) => Promise<T>): Promise<T>;
   /**
    * The items of a batch naming `members`, with values no record holds yet: `round` counts the
    * batches of this kind sent so far, so a second one differs from the first.
@@ -45,8 +60,8 @@ export interface LimitBatchesSpec<M, R> {
   items(t: Harness, members: readonly M[], kind: LimitKind, round: number): JsonObject[];
   send(t: Harness, body: unknown): Promise<ReceivedResponse>;
   read(t: Harness, member: M): Promise<R>;
-  /** Whether a record read back shows a value its item (of a 101-item batch) sent. */
-  took(read: R, item: JsonObject): boolean;
+  /** Whether a record read back shows every value its item (of a 100-item batch) set. */
+  applied(read: R, item: JsonObject): boolean;
 }
 
 export interface LimitBatches<M, R> {
@@ -59,7 +74,7 @@ export interface LimitBatches<M, R> {
 export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M, R> {
   const rounds: Record<LimitKind, number> = { full: 0, over: 0 };
   const taken = new Set<LimitKind>();
-  let both: Promise<Record<LimitKind, LimitBatch<M, R>>> | undefined;
+  let both: Promise<{ full: LimitBatch<M, R>; over: LimitBatch<M, R> | { failed: unknown } }> | undefined;
 
   const sent = async (t: Harness, members: readonly M[], kind: LimitKind) => {
     const items = spec.items(t, members, kind, rounds[kind]++);
@@ -67,22 +82,23 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
   };
   const readAll = (t: Harness, members: readonly M[]) => mapLimit(members, CONCURRENCY, (m) => spec.read(t, m));
 
-  const bothBatches = async (t: Harness) => {
-    const pool = await spec.pool(t);
-    const full = await sent(t, pool.slice(0, LIMIT), 'full');
-    const over = await sent(t, pool, 'over');
-    const after = await readAll(t, pool);
-    return {
-      full: { ...full, after: after.slice(0, LIMIT), readAfterBoth: true },
-      over: { ...over, after, readAfterBoth: true },
-    };
-  };
-  const ownBatch = async (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> => {
-    const pool = await spec.pool(t);
-    const members = kind === 'full' ? pool.slice(0, LIMIT) : pool;
-    const batch = await sent(t, members, kind);
-    return { ...batch, after: await readAll(t, members), readAfterBoth: false };
-  };
+  const bothBatches = (t: Harness) =>
+    spec.hold(t, async (pool) => {
+      const full = await sent(t, pool.slice(0, LIMIT), 'full');
+      // A failure to send the 101-item batch is its check's: the 100-item check is then judged on a batch of its own.
+      const over = await sent(t, pool, 'over').catch((failed: unknown) => ({ failed }));
+      const after = await readAll(t, pool);
+      return {
+        full: { ...full, after: after.slice(0, LIMIT), readAfterBoth: true },
+        over: 'failed' in over ? over : { ...over, after, readAfterBoth: true },
+      };
+    });
+  const ownBatch = (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> =>
+    spec.hold(t, async (pool) => {
+      const members = kind === 'full' ? pool.slice(0, LIMIT) : pool;
+      const batch = await sent(t, members, kind);
+      return { ...batch, after: await readAll(t, members), readAfterBoth: false };
+    });
   /** The shared read the first time a check asks for it; a batch of its own after that. */
   const first = (kind: LimitKind) => {
     const fresh = !taken.has(kind);
@@ -94,15 +110,17 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
     async full(t) {
       if (first('full')) {
         both ??= bothBatches(t);
-        const { full, over } = await both;
-        if (!full.after.some((read, i) => spec.took(read, over.items[i]!))) return full;
+        const { full } = await both;
+        if (full.after.every((read, i) => spec.applied(read, full.items[i]!))) return full;
       }
       return ownBatch(t, 'full');
     },
     async over(t) {
       if (first('over')) {
         both ??= bothBatches(t);
-        return (await both).over;
+        const { over } = await both;
+        if ('failed' in over) throw over.failed;
+        return over;
       }
       return ownBatch(t, 'over');
     },
@@ -110,17 +128,14 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
 }
 
 /**
- * `n` records of the pool a file's limit checks made, from its start or (`fromEnd`) its end, or
- * undefined when they made none (not run, or failed to). Other checks of the file act on them
- * instead of making records of their own; each reads what it judges first, so what the batches
- * left on them does not decide it. Start and end keep two such checks apart.
+ * `n` records of the pool the limit checks share (kit/shared-pool.ts), from its start or
+ * (`fromEnd`) its end, or undefined when none was made (the limit checks did not run, or failed
+ * to make it). Other checks of the file act on them, holding the pool, instead of making records
+ * of their own; each reads what it judges first, so what the batches left on them does not decide
+ * it. Start and end keep two such checks apart.
  */
-export async function fromPool<T>(
-  pool: Promise<T[]> | undefined,
-  n: number,
-  fromEnd = false,
-): Promise<T[] | undefined> {
-  const made = pool && (await pool.catch(() => undefined));
+export function fromPool<T>(lease: { cases: T[] } | undefined, n: number, fromEnd = false): T[] | undefined {
+  const made = lease?.cases;
   if (!made || made.length < n) return undefined;
   return fromEnd ? made.slice(made.length - n) : made.slice(0, n);
 }

@@ -15,7 +15,9 @@
  *            deletions were so confirmed) the DELETE answered 2xx or 404/410
  *
  * A `created` line also names the case's customer (`customerId`): the interface has no way to
- * delete a customer, so the run can only count the customers it made, and say so.
+ * delete a customer, so the run can only count the customers it made, and say so. A case several
+ * suite files share (kit/shared-pool.ts) is marked `shared`: no file's teardown removes it; the
+ * runner does, after the suites.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
@@ -43,6 +45,8 @@ export interface LedgerLine {
   id?: number;
   /** On `created`: the id of the case's customer, made with it (none known: absent). */
   customerId?: number;
+  /** On `created`: the case is the run's, shared by suite files; the runner removes it after them. */
+  shared?: boolean;
   status?: number;
 }
 
@@ -104,8 +108,16 @@ export class Ledger {
     });
   }
 
-  created(org: string, externalId: string, id: number, customerId?: number): void {
-    this.#append({ event: 'created', kind: 'case', org, externalId, id, ...(customerId ? { customerId } : {}) });
+  created(org: string, externalId: string, id: number, customerId?: number, shared = false): void {
+    this.#append({
+      event: 'created',
+      kind: 'case',
+      org,
+      externalId,
+      id,
+      ...(customerId ? { customerId } : {}),
+      ...(shared ? { shared } : {}),
+    });
   }
 
   refused(org: string, externalId: string, status: number): void {
@@ -123,6 +135,8 @@ export interface LedgerCase {
   org: string;
   id: number;
   externalId?: string;
+  /** Shared by the run's suite files (the `shared` mark of its `created` line). */
+  shared?: boolean;
 }
 
 export interface LedgerRun {
@@ -219,6 +233,7 @@ export function readLedger(path: string, text?: string): LedgerState {
             org: line.org,
             id: line.id,
             ...(line.externalId ? { externalId: line.externalId } : {}),
+            ...(line.shared === true ? { shared: true } : {}),
             deleted: false,
           });
         }

@@ -136,8 +136,12 @@ export class Provisioner {
     return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
   }
 
-  /** Creates a case (with a customer and, by default, one PEP check) and returns its read representation. */
-  async createCase(input: NewCase = {}): Promise<CaseBody> {
+  /**
+   * Creates a case (with a customer and, by default, one PEP check) and returns its read
+   * representation. Teardown removes it, unless it is `shared` by the run's suite files
+   * (kit/shared-pool.ts): the ledger marks it so, and the runner removes it after the suites.
+   */
+  async createCase(input: NewCase = {}, { shared = false }: { shared?: boolean } = {}): Promise<CaseBody> {
     const body = {
       external_id: input.external_id ?? this.externalId(),
       customer: input.customer ?? {
@@ -183,8 +187,9 @@ export class Provisioner {
       body.external_id,
       created.id,
       typeof customerId === 'number' && !(input.customer && 'id' in input.customer) ? customerId : undefined,
+      shared,
     );
-    this.#created.add(created.id);
+    if (!shared) this.#created.add(created.id);
     return created;
   }
 

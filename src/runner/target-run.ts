@@ -82,8 +82,8 @@ interface Session {
   ledger: Ledger;
   throttleLog: string;
   tokenRenewalLog: string;
-  /** The private folder the workers share their access tokens in (client/token-share.ts); removed at the end. */
-  tokenShareDir: string;
+  /** The private folder the workers share (access tokens; the cases of kit/shared-pool.ts); removed at the end. */
+  shareDir: string;
   /** Requests the runner itself sent (preflight, sweep). */
   sent: { requests: number };
   /** Every exchange of the run, tagged with its check (JSON lines; exchanges.har is made from it). */
@@ -121,7 +121,7 @@ function prepare(o: TargetRunOptions, target: Target): Session {
   if (o.ledgerDir) mkdirSync(o.ledgerDir, { recursive: true });
   const ledger = new Ledger(resolve(o.ledgerDir ?? o.reportDir, LEDGER_FILE), o.runId, target.baseUrl);
   ledger.begin(target.kind, o.config.keep);
-  const tokenShareDir = mkdtempSync(join(tmpdir(), 'screenconf-tokens-'));
+  const shareDir = mkdtempSync(join(tmpdir(), 'screenconf-share-'));
   return {
     limits,
     base,
@@ -130,7 +130,7 @@ function prepare(o: TargetRunOptions, target: Target): Session {
     ledger,
     throttleLog,
     tokenRenewalLog,
-    tokenShareDir,
+    shareDir,
     sent,
     exchangeLog,
   };
@@ -182,7 +182,7 @@ function runContext(o: TargetRunOptions, target: Target, s: Session, round: numb
     keep: config.keep,
     shrink: { timeMs: config.shrinkTimeMs, requests: config.shrinkRequests },
     processingTimeoutMs: config.processingTimeoutMs,
-    tokenShareDir: s.tokenShareDir,
+    shareDir: s.shareDir,
     ...(config.only ? { only: config.only } : {}),
     ...(config.shard && config.shardBy === 'runs' ? { runsShard: config.shard } : {}),
     ...(round > 1 ? { round } : {}),
@@ -396,7 +396,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
   } finally {
     // A run that ended before its reports leaves no log behind (exchanges.har is made from it once they are).
     rmSync(resolve(o.reportDir, EXCHANGE_LOG), { force: true });
-    if (session) rmSync(session.tokenShareDir, { recursive: true, force: true });
+    if (session) rmSync(session.shareDir, { recursive: true, force: true });
     await target.close();
   }
 }

@@ -1,0 +1,96 @@
+/**
+ * Cases several suite files share: made once for the run by the first file that needs them, held
+ * by one file at a time, removed by the runner after the suites. The bulk suites' 100-item limit
+ * checks each need 101 cases of the primary organisation, which cost about 100 requests to make
+ * and 100 to remove; the two files share one set.
+ *
+ * Held by one file at a time (a lock in the run's shared folder, across the worker processes):
+ * what a check judges on the cases cannot depend on what another file's check sends to them
+ * meanwhile. Between two holds of a file another file may have acted on them, which the lease says
+ * (`changedElsewhere`): what the file knew of them (a read, a batch's values) may be out of date.
+ *
+ * Outside a run (no shared folder) a pool is the file's own, and teardown removes it.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withLock } from '../base/lock.ts';
+import type { Exchange } from '../results/exchange.ts';
+import type { CaseBody } from './cases.ts';
+import { adoptCreations, creationOf, type Harness } from './context.ts';
+
+export interface PoolLease {
+  cases: CaseBody[];
+  /** Another file acted on the cases since this file last held them (always true on its first hold but the maker's). */
+  changedElsewhere: boolean;
+}
+
+export interface SharedPool {
+  /** Runs `fn` holding the pool, made first (in this check) when no file made it yet. */
+  use<R>(t: Harness, fn: (lease: PoolLease) => Promise<R>): Promise<R>;
+  /** Runs `fn` holding the pool when a file made it, else with none (a check then makes cases of its own). */
+  useIfMade<R>(t: Harness, fn: (lease: PoolLease | undefined) => Promise<R>): Promise<R>;
+}
+
+interface PoolState {
+  cases: CaseBody[];
+  /** The exchanges that made them, so a failure judged on them in any worker keeps its setup. */
+  creations: Exchange[];
+  /** The file that held the pool last. */
+  lastHolder: string;
+}
+
+/** Makes `size` cases of the primary organisation; `shared`: the runner removes them, not teardown. */
+export type MakeCases = (t: Harness, size: number, shared: boolean) => Promise<CaseBody[]>;
+
+/**
+ * The pool `name` of `size` cases, for one suite file (call it once at the file's top level):
+ * every file naming the same pool shares it within a run.
+ */
+export function sharedPool(name: string, size: number, make: MakeCases): SharedPool {
+  const holder = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  /** Outside a run: the file's own cases. */
+  let own: Promise<CaseBody[]> | undefined;
+
+  const hold = async <R>(t: Harness, create: boolean, fn: (lease: PoolLease | undefined) => Promise<R>) => {
+    const dir = t.run.shareDir;
+    if (!dir) {
+      if (create) own ??= make(t, size, false);
+      const cases = own && (await own.catch(() => undefined));
+      return fn(cases ? { cases, changedElsewhere: false } : undefined);
+    }
+    const file = join(dir, `pool-${name}.json`);
+    return withLock(join(dir, `pool-${name}.lock`), async () => {
+      let state = read(file);
+      if (state) adoptCreations(state.creations);
+      else if (create) {
+        const cases = await make(t, size, true);
+        const creations = cases.flatMap((c) => creationOf(c.id) ?? []);
+        state = { cases, creations, lastHolder: holder };
+      }
+      if (!state) return fn(undefined);
+      const lease = { cases: state.cases, changedElsewhere: state.lastHolder !== holder };
+      write(file, { ...state, lastHolder: holder });
+      return fn(lease);
+    });
+  };
+
+  return {
+    use: (t, fn) => hold(t, true, (lease) => fn(lease!)),
+    useIfMade: (t, fn) => hold(t, false, fn),
+  };
+}
+
+function read(file: string): PoolState | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PoolState;
+  } catch {
+    return undefined;
+  }
+}
+
+function write(file: string, state: PoolState): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  renameSync(tmp, file);
+}
