@@ -58,6 +58,7 @@ const CAUGHT_BY: Record<
   'patch.null-ignored': { suites: ['case-patch'], fails: ['CASE-PATCH-NULLABLE'] },
   'patch.external-id-null-stored': { suites: ['case-patch'], fails: ['CASE-EXTERNAL-ID-STRING'] },
   'read.origin-url-differs': { suites: ['case-patch'], fails: ['CASE-ORIGIN-URL-ALIAS'] },
+  'read.origin-url-stale': { suites: ['case-patch'], fails: ['CASE-ORIGIN-URL-ALIAS'] },
   'read.missing-updated-at': { suites: ['case-patch'], fails: ['CASE-PATCH-RESPONSE-SCHEMA', 'READ-CASE-SCHEMA'] },
   'read.risk-average': { suites: ['read-invariants'], fails: ['READ-CASE-RISK-MAX'] },
   'read.risk-out-of-range': { suites: ['read-invariants'], fails: ['READ-RISK-SCORE-RANGE'] },

@@ -335,4 +335,46 @@ describe('the reproduction of an invariant shown the same way on a replay', () =
       expect(onCorrect.status, onCorrect.out).toBe(0);
     }
   }, 320_000);
+
+  // The check judges bodies another check of its file made (created, PATCHed, read): the PATCH, sent in that
+  // check, is the setup of the read it judges, so the script replays it before the read.
+  it("exits 1 on the faulty server, 0 on a correct one (CASE-ORIGIN-URL-ALIAS, on another check's read)", async () => {
+    await faulty?.close();
+    await correct?.close();
+    faulty = await createReferenceServer({ organisations, faults: ['read.origin-url-stale'] });
+    correct = await createReferenceServer({ organisations });
+    const reports = tempDir();
+    const secretEnv = { SCREENCONF_CLIENT_SECRET: ours.clientSecret, SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret };
+    const run = await screenconfInProcess(
+      [
+        'run',
+        '--base-url',
+        faulty.url,
+        '--client-id',
+        ours.clientId,
+        '--peer-client-id',
+        peer.clientId,
+        '--suites',
+        'case-patch',
+        '--only',
+        'CASE-EXTERNAL-ID-STRING,CASE-ORIGIN-URL-ALIAS',
+        '--report-dir',
+        reports,
+      ],
+      { env: secretEnv },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    const dir = runFolder(reports);
+    const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
+    const r = results.find((x) => x.id === 'CASE-ORIGIN-URL-ALIAS')!;
+    expect(r.verdict).toBe('fail');
+    const exchanges = r.failures![0]!.evidence!.exchanges as unknown as { request: { method: string } }[];
+    expect(exchanges.map((e) => e.request.method)).toEqual(['POST', 'PATCH', 'GET']);
+    const script = join(dir, r.repro!.script);
+    const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
+    const onFaulty = await sh(script, env);
+    expect(onFaulty.status, onFaulty.out).toBe(1);
+    const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
+    expect(onCorrect.status, onCorrect.out).toBe(0);
+  }, 320_000);
 });

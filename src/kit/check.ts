@@ -13,7 +13,7 @@ import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type AnyRequirement, findRequirement, type RequirementId } from '../spec/index.ts';
-import { type CheckScope, creationsElsewhere, getHarness, type Harness, runInCheck } from './context.ts';
+import { type CheckScope, creationsElsewhere, sentBefore, getHarness, type Harness, runInCheck } from './context.ts';
 import { checkTag } from './exchange-log.ts';
 import './meta.ts';
 
@@ -42,10 +42,12 @@ const EVIDENCE_TAIL = 4;
  */
 export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
   // What another check of the worker created (a shared case), and what it sent that this check
-  // judges (a read made once for two checks), join the check's own exchanges in the order they
-  // were sent: the setup of a judged exchange is what came before it.
+  // judges (a read made once for two checks) with what that check sent before it (a PATCH the read
+  // shows), join the check's own exchanges in the order they were sent: the setup of a judged
+  // exchange is what came before it.
+  const elsewhere = judged.filter((e) => !all.includes(e)).flatMap(sentBefore);
   const pool = judged.length
-    ? oldestFirst(new Set([...creationsElsewhere([...all, ...judged]), ...all, ...judged]))
+    ? oldestFirst(new Set([...creationsElsewhere([...all, ...judged]), ...elsewhere, ...all, ...judged]))
     : all;
   const setup = judged.length ? setupOf(pool, judged) : [];
   const kept = judged.length ? pool.filter((e) => judged.includes(e) || setup.includes(e)) : all.slice(-EVIDENCE_TAIL);

@@ -156,6 +156,19 @@ export function creationsElsewhere(exchanges: readonly Exchange[]): Exchange[] {
   return oldestFirst(found);
 }
 
+/** The list each exchange was recorded into: the transcript of the check that sent it (or the worker's). */
+const transcripts = new WeakMap<Exchange, Exchange[]>();
+
+/**
+ * What the check that sent `e` sent before it (as far as it is still kept): the setup of a body
+ * another check of the worker made and this one judges (a PATCH before a read made once for two checks).
+ */
+export function sentBefore(e: Exchange): Exchange[] {
+  const list = transcripts.get(e);
+  const at = list?.indexOf(e) ?? -1;
+  return at > 0 ? list!.slice(0, at) : [];
+}
+
 /** The exchange that created `id` in this worker, if it is still kept. */
 export function creationOf(id: number): Exchange | undefined {
   return creations.get(id);
@@ -224,6 +237,7 @@ export function getHarness(): Harness {
       if (creations.size > CREATIONS_KEPT) creations.delete(creations.keys().next().value!);
     }
     const list = scope?.exchanges ?? exchanges;
+    transcripts.set(e, list);
     list.push(e);
     // A check keeps enough for the setup of what it judges (a 100-item batch: its cases and reads).
     if (list.length > KEPT_PER_CHECK) list.shift();

@@ -5,6 +5,29 @@ export const READ_FAULTS = [
   fault('read.origin-url-differs', 'origin_url holds a URL instead of the external_id', (base) => ({
     caseView: (c) => ({ ...base.caseView(c), origin_url: `https://origin.invalid/${c.external_id}` }),
   })),
+  fault(
+    'read.origin-url-stale',
+    'GET of a case shows in origin_url the external_id it was created with (a column written at creation only); ' +
+      'write answers, built from the record, show the current one',
+    (base) => {
+      const atCreation = new Map<string, unknown>();
+      const key = (org: string, id: number) => `${org} ${id}`;
+      return {
+        caseView(c) {
+          const view = base.caseView(c);
+          if (!atCreation.has(key(c.org, c.id))) atCreation.set(key(c.org, c.id), view.origin_url);
+          return view;
+        },
+        readCase(org, id) {
+          const answer = base.readCase(org, id);
+          const body = answer.body as Record<string, unknown>;
+          return answer.status === 200 && atCreation.has(key(org, id))
+            ? { ...answer, body: { ...body, origin_url: atCreation.get(key(org, id)) } }
+            : answer;
+        },
+      };
+    },
+  ),
   fault('read.missing-updated-at', 'case reads leave out updated_at', (base) => ({
     caseView(c) {
       const view = base.caseView(c);
