@@ -105,11 +105,19 @@ export async function property<T>(
   const shrinking = new Shrinking(t, t.run.shrink ?? DEFAULT_SHRINK);
   // What the check sent before the property (the cases it acts on) stays: the setup of the counterexample.
   const setup = [...t.exchanges];
+  // A run that could not judge (the target gone, the run stopping, a setup the target did not keep)
+  // ends the property: no later run is sent, nothing more is shrunk, and, unless a run failed
+  // before it, that error is the check's.
+  let notJudged: HarnessError | undefined;
   const run = async (value: T) => {
-    if (shrinking.spent()) return;
+    if (shrinking.spent() || notJudged) return;
     try {
       await predicate(value);
     } catch (err) {
+      if (err instanceof HarnessError && err.inCheck === 'not-judged') {
+        notJudged = err;
+        return;
+      }
       shrinking.failed();
       throw err;
     }
@@ -123,6 +131,7 @@ export async function property<T>(
       ? { seed: replay.seed, path: replay.path, numRuns: 1, endOnFailure: true }
       : { seed: shardSeed(t.run.seed, name, shard, t.run.round), numRuns: runs, endOnFailure: false }),
   });
+  if (notJudged && !details.failed) throw notJudged;
   if (!details.failed || details.counterexample === null) {
     if (details.interrupted) {
       throw new HarnessError('SC_HARNESS', `property "${name}" was interrupted after ${details.numRuns} runs`);
