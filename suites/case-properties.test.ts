@@ -263,7 +263,7 @@ function sharedCorpus(t: CheckApi): InvalidCasePatch[] {
 /**
  * The answers to the corpus's PATCHes as the atomicity check sent them, by body: the rejection
  * check judges the same answer (its status, what it shows) rather than send the same PATCH again.
- * Its re-run (a replay after a failure) sends afresh, so a flaky answer is not judged twice.
+ * Each is judged once: a re-run of that check (a replay after a failure, or after any error) sends afresh.
  */
 const corpusAnswers = new Map<string, ReceivedResponse>();
 
@@ -368,7 +368,10 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
       const coercions = new Map<string, Set<string>>();
       const judge = async (b: InvalidCasePatch) => {
         // The atomicity check (before this one) sent the corpus to the same case: its answers are judged.
-        const sent = t.replay ? undefined : corpusAnswers.get(JSON.stringify(b.patch));
+        // Each answer once: a re-run of this check (after any error) sends afresh.
+        const key = JSON.stringify(b.patch);
+        const sent = t.replay ? undefined : corpusAnswers.get(key);
+        corpusAnswers.delete(key);
         const res = sent ?? (await t.primary.api.patchCase(c.id, b.patch));
         const what = describeInvalid(b, c.id);
         const lenient = coercible(b);
