@@ -1,8 +1,8 @@
-/** The recogniser of per-item failure reports (src/kit/bulk-report.ts), on many shapes. */
+/** The recogniser of per-item failure reports (src/kit/bulk-report.ts): many shapes; what a batch read back shows. */
 import { describe, expect, it } from 'vitest';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkRequestItem } from '../src/kit/bulk-report.ts';
-import { expectFailuresReported } from '../src/kit/bulk.ts';
+import { expectFailuresReported, readBackProblems, type MixedEntry, type ReadBack } from '../src/kit/bulk.ts';
 import type { Harness } from '../src/kit/context.ts';
 import { HarnessError } from '../src/errors.ts';
 
@@ -495,5 +495,42 @@ describe('expectFailuresReported: the verdict and its message', () => {
     expect(() =>
       expectFailuresReported(harness('$.problems'), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
     ).not.toThrow();
+  });
+});
+
+describe('readBackProblems: what the record of a failing item must not show', () => {
+  type Entry = MixedEntry<{ id: number }, Record<string, unknown>>;
+  const rb = (after: Record<string, unknown>): ReadBack<{ id: number }, Record<string, unknown>> => ({
+    noun: 'case',
+    read: async () => after,
+    notApplied: () => [],
+    sets: (_read, item) => Object.fromEntries(Object.entries(item).filter(([k]) => k !== 'id')),
+    changed: (before, a) => Object.keys(a).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(a[k])),
+  });
+  const problems = (before: Record<string, unknown>, item: Record<string, unknown>, after: Record<string, unknown>) => {
+    const entry: Entry = {
+      index: 0,
+      label: 'invalid delete_after',
+      item,
+      valid: false,
+      target: { id: 1, key: 'a:1', before },
+    };
+    const sent = { entries: [entry], res: {} as ReceivedResponse, exchange: undefined, what: 'bulk update' };
+    return readBackProblems(sent, { pool: [], known: new Map() }, rb(after));
+  };
+
+  // webhook_url null was the case's already (a default): a correct server shows it too, so it is not looked for.
+  it('names only values the item sent that the record did not hold before the batch', async () => {
+    const before = { id: 1, webhook_url: null, external_id: 'a', delete_after: 5 };
+    const item = { id: 1, webhook_url: null, external_id: 'b', delete_after: 'never' };
+    const [p] = await problems(before, item, { ...before, external_id: 'b' });
+    expect(p?.expect).toEqual({ unlike: [{ name: 'external_id', value: '"b"' }] });
+  });
+
+  it('names nothing when every value taken was held before (the change is told in words)', async () => {
+    const before = { id: 1, webhook_url: null, note: 'x' };
+    const [p] = await problems(before, { id: 1, webhook_url: null }, { ...before, note: 'y' });
+    expect(p?.text).toContain('changed the case: note');
+    expect(p?.expect).toBeUndefined();
   });
 });

@@ -84,6 +84,59 @@ describe('caseInvariants', () => {
   });
 });
 
+describe('what a reproduction looks for in the answer (expect.unlike)', () => {
+  const expects = (body: Record<string, unknown>, answer?: { text: string; single: boolean }) =>
+    caseInvariants(body, answer).map((f) => [f.requirement, f.expect?.unlike ?? null]);
+
+  // A script finds `"external_id":null` anywhere in the answer: a customer's external_id null is found on a
+  // conforming server too, so the case's own is looked for only where it is the one field of that name.
+  it('looks for a value only where every field of its name in the answer is the one judged', () => {
+    const nullId = { external_id: null, origin_url: null };
+    expect(expects(validCase(nullId))).toEqual([['CASE-EXTERNAL-ID-STRING', null]]);
+    expect(expects(validCase({ ...nullId, customer: { id: 2, full_name: 'A', customer_type: 'COMPANY' } }))).toEqual([
+      ['CASE-EXTERNAL-ID-STRING', [{ name: 'external_id', value: 'null' }]],
+    ]);
+    // Every check's status is of the same enum: a value outside it is the defect in whichever check shows it.
+    const done = validCase({ checks: [check(3, 0.2, 'DONE'), check(4, 0.7), check(5, 0.1)] });
+    expect(expects(done)).toEqual([['READ-ENUMS', [{ name: 'status', value: '"DONE"' }]]]);
+    // Not where a field of that name holds something else (client data, another case of the answer).
+    const details = { ...check(3, 0.2, 'DONE'), input_details: { status: 'DONE' } };
+    expect(expects(validCase({ checks: [details, check(4, 0.7)] }))).toEqual([['READ-ENUMS', null]]);
+    const two = JSON.stringify({ results: [done, validCase({ id: 9 })] });
+    expect(expects(done, { text: two, single: false })).toEqual([['READ-ENUMS', null]]);
+  });
+
+  it('says a field left out must be there only in an answer that is the case alone', () => {
+    const { is_started: _gone, ...missing } = validCase();
+    const absent = [['READ-CASE-SCHEMA', [{ name: 'is_started', value: 'absent' }]]];
+    expect(expects(missing)).toEqual(absent);
+    expect(expects(missing, { text: JSON.stringify([missing]), single: false })).toEqual([['READ-CASE-SCHEMA', null]]);
+    // Through the watcher: a GET of the case is the case alone; a bulk answer holds other cases' is_started.
+    const w = new InvariantWatcher(new Redactor(), 'http://h');
+    const request = (method: string, path: string) => ({ method, url: `http://h${path}`, headers: {} });
+    const answer = (json: unknown, path: string) => ({
+      status: 200,
+      headers: {},
+      text: JSON.stringify(json),
+      json,
+      exchange: {
+        at: `2026-01-01T00:00:0${path.length % 10}.000Z`,
+        durationMs: 1,
+        request: { method: 'GET', url: `http://h${path}`, headers: {}, credential: 'none' as const },
+        response: { status: 200, headers: {}, body: JSON.stringify(json) },
+      },
+    });
+    w.observe(request('GET', '/api/cases/1/'), answer(missing, '/api/cases/1/'));
+    w.observe(
+      request('POST', '/api/cases/bulk-update/'),
+      answer({ results: [{ case: missing }, { case: validCase({ id: 2 }) }] }, '/api/cases/bulk-update/'),
+    );
+    expect(Object.values(w.take().expects?.['READ-CASE-SCHEMA'] ?? {})).toEqual([
+      { unlike: [{ name: 'is_started', value: 'absent' }] },
+    ]);
+  });
+});
+
 describe('caseBodies', () => {
   it('takes the answer of GET and PATCH of one case, wherever the API lives', () => {
     expect(caseBodies('PATCH', '/api/cases/1/', { id: 1 })).toHaveLength(1);

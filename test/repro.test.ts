@@ -4,10 +4,12 @@
  * exits 1 against the faulty server and 0 against a correct one with the same credentials; no secret is in a script.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reproScript } from '../src/report/repro.ts';
+import { findable, reproScript } from '../src/report/repro.ts';
+import type { Expectation } from '../src/results/failure.ts';
 import type { RequirementResult } from '../src/results/report.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { newOrganisation } from '../src/reference/organisations.ts';
@@ -239,6 +241,87 @@ describe('a reproduction that cannot set up what it names', () => {
     )!.script;
     expect(script).not.toContain('cannot set them up');
     expect(script).toContain('/api/cases/2147400123/');
+  });
+});
+
+describe('what a script looks for in the judged answer', () => {
+  // One judged read of a made-up unknown case, without a credential: the script sends it and judges the answer.
+  const path = '/api/cases/2147400123/';
+  let server: Server;
+  let base: string;
+  let answer = '{}';
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+  const script = (expect: Expectation) => {
+    const exchange = {
+      at: '2026-11-25T00:00:00.000Z',
+      durationMs: 1,
+      request: { method: 'GET', url: `http://h${path}`, headers: {}, credential: 'none', organisation: 'ours' },
+      response: { status: 200, headers: {}, body: '{}' },
+      judged: true,
+    };
+    const r = {
+      id: 'CASE-PATCH-ROUNDTRIP',
+      level: 'MUST',
+      area: 'case-patch',
+      statement: 's',
+      source: 'src',
+      verdict: 'fail',
+      tests: [],
+      failures: [{ test: 't', message: 'm', expect, evidence: { exchanges: [exchange] } }],
+    } as unknown as RequirementResult;
+    return reproScript(r, { runId: 'r1', baseUrl: 'http://h' })!.script;
+  };
+  const run = async (text: string, body: string) => {
+    const file = join(tempDir(), 'repro.sh');
+    writeFileSync(file, text);
+    answer = body;
+    return sh(file, { SCREENCONF_BASE_URL: base });
+  };
+
+  // A server may write JSON with blanks and line breaks, and / as \/: what flat() leaves must be what the pattern is.
+  it('finds a value however the server lays out its JSON', async () => {
+    const shown = script({
+      fields: [
+        { name: 'webhook_url', expected: '"https://example.com/hook"', received: 'null' },
+        { name: 'delete_after', expected: '5', received: 'null' },
+      ],
+    });
+    const pretty =
+      '{\n  "case" : {\n    "webhook_url" : "https:\\/\\/example.com\\/hook",\n    "delete_after" : 5\n  }\n}';
+    const conforming = await run(shown, pretty);
+    expect(conforming.status, conforming.out).toBe(0);
+    const wrong = await run(shown, pretty.replace(': 5', ': 6'));
+    expect(wrong.status, wrong.out).toBe(1);
+  });
+
+  // flat() takes out blanks after "one", \u escapes and key order differ between servers: a pattern for such a value
+  // could decide the verdict wrongly, so the script does not look for it.
+  it('does not look for a value the server may write otherwise', () => {
+    const values = ['"one , two"', '"Zoë"', '"a\\"b"', '"x&y"', '{"a":1}', '[1,2]', '0.5', '"tab\\there"'];
+    for (const v of values) expect(findable('note', v), v).toBe(false);
+    for (const v of ['null', 'true', '-12', '"screenconf-r1-x_1"', '"https://e.example/a?b=c"', 'absent', '""'])
+      expect(findable('note', v), v).toBe(true);
+    const some = script({
+      unlike: [
+        { name: 'note', value: '"one , two"' },
+        { name: 'metadata', value: '{"a":1}' },
+        { name: 'external_id', value: 'null' },
+      ],
+    });
+    expect(some).toContain(`*'"external_id":null'[],}]*) FIELDS_OK=0`);
+    expect(some).not.toMatch(/"note":|"metadata":/);
+    expect(some).toContain('not checked in sh, as a server may write the value otherwise: note, metadata');
+    expect(some).not.toContain('not checkable in sh');
+    // None left: the script compares the status, as with no expectation.
+    const none = script({ fields: [{ name: 'full_name', expected: '"Zoë"', received: '"Zoe"' }] });
+    expect(none).not.toContain('case "$BODY"');
+    expect(none).toContain('not checkable in sh');
   });
 });
 

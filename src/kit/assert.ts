@@ -113,10 +113,19 @@ export function fieldsUnequal(read: JsonObject, wanted: JsonObject): NonNullable
     .map(([name, value]) => ({ name, expected: asJson(value), received: asJson(read[name]) }));
 }
 
-/** The fields of `sent` a body read back holds with the value sent: values a conforming answer does not hold. */
-export function fieldsTaken(read: JsonObject, sent: JsonObject): NonNullable<Expectation['unlike']> {
+/**
+ * The fields of `sent` a body read back holds with the value sent: values a conforming answer does not hold. With
+ * `before` (the record as read before the request), only values that differ from what it held then: a value it
+ * already had (webhook_url null by default) is shown by a conforming server too, and says nothing.
+ */
+export function fieldsTaken(
+  read: JsonObject,
+  sent: JsonObject,
+  before?: JsonObject,
+): NonNullable<Expectation['unlike']> {
   return Object.entries(sent)
     .filter(([name, value]) => name in read && deepEqual(read[name], value))
+    .filter(([name, value]) => !before || !(name in before && deepEqual(before[name], value)))
     .map(([name, value]) => ({ name, value: asJson(value) }));
 }
 

@@ -264,7 +264,9 @@ export async function readBackProblems<T, S>(
     } else if (e.target.before) {
       const changed = rb.changed(e.target.before, read);
       // A value the failing item sent, taken, is what a replay can look for; another change is told in words.
-      const taken = fieldsTaken(read as JsonObject, rb.sets(read, e.item));
+      // Only one the record did not hold before the batch: one it held (a default, sent again) a conforming
+      // server shows too.
+      const taken = fieldsTaken(read as JsonObject, rb.sets(read, e.item), e.target.before as JsonObject);
       if (changed.length)
         problems.push({
           text: `item ${e.index} (${e.label}) failed but changed the ${rb.noun}: ${changed.join(', ')}`,

@@ -78,19 +78,51 @@ function caseLabel(body: JsonObject): string {
   return Number.isInteger(body.id) ? `case ${String(body.id)}` : 'a case';
 }
 
-/** Every invariant of the Case read representation that `body` breaks. */
-export function caseInvariants(body: JsonObject): InvariantFinding[] {
+/** The answer a case body came in, as a reproduction script reads it: the text it searches for `"name":`. */
+export interface CaseAnswer {
+  /** The answer's body as received. */
+  text: string;
+  /** The answer is this case alone (GET or PATCH of one case): a field left out of it is left out of the answer. */
+  single: boolean;
+}
+
+/** How many times the answer's text holds `"name":`, where a script's pattern for that field could match. */
+function occurrences(text: string, name: string): number {
+  const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.match(new RegExp(`"${key}"\\s*:`, 'g'))?.length ?? 0;
+}
+
+/**
+ * Every invariant of the Case read representation that `body` breaks. `answer`: the answer it came in (by default
+ * the case alone), which decides what a reproduction can look for in it.
+ */
+export function caseInvariants(
+  body: JsonObject,
+  answer: CaseAnswer = { text: JSON.stringify(body), single: true },
+): InvariantFinding[] {
   const label = caseLabel(body);
   const findings: InvariantFinding[] = [];
   // The value shown must not be there again (a replay of a fixed server shows another): `"name":value` in the body.
-  const found = (requirement: WatchedRequirement, field: string, expected: string, value: unknown, same = true) =>
+  // A script finds it as text anywhere in the answer, so only where every `"name":` of the answer is a field this
+  // invariant judges (`places` of them): external_id null is also a customer's external_id, which may be null.
+  const found = (
+    requirement: WatchedRequirement,
+    field: string,
+    expected: string,
+    value: unknown,
+    same = true,
+    places = 1,
+  ) => {
+    const name = leaf(field);
+    const checkable = same && occurrences(answer.text, name) === places;
     findings.push({
       requirement,
       what: `${field} of ${label}`,
       expected,
       received: show(value),
-      ...(same ? { expect: { unlike: [{ name: leaf(field), value: JSON.stringify(value) }] } } : {}),
+      ...(checkable ? { expect: { unlike: [{ name, value: JSON.stringify(value) }] } } : {}),
     });
+  };
 
   const shape = CaseShape.safeParse(body);
   if (!shape.success) {
@@ -101,11 +133,15 @@ export function caseInvariants(body: JsonObject): InvariantFinding[] {
     const more =
       shape.error.issues.length > issues.length ? `; and ${shape.error.issues.length - issues.length} more` : '';
     // A field left out is left out again on a replay: the first issue, when it is one, is what a script checks
-    // (it finds `"name":` in the body's text, so only when no other object of the body has a field of that name).
+    // (it finds `"name":` in the answer's text, so only when the answer is this case alone and no other object of
+    // it has a field of that name: in a bulk answer another case's field would be found).
     const firstPath = shape.error.issues[0]!.path;
     const name = leaf(pathText(firstPath));
     const missing =
-      firstPath.length > 0 && at(body, firstPath) === undefined && !JSON.stringify(body).includes(`"${name}":`);
+      answer.single &&
+      firstPath.length > 0 &&
+      at(body, firstPath) === undefined &&
+      occurrences(answer.text, name) === 0;
     findings.push({
       requirement: 'READ-CASE-SCHEMA',
       what: `the representation of ${label}`,
@@ -116,9 +152,17 @@ export function caseInvariants(body: JsonObject): InvariantFinding[] {
   }
 
   const checks = Array.isArray(body.checks) ? body.checks.filter(isJsonObject) : [];
+  // Every field of these names in a case holds a value of the same enum: a value outside it is the defect wherever
+  // a field of that name shows it, so a script may look for it in all of them (and in nothing else).
+  const enumFields: [JsonObject, string[]][] = [
+    [body, ['outcome']],
+    [isJsonObject(body.customer) ? body.customer : {}, ['customer_type']],
+    ...checks.map((k): [JsonObject, string[]] => [k, ['status', 'outcome', 'check_type']]),
+  ];
+  const enumPlaces = (name: string) => enumFields.filter(([o, names]) => names.includes(name) && name in o).length;
   const enumValue = (field: string, value: unknown, allowed: readonly string[], extra: string) => {
     if (typeof value === 'string' && !allowed.includes(value))
-      found('READ-ENUMS', field, `one of ${allowed.join(', ')}${extra}`, value);
+      found('READ-ENUMS', field, `one of ${allowed.join(', ')}${extra}`, value, true, enumPlaces(leaf(field)));
   };
   enumValue('outcome', body.outcome, OUTCOMES, ' or null');
   if (isJsonObject(body.customer)) {
@@ -200,6 +244,11 @@ export function applicableInvariants(body: JsonObject): WatchedRequirement[] {
 const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
 
+/** GET and PATCH of one case: the answer is the case alone. */
+function oneCaseAnswer(method: string, pathname: string): boolean {
+  return (method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname);
+}
+
 function collectCases(v: unknown, depth: number, out: JsonObject[]): void {
   if (looksLikeCase(v)) {
     out.push(v);
@@ -217,7 +266,7 @@ function collectCases(v: unknown, depth: number, out: JsonObject[]): void {
  */
 export function caseBodies(method: string, pathname: string, json: unknown): JsonObject[] {
   if (!CASES_PATH.test(pathname)) return [];
-  if ((method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname)) return isJsonObject(json) ? [json] : [];
+  if (oneCaseAnswer(method, pathname)) return isJsonObject(json) ? [json] : [];
   const out: JsonObject[] = [];
   collectCases(json, 4, out);
   return out;
@@ -251,7 +300,8 @@ export class InvariantWatcher {
         f.watched += 1;
         const judged = f.judged;
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
-        for (const finding of caseInvariants(body)) {
+        const single = bodies.length === 1 && oneCaseAnswer(req.method, url.pathname);
+        for (const finding of caseInvariants(body, { text: res.text, single })) {
           request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
           f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
           const violation: InvariantViolation = {
