@@ -250,8 +250,11 @@ describe('what a script looks for in the judged answer', () => {
   let server: Server;
   let base: string;
   let answer = '{}';
+  let answerStatus = 200;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+    server = createServer((_req, res) =>
+      res.writeHead(answerStatus, { 'content-type': 'application/json' }).end(answer),
+    );
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
@@ -277,12 +280,36 @@ describe('what a script looks for in the judged answer', () => {
     } as unknown as RequirementResult;
     return reproScript(r, { runId: 'r1', baseUrl: 'http://h' })!.script;
   };
-  const run = async (text: string, body: string) => {
+  const run = async (text: string, body: string, status = 200) => {
     const file = join(tempDir(), 'repro.sh');
     writeFileSync(file, text);
     answer = body;
+    answerStatus = status;
     return sh(file, { SCREENCONF_BASE_URL: base });
   };
+
+  // A failure the script cannot check (no expectation, or only values it does not look for) is the reader's to
+  // decide: a conforming server answers the same status, so "same status" said REPRODUCED on it too.
+  it('says UNDECIDED (exit 3) where it cannot check what failed, REPRODUCED only on a 5xx', async () => {
+    const none = script({});
+    const same = await run(none, '{"id":2147400123}');
+    expect(same.status, same.out).toBe(3);
+    expect(same.out).toContain('UNDECIDED: not checkable in sh');
+    const broken = await run(none, '{}', 500);
+    expect(broken.status, broken.out).toBe(1);
+    // Some values checked, one not: what sh checks conforms, the rest is the reader's.
+    const some = script({
+      fields: [
+        { name: 'delete_after', expected: '5', received: '6' },
+        { name: 'full_name', expected: '"Zoë"', received: '"Zoe"' },
+      ],
+    });
+    const checked = await run(some, '{"delete_after":5,"full_name":"Zoe"}');
+    expect(checked.status, checked.out).toBe(3);
+    expect(checked.out).toContain('compare full_name by hand');
+    const wrong = await run(some, '{"delete_after":6,"full_name":"Zoë"}');
+    expect(wrong.status, wrong.out).toBe(1);
+  });
 
   // A server may write JSON with blanks and line breaks, and / as \/: what flat() leaves must be what the pattern is.
   it('finds a value however the server lays out its JSON', async () => {

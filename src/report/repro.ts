@@ -220,7 +220,10 @@ export function findable(name: string, value: string): boolean {
   );
 }
 
-/** The lines that judge the answer to the last judged step: exit 1 reproduced, 0 conforms now. */
+/**
+ * The lines that judge the answer to the last judged step: exit 1 reproduced, 0 conforms now, 3 undecided (what
+ * failed cannot be checked in sh: the body is shown to compare by hand).
+ */
 function verdictLines(f: Failure, last: Step | undefined, runId: string): string[] {
   if (!last) return ['', 'echo "no judged request to replay: see the report"', 'exit 2'];
   const n = last.n;
@@ -241,8 +244,8 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
     ...(f.expect?.fields ?? []).filter((x) => !findable(x.name, x.expected)).map((x) => x.name),
     ...(f.expect?.unlike ?? []).filter((x) => !findable(x.name, x.value)).map((x) => x.name),
   ]);
+  const names = [...unchecked].join(', ').slice(0, 200);
   if (unchecked.size) {
-    const names = [...unchecked].join(', ').slice(0, 200);
     const note = `(not checked in sh, as a server may write the value otherwise: ${names}; compare by hand)`;
     lines.push(`echo ${q(note)}`);
   }
@@ -284,18 +287,25 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
       `echo "Header: \${shown:-(no ${header.name})}"`,
     );
   }
+  const reproduced = 'echo "REPRODUCED: the server still answers what failed (exit 1)"; exit 1';
+  const undecided = (why: string) => `echo ${q(`UNDECIDED: ${why} (exit 3)`)}; exit 3`;
   if (!status?.length && !fields?.length && !unlike?.length && !header) {
+    // Nothing the script can look for: only a 5xx (which never conforms) decides; any other answer is the reader's.
     lines.push(
-      '# screenconf cannot check this expectation in sh: the answer is compared with the one that failed instead.',
-      `[ "$STATUS" = ${q(String(last.status ?? ''))} ] && STATUS_OK=0`,
-      'echo "(not checkable in sh: the same status as in the run counts as reproduced; compare the body by hand)"',
+      '# screenconf cannot check this expectation in sh: the body is shown, to compare with the report by hand.',
+      `echo ${q(`(in the run: HTTP ${last.status ?? '?'})`)}`,
+      'case "$STATUS" in 5[0-9][0-9]) echo "(a 5xx never conforms)"; ' + reproduced + ' ;; esac',
+      undecided('not checkable in sh; compare the body with the expectation by hand'),
     );
+    return lines;
   }
   lines.push(
     'if [ "$STATUS_OK" = 1 ] && [ "$FIELDS_OK" = 1 ]; then',
-    '  echo "CONFORMS now on this point (exit 0)"; exit 0',
+    unchecked.size
+      ? `  ${undecided(`what sh checks conforms now; compare ${names} by hand`)}`
+      : '  echo "CONFORMS now on this point (exit 0)"; exit 0',
     'fi',
-    'echo "REPRODUCED: the server still answers what failed (exit 1)"; exit 1',
+    reproduced,
   );
   return lines;
 }
