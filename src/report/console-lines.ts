@@ -6,14 +6,15 @@ import { dirname, join } from 'node:path';
 import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
 import { deselected } from '../results/judge.ts';
-import type {
-  ConformanceReport,
-  Failure,
-  GateRef,
-  GateSummary,
-  Interruption,
-  RequirementResult,
-  Summary,
+import {
+  REPRO_EXITS,
+  type ConformanceReport,
+  type Failure,
+  type GateRef,
+  type GateSummary,
+  type Interruption,
+  type RequirementResult,
+  type Summary,
 } from '../results/report.ts';
 import { findRequirement } from '../spec/index.ts';
 import { type ConsoleStyle, type Palette, paintVerdict } from './console-style.ts';
@@ -59,7 +60,7 @@ export function problemLines(p: Palette, r: RequirementResult, failures: Failure
         `${r.expected.reason}${r.expected.outcome === 'expired' ? ' — EXPIRED' : ''}`,
     );
   for (const f of failures) lines.push(...failureLines(f));
-  if (r.repro) lines.push(`  reproduce: ${r.repro.command}  (in the report folder; exit 1 reproduced, 0 conforms now)`);
+  if (r.repro) lines.push(`  reproduce: ${r.repro.command}  (in the report folder; ${REPRO_EXITS})`);
   return lines;
 }
 
@@ -253,8 +254,7 @@ export function reproductionNotes(
   const scripts =
     'Reproduction scripts: repro/<REQ-ID>.sh in the report folder replays each failure (sh + curl: it gets its own ' +
     'tokens from SCREENCONF_CLIENT_SECRET, SCREENCONF_PEER_CLIENT_SECRET or SCREENCONF_API_KEY as it says, creates ' +
-    'what it needs, deletes it after; exit 1 reproduced, 0 conforms now, 2 could not run); SCREENCONF_BASE_URL ' +
-    'points it at another server.';
+    `what it needs, deletes it after; ${REPRO_EXITS}); SCREENCONF_BASE_URL points it at another server.`;
   return [reproduce, scripts, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
 }
 

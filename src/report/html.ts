@@ -29,7 +29,13 @@ import { describeTarget, isFailing, isMultiTarget, ownerMark, serverHeadersText,
 
 export { esc };
 import { SCRIPT, STYLE } from './html-assets.ts';
-import type { ConformanceReport, ObservationEvidence, RequirementResult, TargetResult } from '../results/report.ts';
+import {
+  REPRO_EXITS,
+  type ConformanceReport,
+  type ObservationEvidence,
+  type RequirementResult,
+  type TargetResult,
+} from '../results/report.ts';
 
 /** Attributes of an element, each value escaped: ` a="1" b="x"`. */
 function attrs(values: Record<string, string | number>): string {
@@ -129,8 +135,7 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
   parts.push(failuresHtml(r.failures));
   if (r.repro)
     parts.push(
-      `<p class="repro">Reproduce: <code>${esc(r.repro.command)}</code> in the run folder (exit 1 reproduced, 0 ` +
-        'conforms now).</p>',
+      `<p class="repro">Reproduce: <code>${esc(r.repro.command)}</code> in the run folder (${REPRO_EXITS}).</p>`,
     );
   parts.push(observationsHtml(r));
   if (r.tests.length) {

@@ -20,7 +20,14 @@
 import { DOMImplementation, type Document, type Element, XMLSerializer } from '@xmldom/xmldom';
 import { oneLine } from '../base/text.ts';
 import { judgedCurl, ownerMark } from './render-common.ts';
-import type { Check, ConformanceReport, Failure, GateRef, RequirementResult } from '../results/report.ts';
+import {
+  REPRO_EXITS,
+  type Check,
+  type ConformanceReport,
+  type Failure,
+  type GateRef,
+  type RequirementResult,
+} from '../results/report.ts';
 
 /** Whether a UTF-16 unit may stand in XML 1.0 text: not a control (but tab, LF, CR), not U+FFFE or U+FFFF. */
 const xmlUnit = (c: number) => (c >= 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) && c !== 0xfffe && c !== 0xffff;
@@ -117,7 +124,7 @@ function failureBody(check: Check, r: RequirementResult | undefined, f: Failure 
     if (p) lines.push(`Counterexample: ${p.counterexample}`, `Replay the run with --seed ${p.runSeed}`);
     const curl = judgedCurl(f);
     if (curl) lines.push('', 'Reproduce with:', curl);
-    if (r?.repro) lines.push(`Or run ${r.repro.command} in the run folder (exit 1 reproduced, 0 conforms now)`);
+    if (r?.repro) lines.push(`Or run ${r.repro.command} in the run folder (${REPRO_EXITS})`);
   }
   return lines.join('\n');
 }

@@ -13,7 +13,7 @@ import { oneLine } from '../base/text.ts';
 import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts';
 import { describeRequest } from '../results/exchange.ts';
 import { byArea } from '../results/judge.ts';
-import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
+import { REPRO_EXITS, type ConformanceReport, type Failure, type RequirementResult } from '../results/report.ts';
 import {
   describeTarget,
   isFailing,
@@ -146,8 +146,7 @@ function fullEntry(e: Entry, report: ConformanceReport, limits: { received: numb
     if (f.request) out.push(`- **Request:** ${mdText(describeRequest(f.request))}`);
     out.push('', ...reproduce(f, report.run.seed, limits.curl));
   }
-  if (r.repro)
-    out.push('', `Reproduce: ${mdCode(r.repro.command)} in the run folder (exit 1 reproduced, 0 conforms now).`);
+  if (r.repro) out.push('', `Reproduce: ${mdCode(r.repro.command)} in the run folder (${REPRO_EXITS}).`);
   return out.join('\n');
 }
 

@@ -11,6 +11,9 @@ import { AREAS } from '../spec/requirement.ts';
 import { USER_AREA, USER_OWNER } from '../spec/user-catalogue.ts';
 import { EvidenceSchema } from './evidence.ts';
 import { FailureDetailSchema } from './failure.ts';
+
+/** What a reproduction script's exit status says (report/repro.ts), as every report shows it. */
+export const REPRO_EXITS = 'exit 1 reproduced, 0 conforms now, 3 undecided in sh, 2 could not run';
 import { obj, text } from './schema-helpers.ts';
 
 /**
@@ -175,7 +178,7 @@ export const RequirementResultSchema = obj({
     env: z.array(z.string()).describe('the environment variables holding the secrets it needs'),
     command: text('how to run it, from the report folder'),
   })
-    .describe('the script that reproduces its first failure: exit 1 reproduced, 0 conforms now, 2 could not run')
+    .describe(`the script that reproduces its first failure: ${REPRO_EXITS}`)
     .optional(),
   expected: ExpectedMarkSchema.optional(),
   byTarget: z
