@@ -10,7 +10,7 @@ import { HarnessError } from '../src/errors.ts';
 import {
   check,
   checkIds,
-  createdState,
+  confirmedByRead,
   deepEqual,
   expectEqual,
   expectRejected,
@@ -19,6 +19,7 @@ import {
   readCase,
   show,
   stableFields,
+  stateBefore,
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
@@ -34,18 +35,18 @@ interface Targets {
   victim: CaseBody;
   customerId: number;
   checkId: number;
-  /** The case as known before any request: as created, then as last read back unchanged. */
+  /** The case as known before any request: as created (or read, `fromRead`), then as last read back unchanged. */
   before: CaseBody;
 }
 
 const HOOK = 'https://hooks.example.com/screenconf/auth';
 const FULL_NAME = 'Screenconf Auth Changed';
 
-async function targets(t: CheckApi): Promise<Targets> {
+async function targets(t: CheckApi, fromRead = false): Promise<Targets> {
   const c = await t.primary.provision.createCase();
   const victim = await t.primary.provision.createCase();
   // The answer to a creation is the case's read representation (provisioning conventions).
-  const before = await createdState(t.primary, c);
+  const before = await stateBefore(t.primary, c, fromRead);
   // Every case is created with one check; without it the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
   const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as
@@ -97,10 +98,20 @@ let unchanged: Targets | undefined;
  * target case (its customer and its check with it) and the case to delete are read after the
  * check's last refusal, and any change fails the check. A change cannot be undone by a later
  * request of the check (each sends the same values, and a deletion stays), so one read after all
- * of them shows what any of them did; the failure names every credential it sent.
+ * of them shows what any of them did; the failure names every credential it sent. Judged against
+ * the case as created or last read, and when that fails, again on new targets read first
+ * (confirmedByRead): a creation's answer may show the case otherwise than a read.
  */
 async function tryEveryEndpoint(t: CheckApi, credentials: [AuthMode, string][]): Promise<Attempt[]> {
-  const x = unchanged ?? (await targets(t));
+  let attempts: Attempt[] = [];
+  await confirmedByRead(async (fromRead) => {
+    attempts = await refuseAll(t, credentials, fromRead);
+  });
+  return attempts;
+}
+
+async function refuseAll(t: CheckApi, credentials: [AuthMode, string][], fromRead: boolean): Promise<Attempt[]> {
+  const x = (fromRead ? undefined : unchanged) ?? (await targets(t, fromRead));
   unchanged = undefined;
   const attempts: Attempt[] = [];
   for (const [auth, label] of credentials) {

@@ -17,8 +17,8 @@ import {
   caseWithChecks,
   changedFields,
   check,
-  createdState,
   checkIds,
+  confirmedByRead,
   CUSTOMER_FIELDS,
   customerOf,
   excerpt,
@@ -31,6 +31,7 @@ import {
   property,
   readCase,
   show,
+  stateBefore,
   unknownId,
   type CaseBody,
   type CaseCustomer,
@@ -100,45 +101,54 @@ function notServerError(res: ReceivedResponse, what: string): void {
 describe("another organisation's PATCH and DELETE", () => {
   check('the other organisation cannot PATCH our case', ['TENANT-PATCH', 'TENANT-REFUSAL-STATUS'], async (t) => {
     const peer = peerOf(t);
-    const ours = await t.primary.provision.createCase();
-    // The answer to a creation is the case's read representation (provisioning conventions).
-    const before = await createdState(t.primary, ours);
+    // Our case as created (the answer to a creation is its read representation, provisioning
+    // conventions), then as read back unchanged after each refusal; after a failure against the
+    // creation's answer, a new case read first (confirmedByRead).
+    let ours = await t.primary.provision.createCase();
+    let before = await stateBefore(t.primary, ours, false);
     const ids = freshExternalIds(t.primary, 'tenant');
     let observed = false;
     await property(
       t,
       'tenant: PATCH by the other organisation',
       validCasePatch({ externalIdPrefix: ids.slot }) as fc.Arbitrary<JsonObject>,
-      async (generated) => {
-        const patch = { ...generated };
-        if (typeof patch.external_id === 'string') patch.external_id = ids.fresh(patch.external_id);
-        const what = `PATCH ${show(patch)} of our case ${ours.id} with the other organisation's credentials`;
-        const res = await peer.api.patchCase(ours.id, patch);
-        const exchange = t.exchanges.at(-1);
-        if (!observed) {
-          observed = true;
-          await observeRefusal(t, peer, 'PATCH', res, ours.id);
-        }
-        await keepingEvidence(t, exchange, async () => {
-          expectRejected(res, what);
-          await expectOursUnchanged(t, before, what);
-        });
-      },
+      (generated) =>
+        confirmedByRead(async (fromRead) => {
+          if (fromRead) {
+            ours = await t.primary.provision.createCase();
+            before = await stateBefore(t.primary, ours, true);
+          }
+          const patch = { ...generated };
+          if (typeof patch.external_id === 'string') patch.external_id = ids.fresh(patch.external_id);
+          const what = `PATCH ${show(patch)} of our case ${ours.id} with the other organisation's credentials`;
+          const res = await peer.api.patchCase(ours.id, patch);
+          const exchange = t.exchanges.at(-1);
+          if (!observed) {
+            observed = true;
+            await observeRefusal(t, peer, 'PATCH', res, ours.id);
+          }
+          await keepingEvidence(t, exchange, async () => {
+            expectRejected(res, what);
+            before = await expectOursUnchanged(t, before, what);
+          });
+        }),
       { scale: 0.4 },
     );
   });
 
   check('the other organisation cannot DELETE our case', ['TENANT-DELETE', 'TENANT-REFUSAL-STATUS'], async (t) => {
     const peer = peerOf(t);
-    const ours = await t.primary.provision.createCase();
-    const before = await createdState(t.primary, ours);
-    const what = `DELETE of our case ${ours.id} with the other organisation's credentials`;
-    const res = await peer.api.deleteCase(ours.id);
-    const exchange = t.exchanges.at(-1);
-    await observeRefusal(t, peer, 'DELETE', res, ours.id);
-    await keepingEvidence(t, exchange, async () => {
-      expectRejected(res, what);
-      await expectOursUnchanged(t, before, what);
+    await confirmedByRead(async (fromRead) => {
+      const ours = await t.primary.provision.createCase();
+      const before = await stateBefore(t.primary, ours, fromRead);
+      const what = `DELETE of our case ${ours.id} with the other organisation's credentials`;
+      const res = await peer.api.deleteCase(ours.id);
+      const exchange = t.exchanges.at(-1);
+      if (!fromRead) await observeRefusal(t, peer, 'DELETE', res, ours.id);
+      await keepingEvidence(t, exchange, async () => {
+        expectRejected(res, what);
+        await expectOursUnchanged(t, before, what);
+      });
     });
   });
 });
@@ -179,10 +189,14 @@ let unchangedCustomers: CaseCustomer[] | undefined;
 /** Our case whose checks a bulk check delete of the other organisation was shown to leave in place. */
 let unchangedChecks: CaseWithChecks | undefined;
 
-async function casesSetup(t: CheckApi, peer: Organisation): Promise<CasesSetup> {
+/** Our two cases as created (or read, `fromRead`: see confirmedByRead), and one of the peer's. */
+async function casesSetup(t: CheckApi, peer: Organisation, fromRead = false): Promise<CasesSetup> {
   const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
   const own = await peer.provision.createCase();
-  return { ours: [await createdState(t.primary, ours[0]!), await createdState(t.primary, ours[1]!)], own };
+  return {
+    ours: [await stateBefore(t.primary, ours[0]!, fromRead), await stateBefore(t.primary, ours[1]!, fromRead)],
+    own,
+  };
 }
 
 const OWN_DELETE_AFTER = 77;
@@ -243,14 +257,19 @@ async function sendCustomers(
   };
 }
 
-/** Our two customers as created (the baseline: a creation's answer is the case read), and one of the peer's. */
-async function customersSetup(t: CheckApi, peer: Organisation): Promise<{ ours: CaseCustomer[]; own: CaseCustomer }> {
+/**
+ * Our two customers as created (a creation's answer is the case read) or read (`fromRead`: see
+ * confirmedByRead), and one of the peer's.
+ */
+async function customersSetup(
+  t: CheckApi,
+  peer: Organisation,
+  fromRead = false,
+): Promise<{ ours: CaseCustomer[]; own: CaseCustomer }> {
   const ours = [await t.primary.provision.createCase(), await t.primary.provision.createCase()];
   const own = customerOf(await peer.provision.createCase());
-  return {
-    ours: [customerOf(await createdState(t.primary, ours[0]!)), customerOf(await createdState(t.primary, ours[1]!))],
-    own,
-  };
+  const [x, y] = [await stateBefore(t.primary, ours[0]!, fromRead), await stateBefore(t.primary, ours[1]!, fromRead)];
+  return { ours: [customerOf(x), customerOf(y)], own };
 }
 
 async function sendChecks(peer: Organisation, ours: CaseWithChecks, own: CaseWithChecks): Promise<PeerBatch> {
@@ -273,13 +292,15 @@ async function sendChecks(peer: Organisation, ours: CaseWithChecks, own: CaseWit
 describe("another organisation's bulk requests", () => {
   check('a bulk case update by the other organisation changes none of our cases', ['TENANT-BULK-CASES'], async (t) => {
     const peer = peerOf(t);
-    const s = await casesSetup(t, peer);
-    const batch = await sendCases(t, peer, s);
-    await keepingEvidence(t, t.exchanges.at(-1), async () => {
-      notServerError(batch.res, batch.what);
-      const after: CaseBody[] = [];
-      for (const before of s.ours) after.push(await expectOursUnchanged(t, before, batch.what));
-      unchangedCases = after;
+    await confirmedByRead(async (fromRead) => {
+      const s = await casesSetup(t, peer, fromRead);
+      const batch = await sendCases(t, peer, s);
+      await keepingEvidence(t, t.exchanges.at(-1), async () => {
+        notServerError(batch.res, batch.what);
+        const after: CaseBody[] = [];
+        for (const before of s.ours) after.push(await expectOursUnchanged(t, before, batch.what));
+        unchangedCases = after;
+      });
     });
   });
 
@@ -308,26 +329,29 @@ describe("another organisation's bulk requests", () => {
     ['TENANT-BULK-CUSTOMERS'],
     async (t) => {
       const peer = peerOf(t);
-      const s = await customersSetup(t, peer);
-      const batch = await sendCustomers(peer, s.ours, s.own, 'Screenconf Peer Own');
-      await keepingEvidence(t, t.exchanges.at(-1), async () => {
-        notServerError(batch.res, batch.what);
-        const problems: string[] = [];
-        const read: CaseCustomer[] = [];
-        for (const k of s.ours) {
-          const after = customerOf(
-            await readCase(
-              t.primary,
-              k.caseId,
-              `reading our case ${k.caseId} (customer ${k.id}) after the ${batch.what}`,
-            ),
-          );
-          read.push(after);
-          const changed = changedFields(k.read, after.read, CUSTOMER_FIELDS);
-          if (changed.length) problems.push(`customer ${k.id}: ${changed.join(', ')}`);
-        }
-        if (problems.length) fail(`our customers read back after the ${batch.what}`, 'unchanged', problems.join('; '));
-        unchangedCustomers = read;
+      await confirmedByRead(async (fromRead) => {
+        const s = await customersSetup(t, peer, fromRead);
+        const batch = await sendCustomers(peer, s.ours, s.own, 'Screenconf Peer Own');
+        await keepingEvidence(t, t.exchanges.at(-1), async () => {
+          notServerError(batch.res, batch.what);
+          const problems: string[] = [];
+          const read: CaseCustomer[] = [];
+          for (const k of s.ours) {
+            const after = customerOf(
+              await readCase(
+                t.primary,
+                k.caseId,
+                `reading our case ${k.caseId} (customer ${k.id}) after the ${batch.what}`,
+              ),
+            );
+            read.push(after);
+            const changed = changedFields(k.read, after.read, CUSTOMER_FIELDS);
+            if (changed.length) problems.push(`customer ${k.id}: ${changed.join(', ')}`);
+          }
+          if (problems.length)
+            fail(`our customers read back after the ${batch.what}`, 'unchanged', problems.join('; '));
+          unchangedCustomers = read;
+        });
       });
     },
   );

@@ -14,6 +14,7 @@ import type { ReceivedResponse } from '../src/client/transport.ts';
 import type { Exchange } from '../src/results/exchange.ts';
 import { HarnessError } from '../src/errors.ts';
 import {
+  CASE_FIELDS,
   changedFields,
   check,
   ConformanceFailure,
@@ -62,7 +63,7 @@ function held(c: CaseBody, sent: string): string {
 /**
  * Gives case `id` a fresh value; returns the value as the case then shows it, and the case, as the
  * answer shows them (interface § PATCH: "200 with the Case read representation"). That the case
- * kept it is read only when a verdict would rest on it (holding()): a read after every PATCH cost
+ * kept it is asked only when a verdict would rest on it (holderOf): a read after every PATCH cost
  * about a hundred requests of a run.
  */
 async function giveValue(
@@ -78,30 +79,75 @@ async function giveValue(
   return { value: held(read, value), read };
 }
 
+/** The fields of a case but external_id and its alias origin_url. */
+const BESIDE_EXTERNAL_ID: ReadonlySet<string> = new Set(
+  [...CASE_FIELDS].filter((f) => f !== 'external_id' && f !== 'origin_url'),
+);
+
 /**
- * Judges with `judge`; when that fails, first reads case `id` to see that it holds `value`, which
- * the PATCHes before gave it (their answers said so): a case that does not is a setup that did not
- * take (a PATCH answered from memory and not kept), not a verdict on the request judged: the check
- * cannot judge its requirement (SC_SETUP_NOT_KEPT, not judged; CASE-PATCH-ROUNDTRIP is where such a
- * server fails). A judgement that passes costs no read.
+ * Whether the target keeps what its PATCHes answer, asked of case `id` independently of any judged
+ * request: it is given a fresh value and read. Not kept: SC_SETUP_NOT_KEPT. Kept: the PATCH's answer.
  */
-async function holding(org: Organisation, id: number, value: string, judge: () => Promise<void>): Promise<void> {
-  try {
-    await judge();
-  } catch (err) {
-    if (!(err instanceof ConformanceFailure)) throw err;
-    const read = await readCase(
-      org,
-      id,
-      `reading case ${id}, which the PATCH before was to leave holding ${show(value)}`,
-    );
-    if (typeof read.external_id !== 'string' || read.external_id === value) throw err;
+async function probeKept(org: Organisation, id: number): Promise<CaseBody> {
+  const what = 'a probe, after a failure, of whether this target keeps what its PATCHes answer';
+  const { value, read: answered } = await giveValue(org, id, org.provision.externalId('probe'), what);
+  const read = await readCase(org, id, `reading case ${id} after ${what}`);
+  if (read.external_id !== value)
     throw new HarnessError(
       'SC_SETUP_NOT_KEPT',
-      `case ${id} read back holds external_id ${show(read.external_id)}, not ${show(value)}, which the PATCH ` +
-        "before it answered with: the check's verdict would rest on a value the case does not hold",
+      `case ${id}, given external_id ${show(value)} by a PATCH answered 200 (${what}), reads back holding ` +
+        `${show(read.external_id)}: the value the check's setup PATCH gave it may not have been kept either, ` +
+        'and its verdict would rest on that value',
     );
-  }
+  return answered;
+}
+
+/** A case holding a value a check judges a request against. */
+interface Holder {
+  /**
+   * Judges with `judge`; a failure stands only when the probe shows the target keeps what its
+   * PATCHes answer (else SC_SETUP_NOT_KEPT, not judged). A judgement that passes costs no request.
+   */
+  judge(judge: () => Promise<void>): Promise<void>;
+  /** What the judged request changed on the holder, read `after` it: `field before → after` each. */
+  changes(after: CaseBody): Promise<string[]>;
+}
+
+/**
+ * Case `id`, given `value` by the PATCH before the judged request, as that PATCH answered it: its
+ * state before, with no read spent on a passing round. When a verdict would rest on it, the target
+ * is probed (probeKept) rather than the holder read: a read after the judged request cannot tell a
+ * setup not kept from a request that changed the holder (a server giving it a fresh value when
+ * another case takes its own). Probe kept: the setup was kept, so the holder held `value` before
+ * the request; the fields beside external_id are compared answer with answer, the probe's with the
+ * setup's (a write's answer may show a case otherwise than a read: a timestamp's precision, a field
+ * it leaves out; the probe changes external_id only). CASE-PATCH-ROUNDTRIP is where a target that
+ * does not keep what it answers fails.
+ */
+function holderOf(org: Organisation, id: number, value: string, answered: CaseBody): Holder {
+  let probe: Promise<CaseBody> | undefined;
+  const probed = () => {
+    probe ??= probeKept(org, id);
+    return probe;
+  };
+  return {
+    async judge(judge) {
+      try {
+        await judge();
+      } catch (err) {
+        if (err instanceof ConformanceFailure) await probed();
+        throw err;
+      }
+    },
+    async changes(after) {
+      if (changedFields(answered, after).length === 0) return [];
+      const now = await probed();
+      const held = deepEqual(after.external_id, value)
+        ? []
+        : [`external_id ${show(value)} → ${show(after.external_id)}`];
+      return [...held, ...changedFields(answered, now, BESIDE_EXTERNAL_ID)];
+    },
+  };
 }
 
 function cases(org: Organisation, n: number): Promise<CaseBody[]> {
@@ -175,7 +221,8 @@ describe('external_id is unique per organisation', () => {
             ids.fresh(value),
             `so that case ${a!.id} holds it`,
           );
-          const before = [read, await lastOrRead(t.primary, known, b!.id)];
+          const holder = holderOf(t.primary, a!.id, taken, read);
+          const takerBefore = await lastOrRead(t.primary, known, b!.id);
           const patch: JsonObject = { external_id: taken, ...(companion ? { delete_after: 4242 } : {}) };
           const what = `PATCH ${show(patch)} on case ${b!.id}, while case ${a!.id} holds that external_id`;
           known.delete(b!.id);
@@ -185,15 +232,13 @@ describe('external_id is unique per organisation', () => {
             t.observe('UNIQUE-CONFLICT-STATUS', `${what}: ${excerpt(res)}`);
           }
           await keepingEvidence(t, t.exchanges.at(-1), () =>
-            holding(t.primary, a!.id, taken, async () => {
+            holder.judge(async () => {
               expectRejected(res, what);
-              // Case a as its PATCH answered: the read after shows both that it kept the value and that
-              // the rejected PATCH changed nothing.
               const problems: string[] = [];
-              for (const c of before) {
-                const changed = changedFields(c, await readAfter(t.primary, known, c.id, what));
-                if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
-              }
+              const changedA = await holder.changes(await readAfter(t.primary, known, a!.id, what));
+              if (changedA.length) problems.push(`case ${a!.id}: ${changedA.join(', ')}`);
+              const changedB = changedFields(takerBefore, await readAfter(t.primary, known, b!.id, what));
+              if (changedB.length) problems.push(`case ${b!.id}: ${changedB.join(', ')}`);
               if (problems.length) fail(`${what}: the cases read back`, 'both cases unchanged', problems.join('; '));
             }),
           );
@@ -211,12 +256,12 @@ describe('external_id is unique per organisation', () => {
       'uniqueness: re-sending the own value is accepted',
       fc.record({ value: ids.arbitrary, companion: withCompanion }),
       async ({ value, companion }) => {
-        const { value: own } = await giveValue(t.primary, a!.id, ids.fresh(value), 'the value it will re-send');
+        const { value: own, read } = await giveValue(t.primary, a!.id, ids.fresh(value), 'the value it will re-send');
         const patch: JsonObject = { external_id: own, ...(companion ? { delete_after: 4343 } : {}) };
         const what = `PATCH ${show(patch)} on case ${a!.id}, which holds that external_id`;
         const res = await t.primary.api.patchCase(a!.id, patch);
         await keepingEvidence(t, t.exchanges.at(-1), () =>
-          holding(t.primary, a!.id, own, async () => {
+          holderOf(t.primary, a!.id, own, read).judge(async () => {
             expectSuccess(res, what);
             const after = await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`);
             if (after.external_id !== own) expectExternalId(`${what}: the case read back`, after, own);
@@ -236,7 +281,7 @@ describe('external_id is unique per organisation', () => {
       fc.record({ first: ids.arbitrary, second: ids.arbitrary }),
       async ({ first, second }) => {
         const { value: freed } = await giveValue(t.primary, a!.id, ids.fresh(first), 'the value it will give up');
-        const { value: renamed } = await giveValue(
+        const { value: renamed, read } = await giveValue(
           t.primary,
           a!.id,
           ids.fresh(second),
@@ -245,7 +290,7 @@ describe('external_id is unique per organisation', () => {
         const what = `PATCH giving case ${b!.id} external_id ${show(freed)}, which case ${a!.id} was renamed away from`;
         const res = await t.primary.api.patchCase(b!.id, { external_id: freed });
         await keepingEvidence(t, t.exchanges.at(-1), () =>
-          holding(t.primary, a!.id, renamed, async () => {
+          holderOf(t.primary, a!.id, renamed, read).judge(async () => {
             expectSuccess(res, what);
             const after = await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`);
             if (after.external_id !== freed) expectExternalId(`${what}: the case read back`, after, freed);
@@ -289,7 +334,7 @@ describe('external_id is unique per organisation', () => {
         ['an accent', `${base}-Sa\u00f1o`, `${base}-Sano`],
       ];
       for (const [differ, held, other] of pairs) {
-        const { value: near } = await giveValue(t.primary, a!.id, held, 'the value the other case will be near');
+        const { value: near, read } = await giveValue(t.primary, a!.id, held, 'the value the other case will be near');
         const what =
           `PATCH giving case ${b!.id} external_id ${show(other)} while case ${a!.id} holds ${show(near)} ` +
           `(they differ in ${differ} only)`;
@@ -305,19 +350,18 @@ describe('external_id is unique per organisation', () => {
         const res = await t.primary.api.patchCase(b!.id, { external_id: other });
         const judged = t.exchanges.at(-1);
         await keepingEvidence(t, holderPatch, () =>
-          keepingEvidence(t, judged, async () => {
-            // Case a is read after whatever the answer: it shows both that it kept the value its
-            // PATCH answered with (else there was no near value to judge against) and that it still does.
-            const afterA = await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`);
-            await holding(t.primary, a!.id, near, async () => {
+          keepingEvidence(t, judged, () =>
+            holderOf(t.primary, a!.id, near, read).judge(async () => {
+              // Case a is read after whatever the answer: it must still hold its value.
+              const afterA = await readCase(t.primary, a!.id, `reading case ${a!.id} after the ${what}`);
               expectSuccess(res, what);
               const afterB = await readCase(t.primary, b!.id, `reading case ${b!.id} after the ${what}`);
               if (!deepEqual(afterB.external_id, other))
                 expectExternalId(`${what}: case ${b!.id} read back`, afterB, other);
-            });
-            if (!deepEqual(afterA.external_id, near))
-              expectExternalId(`${what}: case ${a!.id} read back`, afterA, near);
-          }),
+              if (!deepEqual(afterA.external_id, near))
+                expectExternalId(`${what}: case ${a!.id} read back`, afterA, near);
+            }),
+          ),
         );
       }
     },
@@ -348,10 +392,11 @@ describe('external_id is unique per organisation', () => {
           `PATCH by the other organisation giving its case ${p!.id} external_id ${show(ours)}, which our ` +
           `case ${a!.id} holds`;
         const res = await peer.api.patchCase(p!.id, { external_id: ours });
-        await keepingEvidence(t, t.exchanges.at(-1), async () => {
-          // Our case as its PATCH answered: the read after shows it kept the value and was left alone.
-          const after = await readCase(t.primary, a!.id, `reading our case ${a!.id} after the ${what}`);
-          await holding(t.primary, a!.id, ours, async () => {
+        const holder = holderOf(t.primary, a!.id, ours, before);
+        await keepingEvidence(t, t.exchanges.at(-1), () =>
+          holder.judge(async () => {
+            // Our case is read after whatever the answer: it must be left alone.
+            const after = await readCase(t.primary, a!.id, `reading our case ${a!.id} after the ${what}`);
             expectSuccess(res, what);
             const theirs = await readCase(
               peer,
@@ -359,10 +404,10 @@ describe('external_id is unique per organisation', () => {
               `reading the other organisation's case ${p!.id} after the ${what}`,
             );
             if (theirs.external_id !== ours) expectExternalId(`${what}: its case read back`, theirs, ours);
-          });
-          const changed = changedFields(before, after);
-          if (changed.length) fail(`${what}: our case read back`, 'unchanged', changed.join(', '), { judged: [res] });
-        });
+            const changed = await holder.changes(after);
+            if (changed.length) fail(`${what}: our case read back`, 'unchanged', changed.join(', '), { judged: [res] });
+          }),
+        );
       },
       { scale: 0.4 },
     );
@@ -472,8 +517,9 @@ describe('external_id uniqueness in bulk case updates', () => {
       bulkRounds(ids),
       async (round) => {
         const sent = await bulkRound(t, pool, known, ids, round, true);
+        const holder = holderOf(t.primary, sent.holder.id, sent.contested, sent.holder);
         await keepingEvidence(t, sent.exchange, () =>
-          holding(t.primary, sent.holder.id, sent.contested, async () => {
+          holder.judge(async () => {
             if (sent.res.status >= 500)
               fail(
                 sent.what,
@@ -481,12 +527,11 @@ describe('external_id uniqueness in bulk case updates', () => {
                 excerpt(sent.res),
                 { judged: [sent.res], expect: { status: ['2xx', '4xx'] } },
               );
-            // The holder as its PATCH answered: the read after shows it kept the value and was left alone.
             const problems: string[] = [];
-            for (const c of [sent.holder, sent.taker!]) {
-              const changed = changedFields(c, await readAfter(t.primary, known, c.id, sent.what));
-              if (changed.length) problems.push(`case ${c.id}: ${changed.join(', ')}`);
-            }
+            const changedHolder = await holder.changes(await readAfter(t.primary, known, sent.holder.id, sent.what));
+            if (changedHolder.length) problems.push(`case ${sent.holder.id}: ${changedHolder.join(', ')}`);
+            const changedTaker = changedFields(sent.taker!, await readAfter(t.primary, known, sent.takerId, sent.what));
+            if (changedTaker.length) problems.push(`case ${sent.takerId}: ${changedTaker.join(', ')}`);
             // The conflict fails its item only: a batch whose later items are lost with it is the defect too.
             problems.push(...(await bystandersNotApplied(t, sent, known)));
             if (problems.length)
@@ -558,7 +603,7 @@ describe('external_id uniqueness in bulk case updates', () => {
         const sent = await bulkRound(t, pool, known, ids, round, false);
         const request = sent.items.map((i) => ({ id: i.id }));
         await keepingEvidence(t, sent.exchange, () =>
-          holding(t.primary, sent.holder.id, sent.contested, async () => {
+          holderOf(t.primary, sent.holder.id, sent.contested, sent.holder).judge(async () => {
             expectBulkAnswer(sent.res, [200, 207], sent.what);
             // Only a valid item reported failed yet applied makes the report wrong (one not applied is
             // UNIQUE-BULK's defect): a bystander is read only when the report calls its item failed.

@@ -135,6 +135,8 @@ const CAUGHT_BY: Record<
   'patch.non-atomic': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-ATOMIC'] },
   'patch.accept-invalid-metadata': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-REJECTED'] },
   'unique.no-check': { suites: ['uniqueness'], fails: ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-RACE'] },
+  // The holder given a new value by the judged request is a failure, not a setup that was not kept.
+  'unique.takeover': { suites: ['uniqueness'], fails: ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-RACE'] },
   'unique.bulk-no-check': { suites: ['uniqueness'], fails: ['UNIQUE-BULK', 'UNIQUE-BULK-REPORTED'] },
   'unique.self-conflict': { suites: ['uniqueness'], fails: ['UNIQUE-OWN-VALUE'] },
   'unique.global': { suites: ['uniqueness'], fails: ['UNIQUE-PER-ORGANISATION'] },

@@ -254,6 +254,21 @@ describe('case endpoints', () => {
     expect((await api.call('DELETE', `/api/cases/${c.id}/`)).status).toBe(204);
   });
 
+  it('read.get-whole-seconds: GET shows timestamps to the second, the answers to writes as made', async () => {
+    const api = await open(['read.get-whole-seconds']);
+    const c = await api.newCase({ customer: { full_name: 'Whole Seconds' }, checks: [{ check_type: 'PEP' }] });
+    const patched = (await (await api.call('PATCH', `/api/cases/${c.id}/`, { delete_after: 9 })).json()) as CaseJson;
+    const read = (await (await api.call('GET', `/api/cases/${c.id}/`)).json()) as CaseJson;
+    const toSecond = (v: unknown) => String(v).replace(/\.\d+Z$/, '+00:00');
+    expect(c.created_at).toMatch(/\.\d{3}Z$/);
+    expect(patched.created_at).toBe(c.created_at);
+    expect(patched.updated_at).toMatch(/\.\d{3}Z$/);
+    expect(read.created_at).toBe(toSecond(c.created_at));
+    expect(read.updated_at).toBe(toSecond(patched.updated_at));
+    expect(read.checks[0]!.updated_at).toBe(toSecond(patched.checks[0]!.updated_at));
+    expect(read.delete_after).toBe(9);
+  });
+
   it('refuses alternatives together, naming both', async () => {
     await expect(createReferenceServer({ variants: ['read.get-405', 'read.get-404'] })).rejects.toThrow(
       /read\.get-405 and read\.get-404 are alternatives/,

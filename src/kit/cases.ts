@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Organisation } from './context.ts';
 import { Case, Check, Customer, type CheckType } from '../spec/index.ts';
-import { deepEqual, expectStatus, fail } from './assert.ts';
+import { ConformanceFailure, deepEqual, expectStatus, fail } from './assert.ts';
 import { CASE_KEYS } from './case-shape.ts';
 
 export type CaseBody = Record<string, unknown> & { id: number };
@@ -60,6 +60,33 @@ export async function readUntilComplete(
 export async function createdState(org: Organisation, created: CaseBody): Promise<CaseBody> {
   if (CASE_KEYS.every((k) => k in created)) return created;
   return readCase(org, created.id, `reading case ${created.id} as created`);
+}
+
+/**
+ * The state before a request that must change nothing: as created (createdState, no read spent) or,
+ * `fromRead`, as read. Judge with confirmedByRead, so a verdict never rests on the answer alone.
+ */
+export function stateBefore(org: Organisation, created: CaseBody, fromRead: boolean): Promise<CaseBody> {
+  return fromRead
+    ? readCase(org, created.id, `reading case ${created.id} before the request judged`)
+    : createdState(org, created);
+}
+
+/**
+ * Judges a request that must change nothing, first against the state a write answered (a creation's
+ * or a PATCH's answer: `judge(false)`), which costs no read. A write's answer may show a case otherwise
+ * than a read does and still conform (created_at to the millisecond where a read shows whole seconds,
+ * a field it leaves out), so a failure found that way is no verdict: the judgement is made again with
+ * `judge(true)` on cases set up afresh and read before the request, and only that verdict stands (two
+ * reads differ only where the request changed the case). Costs requests only when the first fails.
+ */
+export async function confirmedByRead(judge: (fromRead: boolean) => Promise<void>): Promise<void> {
+  try {
+    await judge(false);
+  } catch (err) {
+    if (!(err instanceof ConformanceFailure)) throw err;
+    await judge(true);
+  }
 }
 
 /** The body is a JSON object with the case's id. */

@@ -1,4 +1,5 @@
 /** Faults of external_id uniqueness (requirements UNIQUE-*). */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { applyPatch, assertExternalIdFree } from '../handlers/case-write.ts';
 import type { Behaviour, Env } from '../behaviour.ts';
@@ -44,6 +45,20 @@ export const UNIQUE_FAULTS = [
     "PATCH never checks external_id uniqueness: a case can take another case's value",
     (base) => ({
       uniqueChecked: (op) => op !== 'patch' && base.uniqueChecked(op),
+    }),
+  ),
+  fault(
+    'unique.takeover',
+    "a PATCH taking another case's external_id is accepted: the case holding it is given a new one (a UUID)",
+    (base, env) => ({
+      patchWrite(org, c, patch) {
+        const holder = typeof patch.external_id === 'string' && env.store.findCaseByExternalId(org, patch.external_id);
+        if (holder && holder.id !== c.id) {
+          holder.external_id = randomUUID();
+          env.b.saveCase(holder);
+        }
+        return base.patchWrite(org, c, patch);
+      },
     }),
   ),
   fault(

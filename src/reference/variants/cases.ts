@@ -4,6 +4,16 @@ import { variant } from '../switches.ts';
 
 const NO_GET = 'GET /api/cases/{id}/';
 
+/** A timestamp as a store keeping whole seconds shows it, with a numeric offset: `…T04:05:06+00:00`. */
+const wholeSecond = (v: unknown) => (typeof v === 'string' ? v.replace(/(\.\d+)?Z$/, '+00:00') : v);
+
+/** A case or check with its created_at and updated_at as wholeSecond shows them. */
+function timesToTheSecond(o: unknown): unknown {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
+  const r = o as Record<string, unknown>;
+  return { ...r, created_at: wholeSecond(r.created_at), updated_at: wholeSecond(r.updated_at) };
+}
+
 export const CASE_VARIANTS = [
   variant(
     'patch.reject-read-only',
@@ -48,6 +58,21 @@ export const CASE_VARIANTS = [
     () => ({
       readCase: () => {
         throw new HttpError(403, 'permission_denied', 'you do not have permission to read a case by id');
+      },
+    }),
+    NO_GET,
+  ),
+  variant(
+    'read.get-whole-seconds',
+    "GET /api/cases/{id}/ shows the case's and its checks' created_at and updated_at to the whole second with " +
+      'a +00:00 offset, as stored; the answers to writes (creation, PATCH, bulk) show them to the millisecond ' +
+      'with Z, as made (alternative to read.get-405, read.get-404, read.get-403)',
+    (base) => ({
+      readCase(org, id) {
+        const answer = base.readCase(org, id);
+        const c = timesToTheSecond(answer.body) as Record<string, unknown>;
+        const checks = Array.isArray(c.checks) ? c.checks.map(timesToTheSecond) : c.checks;
+        return { ...answer, body: { ...c, checks } };
       },
     }),
     NO_GET,
