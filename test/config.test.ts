@@ -32,7 +32,7 @@ describe('resolveConfig', () => {
   it('defaults to the embedded server with no settings', () => {
     expect(resolveConfig({ flags: {}, env: {}, file: {} })).toMatchObject({
       reportDir: 'reports',
-      runs: 25,
+      runs: 20,
       referenceFaults: [],
     });
   });

@@ -156,7 +156,7 @@ export const ConfigSchema = z
     signKey: z.string().min(1, { message: 'must name a key file' }).optional(),
     mdMaxChars: intFrom(MIN_MD_MAX_CHARS, 10_000_000).default(DEFAULT_MD_MAX_CHARS),
     seed: intFrom(0, 2 ** 31 - 1).optional(),
-    runs: intFrom(1, 100_000).default(25),
+    runs: intFrom(1, 100_000).default(20),
     shard: z
       .string()
       .trim()

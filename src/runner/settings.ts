@@ -103,7 +103,7 @@ export const SETTINGS = {
     env: 'SCREENCONF_SEED',
     help: 'seed of the generated inputs; a run with the same seed replays them',
   },
-  runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 25)' },
+  runs: { flag: 'runs', env: 'SCREENCONF_RUNS', help: 'generated cases per property (default 20)' },
   shard: {
     flag: 'shard',
     env: 'SCREENCONF_SHARD',
