@@ -92,6 +92,11 @@ export const ERROR_CODES = {
     'a change a check made to set up what it judges was answered as done but a read shows it was not kept: the ' +
       'check cannot judge its requirement (the requirement of that change fails where it is judged)',
   ),
+  SC_POOL_BUSY: code(
+    3,
+    'the cases the bulk suites share were held by another suite file longer than a check may wait (a slow ' +
+      'target, or a low --max-rps): the check could not act on them',
+  ),
   SC_WEBHOOK_TIMEOUT: code(3, 'an awaited webhook delivery did not arrive within --webhook-timeout-ms', 'fails'),
   SC_WEBHOOK_CLOSED: code(3, 'the webhook receiver was closed while a check waited for a delivery'),
   SC_INCOMPLETE: code(3, 'the run finished but some checks could not judge the target (see the report)'),

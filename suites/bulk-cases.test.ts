@@ -13,6 +13,7 @@ import { invalidCasePatch, validCasePatch, type CasePatchInvalidReason } from '.
 import {
   appliedButReportedFailed,
   changedFields,
+  changedNames,
   check,
   differentValue,
   describeItems,
@@ -327,18 +328,37 @@ describe('POST /api/cases/bulk-update/', () => {
           `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
           { judged: [first.read], expect: { unlike: first.took } },
         );
+      // Read before it too (a batch of its own): no case changed at all, not even to a value of no item.
+      const before = batch.before;
+      if (!before) return;
+      const moved = batch.after.flatMap((read, i) => {
+        const names = changedNames(before[i]!, read);
+        return names.length ? [{ read, was: before[i]!, names, text: changedFields(before[i]!, read).join('; ') }] : [];
+      });
+      const one = moved[0];
+      if (one)
+        fail(
+          `the cases read before and after the rejected ${what}`,
+          'every case as it was before the batch',
+          `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
+          {
+            judged: [one.read],
+            expect: { fields: fieldsUnequal(one.read, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
+          },
+        );
     });
   });
 
+  // Each run holds the pool (shared with the bulk-customers suite) while it learns, sends and reads back.
   check('a mixed batch applies its valid items and only them', ['BULK-CASES-PARTIAL'], async (t) => {
-    await pool.useIfMade(t, async (lease) => {
-      const setup = await mixedSetup(t, lease);
-      const { slot, fresh } = externalIds(t);
-      await property(
-        t,
-        'bulk-cases: mixed batch applied',
-        batches(slot, t.peer !== undefined),
-        async (batch) => {
+    const { slot, fresh } = externalIds(t);
+    await property(
+      t,
+      'bulk-cases: mixed batch applied',
+      batches(slot, t.peer !== undefined),
+      (batch) =>
+        pool.useIfMade(t, async (lease) => {
+          const setup = await mixedSetup(t, lease);
           const sent = await sendMixed(t, setup, fresh, batch, true);
           await keepingEvidence(t, sent.exchange, async () => {
             expectBulkAnswer(sent.res, [200], sent.what);
@@ -348,25 +368,24 @@ describe('POST /api/cases/bulk-update/', () => {
               await readBackProblems(sent, setup, CASES),
             );
           });
-        },
-        { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
-      );
-    });
+        }),
+      { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
+    );
   });
 
   check(
     'each failing item of a mixed batch is reported as failed',
     ['BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
-    async (t) =>
-      pool.useIfMade(t, async (lease) => {
-        const setup = await mixedSetup(t, lease);
-        const { slot, fresh } = externalIds(t);
-        let observed = false;
-        await property(
-          t,
-          'bulk-cases: mixed batch reported',
-          batches(slot, t.peer !== undefined),
-          async (batch) => {
+    async (t) => {
+      const { slot, fresh } = externalIds(t);
+      let observed = false;
+      await property(
+        t,
+        'bulk-cases: mixed batch reported',
+        batches(slot, t.peer !== undefined),
+        (batch) =>
+          pool.useIfMade(t, async (lease) => {
+            const setup = await mixedSetup(t, lease);
             const sent = await sendMixed(t, setup, fresh, batch, false);
             await keepingEvidence(t, sent.exchange, async () => {
               const failed = sent.entries.filter((e) => !e.valid);
@@ -383,10 +402,10 @@ describe('POST /api/cases/bulk-update/', () => {
               const applied = await appliedButReportedFailed(t, sent, request, CASES);
               expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
             });
-          },
-          { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
-        );
-      }),
+          }),
+        { scale: 0.4, examples: [failuresFirst(slot, t.peer !== undefined)] },
+      );
+    },
   );
 
   check(

@@ -14,6 +14,7 @@ import { invalidCustomerItem, unicodeText, type CustomerItemInvalidReason } from
 import {
   appliedButReportedFailed,
   changedFields,
+  changedNames,
   check,
   CUSTOMER_FIELDS,
   customerOf,
@@ -351,6 +352,27 @@ describe('POST /api/customers/bulk-update/', () => {
           `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
           { judged: [first.read], expect: { unlike: first.took } },
         );
+      // Read before it too (a batch of its own): no customer changed at all, not even to a value of no item.
+      const before = batch.before;
+      if (!before) return;
+      const moved = batch.after.flatMap((read, i) => {
+        const [was, now] = [customerIn(before[i]!), customerIn(read)];
+        const names = changedNames(was, now, CUSTOMER_FIELDS);
+        return names.length
+          ? [{ read, now, was, names, text: changedFields(was, now, CUSTOMER_FIELDS).join('; ') }]
+          : [];
+      });
+      const one = moved[0];
+      if (one)
+        fail(
+          `the customers read before and after the rejected ${what}`,
+          'every customer as it was before the batch',
+          `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
+          {
+            judged: [one.read],
+            expect: { fields: fieldsUnequal(one.now, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
+          },
+        );
     });
   });
 
@@ -450,14 +472,15 @@ describe('POST /api/customers/bulk-update/', () => {
     },
   );
 
-  check('a mixed batch applies its valid items and only them', ['BULK-CUSTOMERS-PARTIAL'], async (t) =>
-    pool.useIfMade(t, async (lease) => {
-      const setup = await mixedSetup(t, lease);
-      await property(
-        t,
-        'bulk-customers: mixed batch applied',
-        batches(t.peer !== undefined),
-        async (batch) => {
+  // Each run holds the pool (shared with the bulk-cases suite) while it learns, sends and reads back.
+  check('a mixed batch applies its valid items and only them', ['BULK-CUSTOMERS-PARTIAL'], async (t) => {
+    await property(
+      t,
+      'bulk-customers: mixed batch applied',
+      batches(t.peer !== undefined),
+      (batch) =>
+        pool.useIfMade(t, async (lease) => {
+          const setup = await mixedSetup(t, lease);
           const sent = await sendMixed(t, setup, batch, true);
           await keepingEvidence(t, sent.exchange, async () => {
             expectBulkAnswer(sent.res, [200], sent.what);
@@ -467,24 +490,23 @@ describe('POST /api/customers/bulk-update/', () => {
               await readBackProblems(sent, setup, CUSTOMERS),
             );
           });
-        },
-        { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
-      );
-    }),
-  );
+        }),
+      { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
+    );
+  });
 
   check(
     'each failing item of a mixed batch is reported as failed',
     ['BULK-CUSTOMERS-REPORTED', 'BULK-CUSTOMERS-REPORT-SHAPE'],
-    async (t) =>
-      pool.useIfMade(t, async (lease) => {
-        const setup = await mixedSetup(t, lease);
-        let observed = false;
-        await property(
-          t,
-          'bulk-customers: mixed batch reported',
-          batches(t.peer !== undefined),
-          async (batch) => {
+    async (t) => {
+      let observed = false;
+      await property(
+        t,
+        'bulk-customers: mixed batch reported',
+        batches(t.peer !== undefined),
+        (batch) =>
+          pool.useIfMade(t, async (lease) => {
+            const setup = await mixedSetup(t, lease);
             const sent = await sendMixed(t, setup, batch, false);
             await keepingEvidence(t, sent.exchange, async () => {
               const failed = sent.entries.filter((e) => !e.valid);
@@ -504,10 +526,10 @@ describe('POST /api/customers/bulk-update/', () => {
               const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
               expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
             });
-          },
-          { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
-        );
-      }),
+          }),
+        { scale: 0.4, examples: [failuresFirst(t.peer !== undefined)] },
+      );
+    },
   );
 
   check('malformed bodies are never answered with a 5xx', ['BULK-CUSTOMERS-MALFORMED'], async (t) => {

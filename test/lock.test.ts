@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLock } from '../src/base/lock.ts';
+import { LockTimeout, withLock } from '../src/base/lock.ts';
 import { tempDir } from './support/cli.ts';
 
 describe('withLock', () => {
@@ -32,5 +32,31 @@ describe('withLock', () => {
     const unnamed = join(dir, 'unnamed.lock');
     mkdirSync(unnamed);
     await expect(withLock(unnamed, async () => 'taken', { staleMs: 0 })).resolves.toBe('taken');
+  });
+
+  it('is taken in the order it was asked for: a holder asking again waits behind those already waiting', async () => {
+    const lock = join(tempDir(), 'fair.lock');
+    const order: string[] = [];
+    let waiting!: Promise<void>;
+    await withLock(lock, async () => {
+      order.push('a');
+      waiting = withLock(lock, async () => {
+        order.push('b');
+      });
+      // b queued when it asked (synchronously); its entry is named by the ms it asked in, a's next one later.
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    await withLock(lock, async () => {
+      order.push('a again');
+    });
+    await waiting;
+    expect(order).toEqual(['a', 'b', 'a again']);
+  });
+
+  it('gives up after the wait given while a live process holds it', async () => {
+    const lock = join(tempDir(), 'busy.lock');
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), String(process.ppid));
+    await expect(withLock(lock, async () => 'never', { waitMs: 30 })).rejects.toBeInstanceOf(LockTimeout);
   });
 });

@@ -323,13 +323,21 @@ export async function mapLimit<T, R>(
 ): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed: { err: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (err) {
+        failed ??= { err };
+      }
     }
   };
+  // The first failure stops new calls; it is thrown once the calls in flight have ended, so nothing
+  // the caller started goes on after it has the error (a lock released, a pool made again).
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failed) throw failed.err;
   return out;
 }
 

@@ -157,9 +157,18 @@ export function changedFields(
 ): string[] {
   const a = stableFields(before, fields);
   const b = stableFields(after, fields);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    .filter((k) => !deepEqual(a[k], b[k]))
-    .map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+  return changedNames(before, after, fields).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+}
+
+/** The names of the fields changedFields lists. */
+export function changedNames(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: ReadonlySet<string> = CASE_FIELDS,
+): string[] {
+  const a = stableFields(before, fields);
+  const b = stableFields(after, fields);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k]));
 }
 
 /** A customer as the run knows it, through the case that carries it: its id, external_id and summary as read. */

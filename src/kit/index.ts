@@ -11,6 +11,7 @@ export {
   CUSTOMER_FIELDS,
   caseWithChecks,
   changedFields,
+  changedNames,
   checkIds,
   confirmedByRead,
   createdState,

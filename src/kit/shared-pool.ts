@@ -13,10 +13,18 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from '../base/lock.ts';
+import { LockTimeout, withLock } from '../base/lock.ts';
+import { HarnessError } from '../errors.ts';
 import type { Exchange } from '../results/exchange.ts';
 import type { CaseBody } from './cases.ts';
 import { adoptCreations, creationOf, type Harness } from './context.ts';
+
+/**
+ * How long a check waits for another file's hold of the pool before it gives up (SC_POOL_BUSY, not
+ * judged): below the 120 s a check may take. The holds are taken in turn; the longest is a limit
+ * check's (about 200 requests: some 20 s at the polite defaults).
+ */
+const WAIT_MS = 75_000;
 
 export interface PoolLease {
   cases: CaseBody[];
@@ -55,22 +63,38 @@ export function sharedPool(name: string, size: number, make: MakeCases): SharedP
     const dir = t.run.shareDir;
     if (!dir) {
       if (create) own ??= make(t, size, false);
-      const cases = own && (await own.catch(() => undefined));
+      const cases = await own?.catch((err: unknown) => {
+        own = undefined; // Made again by the next check that needs it.
+        if (create) throw err;
+        return undefined;
+      });
       return fn(cases ? { cases, changedElsewhere: false } : undefined);
     }
     const file = join(dir, `pool-${name}.json`);
-    return withLock(join(dir, `pool-${name}.lock`), async () => {
-      let state = read(file);
-      if (state) adoptCreations(state.creations);
-      else if (create) {
-        const cases = await make(t, size, true);
-        const creations = cases.flatMap((c) => creationOf(c.id) ?? []);
-        state = { cases, creations, lastHolder: holder };
-      }
-      if (!state) return fn(undefined);
-      const lease = { cases: state.cases, changedElsewhere: state.lastHolder !== holder };
-      write(file, { ...state, lastHolder: holder });
-      return fn(lease);
+    const held = withLock(
+      join(dir, `pool-${name}.lock`),
+      async () => {
+        let state = read(file);
+        if (state) adoptCreations(state.creations);
+        else if (create) {
+          const cases = await make(t, size, true);
+          const creations = cases.flatMap((c) => creationOf(c.id) ?? []);
+          state = { cases, creations, lastHolder: holder };
+        }
+        if (!state) return fn(undefined);
+        const lease = { cases: state.cases, changedElsewhere: state.lastHolder !== holder };
+        write(file, { ...state, lastHolder: holder });
+        return fn(lease);
+      },
+      { waitMs: WAIT_MS },
+    );
+    return held.catch((err: unknown) => {
+      if (!(err instanceof LockTimeout)) throw err;
+      throw new HarnessError(
+        'SC_POOL_BUSY',
+        `the cases the bulk suites share were held by another suite file for more than ${WAIT_MS / 1000} s ` +
+          '(a slow target, or a low --max-rps): this check could not act on them',
+      );
     });
   };
 

@@ -182,6 +182,41 @@ export const BULK_FAULTS = [
       };
     },
   ),
+  fault(
+    'bulk.over-limit-rollback-stale',
+    'a case or customer batch over 100 items answers 400, and its rollback restores each record it names from ' +
+      'the copy saved before the last batch of that endpoint that named it (a stale savepoint): that batch is ' +
+      'undone, though the rejected one took no value of its own',
+    (base, env) => {
+      const saved = new Map<string, object>();
+      const recordsOf = (op: string, body: unknown) => {
+        const ids = (rawEntries({ op, key: 'items' } as BatchSpec, body) ?? []).flatMap((e) =>
+          isObject(e) && Number.isInteger(e.id) ? [e.id as number] : [],
+        );
+        return ids.flatMap((id) =>
+          env.organisations.flatMap((o) => {
+            const r = op === 'bulk-cases' ? env.store.getCase(o.name, id) : env.store.getCustomer(o.name, id);
+            return r ? [{ key: `${op} ${o.name} ${id}`, record: r as object }] : [];
+          }),
+        );
+      };
+      return {
+        runBatch(spec, body, run) {
+          if (spec.op !== 'bulk-cases' && spec.op !== 'bulk-customers') return base.runBatch(spec, body, run);
+          const named = recordsOf(spec.op, body);
+          if ((rawEntries(spec, body)?.length ?? 0) <= LIMIT) {
+            for (const { key, record } of named) saved.set(key, structuredClone(record));
+            return base.runBatch(spec, body, run);
+          }
+          for (const { key, record } of named) {
+            const copy = saved.get(key);
+            if (copy) Object.assign(record, structuredClone(copy));
+          }
+          throw overLimit(spec);
+        },
+      };
+    },
+  ),
   fault('bulk.checks-delete-noop', 'bulk check delete reports the checks deleted but keeps them', () => ({
     removeCheck: () => {},
   })),
