@@ -119,6 +119,36 @@ describe('run --suites-dir', () => {
     expect(known.stdout).toMatch(/^EXPECTED FAIL OURS-REQUEST-ID \(yours\) \(MUST\)/m);
   });
 
+  // vitest times out an attempt but cannot stop it: what it does later must not count (it pushed "passed" into the
+  // attempts its re-run shared, and a check both of whose attempts timed out was reported passed).
+  it('a check whose attempts both time out fails, whatever they do after', async () => {
+    const suite = `
+import { check } from 'screenconf';
+let open;
+const gate = new Promise((resolve) => { open = resolve; });
+let firstEnded;
+const first = new Promise((resolve) => { firstEnded = resolve; });
+let attempt = 0;
+check('waits past its timeout', ['OURS-REQUEST-ID'], async () => {
+  attempt += 1;
+  if (attempt === 1) {
+    await gate;
+    firstEnded();
+    return;
+  }
+  // The re-run lets the timed-out first attempt end (pass) while it runs, then times out itself.
+  open();
+  await first;
+  await new Promise(() => {});
+}, { timeout: 50 });
+`;
+    const checks = userDir([ENTRY], { 'late.test.mjs': suite });
+    const dir = tempDir();
+    const r = await screenconfInProcess(['run', '--suites', 'token', '--suites-dir', checks, '--report-dir', dir]);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(report(dir).results.find((x) => x.id === 'OURS-REQUEST-ID')).toMatchObject({ verdict: 'fail' });
+  });
+
   it('an id the scan cannot see (held in a variable) fails its file when collected: INCOMPLETE (exit 3)', async () => {
     const suite =
       "import { check } from 'screenconf';\nconst ids = ['OURS-NOPE'];\ncheck('held', ids, async () => {});\n";

@@ -111,9 +111,13 @@ export function check(
     // A failed check is re-run once (vitest's retry): the attempts, and the failure of an earlier
     // attempt the re-run did not repeat, carry over.
     const previous = ctx.task.meta.screenconf;
+    // An attempt still running when its re-run starts was timed out by vitest: a failed attempt. It
+    // keeps its own record, so what it does after (a push of its outcome) reaches no report.
+    const attempts = [...(previous?.attempts ?? []), ...(previous?.running ? (['failed'] as const) : [])];
     const record: CheckRecord = {
       requirements: [...ids],
-      attempts: previous?.attempts ?? [],
+      attempts,
+      running: true,
       ...(previous?.failure ? { failure: previous.failure } : {}),
       ...(previous?.evidence ? { evidence: previous.evidence } : {}),
     };
@@ -160,10 +164,12 @@ export function check(
       await runInCheck(scope, () => fn(api));
       counted();
       record.attempts.push('passed');
+      record.running = false;
     } catch (err) {
       counted();
       if (skipping) {
         record.attempts.push('skipped');
+        record.running = false;
         throw err;
       }
       const redact = (s: string) => h.redactor.redact(s);
@@ -174,10 +180,12 @@ export function check(
       if (err instanceof HarnessError && err.inCheck === 'not-judged') {
         record.harnessFault = { code: err.code, message: redact(err.message) };
         record.attempts.push('not-judged');
+        record.running = false;
       } else {
         delete record.harnessFault;
         record.failure = failureRecord(err, redact);
         record.attempts.push('failed');
+        record.running = false;
       }
       if (err instanceof Error) err.message = redact(err.message);
       throw err;

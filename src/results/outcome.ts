@@ -31,6 +31,8 @@ export interface CheckRecord {
   harnessFault?: HarnessFault;
   /** Every attempt, in order (kept across vitest's re-run). */
   attempts: Attempt[];
+  /** The attempt is running: still so when the re-run starts, vitest timed it out. */
+  running?: boolean;
   /** Requests the check sent, over all its attempts. */
   requests?: number;
 }
