@@ -12,6 +12,7 @@ import { findable, reproScript } from '../src/report/repro.ts';
 import type { Expectation } from '../src/results/failure.ts';
 import type { RequirementResult } from '../src/results/report.ts';
 import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
+import type { FaultName } from '../src/reference/faults.ts';
 import { newOrganisation } from '../src/reference/organisations.ts';
 import { runFolder, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
@@ -404,87 +405,60 @@ describe('the reproduction of an invariant shown the same way on a replay', () =
     await correct?.close();
   });
 
-  // A status outside the enum is shown again by a replay, once the case completed (the script reads until it
-  // has, as the run waited): the script checks the answer for it (expect.unlike), not only its status, a 200.
-  it('exits 1 on the faulty server and 0 on a correct one (READ-ENUMS)', async () => {
-    faulty = await createReferenceServer({ organisations, faults: ['read.bad-enum'] });
-    correct = await createReferenceServer({ organisations });
-    const reports = tempDir();
-    const secretEnv = { SCREENCONF_CLIENT_SECRET: ours.clientSecret, SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret };
-    const run = await screenconfInProcess(
-      [
-        'run',
-        '--base-url',
-        faulty.url,
-        '--client-id',
-        ours.clientId,
-        '--peer-client-id',
-        peer.clientId,
-        '--suites',
-        'read-invariants',
-        '--seed',
-        '7',
-        '--report-dir',
-        reports,
-      ],
-      { env: secretEnv },
-    );
-    expect(run.status, run.stdout + run.stderr).toBe(1);
-    const dir = runFolder(reports);
-    const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
-    const unlike = { 'READ-ENUMS': { name: 'status', value: '"DONE"' } };
-    for (const [id, expected] of Object.entries(unlike)) {
-      const r = results.find((x) => x.id === id)!;
-      expect(r.verdict).toBe('fail');
-      expect((r.failures![0] as { expect?: { unlike?: unknown[] } }).expect?.unlike).toEqual([expected]);
-      const script = join(dir, r.repro!.script);
-      const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
-      const onFaulty = await sh(script, env);
-      expect(onFaulty.status, onFaulty.out).toBe(1);
-      const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
-      expect(onCorrect.status, onCorrect.out).toBe(0);
-    }
-  }, 320_000);
-
-  // The check judges bodies another check of its file made (created, PATCHed, read): the PATCH, sent in that
-  // check, is the setup of the read it judges, so the script replays it before the read.
-  it("exits 1 on the faulty server, 0 on a correct one (CASE-ORIGIN-URL-ALIAS, on another check's read)", async () => {
+  /**
+   * A run against a server with `fault`, failing `id`; its script exits 1 against that server and 0 against a
+   * correct one. Gives the requirement's result, for what else the test looks at.
+   */
+  async function reproducesOnlyOnTheFault(fault: FaultName, id: string, args: string[]): Promise<Result> {
     await faulty?.close();
     await correct?.close();
-    faulty = await createReferenceServer({ organisations, faults: ['read.origin-url-stale'] });
+    faulty = await createReferenceServer({ organisations, faults: [fault] });
     correct = await createReferenceServer({ organisations });
     const reports = tempDir();
     const secretEnv = { SCREENCONF_CLIENT_SECRET: ours.clientSecret, SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret };
     const run = await screenconfInProcess(
       [
-        'run',
-        '--base-url',
-        faulty.url,
-        '--client-id',
-        ours.clientId,
-        '--peer-client-id',
-        peer.clientId,
-        '--suites',
-        'case-patch',
-        '--only',
-        'CASE-EXTERNAL-ID-STRING,CASE-ORIGIN-URL-ALIAS',
-        '--report-dir',
-        reports,
+        ...['run', '--base-url', faulty.url, '--client-id', ours.clientId, '--peer-client-id', peer.clientId],
+        ...args,
+        ...['--report-dir', reports],
       ],
       { env: secretEnv },
     );
     expect(run.status, run.stdout + run.stderr).toBe(1);
     const dir = runFolder(reports);
     const results: Result[] = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).results;
-    const r = results.find((x) => x.id === 'CASE-ORIGIN-URL-ALIAS')!;
+    const r = results.find((x) => x.id === id)!;
     expect(r.verdict).toBe('fail');
-    const exchanges = r.failures![0]!.evidence!.exchanges as unknown as { request: { method: string } }[];
-    expect(exchanges.map((e) => e.request.method)).toEqual(['POST', 'PATCH', 'GET']);
     const script = join(dir, r.repro!.script);
     const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
     const onFaulty = await sh(script, env);
     expect(onFaulty.status, onFaulty.out).toBe(1);
     const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
     expect(onCorrect.status, onCorrect.out).toBe(0);
+    return r;
+  }
+
+  // A status outside the enum is shown again by a replay, once the case completed (the script reads until it
+  // has, as the run waited): the script checks the answer for it (expect.unlike), not only its status, a 200.
+  it('exits 1 on the faulty server and 0 on a correct one (READ-ENUMS)', async () => {
+    const r = await reproducesOnlyOnTheFault('read.bad-enum', 'READ-ENUMS', [
+      '--suites',
+      'read-invariants',
+      '--seed',
+      '7',
+    ]);
+    expect((r.failures![0] as { expect?: { unlike?: unknown[] } }).expect?.unlike).toEqual([
+      { name: 'status', value: '"DONE"' },
+    ]);
+  }, 320_000);
+
+  // The check judges bodies another check of its file made (created, PATCHed, read): the PATCH, sent in that
+  // check, is the setup of the read it judges, so the script replays it before the read.
+  it("exits 1 on the faulty server, 0 on a correct one (CASE-ORIGIN-URL-ALIAS, on another check's read)", async () => {
+    const r = await reproducesOnlyOnTheFault('read.origin-url-stale', 'CASE-ORIGIN-URL-ALIAS', [
+      ...['--suites', 'case-patch', '--only', 'CASE-EXTERNAL-ID-STRING,CASE-ORIGIN-URL-ALIAS'],
+    ]);
+    const exchanges = r.failures![0]!.evidence!.exchanges as unknown as { request: { method: string } }[];
+    expect(exchanges.map((e) => e.request.method)).toEqual(['POST', 'PATCH', 'GET']);
   }, 320_000);
 });

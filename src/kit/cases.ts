@@ -157,7 +157,7 @@ export function changedFields(
 ): string[] {
   const a = stableFields(before, fields);
   const b = stableFields(after, fields);
-  return changedNames(before, after, fields).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
+  return differing(a, b).map((k) => `${k} ${show(a[k])} → ${show(b[k])}`);
 }
 
 /** The names of the fields changedFields lists. */
@@ -166,8 +166,10 @@ export function changedNames(
   after: Record<string, unknown>,
   fields: ReadonlySet<string> = CASE_FIELDS,
 ): string[] {
-  const a = stableFields(before, fields);
-  const b = stableFields(after, fields);
+  return differing(stableFields(before, fields), stableFields(after, fields));
+}
+
+function differing(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !deepEqual(a[k], b[k]));
 }
 
