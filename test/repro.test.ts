@@ -196,6 +196,20 @@ describe('the judged exchange and reproduction scripts', () => {
   });
 });
 
+/** A failed CASE-PATCH-ROUNDTRIP whose failure judged `exchanges` (and, given, expects `expect` of the last). */
+function failedResult(exchanges: unknown[], expect?: Expectation): RequirementResult {
+  return {
+    id: 'CASE-PATCH-ROUNDTRIP',
+    level: 'MUST',
+    area: 'case-patch',
+    statement: 's',
+    source: 'src',
+    verdict: 'fail',
+    tests: [],
+    failures: [{ test: 't', message: 'm', ...(expect ? { expect } : {}), evidence: { exchanges } }],
+  } as unknown as RequirementResult;
+}
+
 describe('a reproduction that cannot set up what it names', () => {
   const exchange = (method: string, path: string, body: string | undefined, status: number, judged = false) => ({
     at: '2026-11-25T00:00:00.000Z',
@@ -204,22 +218,11 @@ describe('a reproduction that cannot set up what it names', () => {
     response: { status, headers: {}, body: '{}' },
     ...(judged ? { judged: true } : {}),
   });
-  const result = (exchanges: unknown[]) =>
-    ({
-      id: 'CASE-PATCH-ROUNDTRIP',
-      level: 'MUST',
-      area: 'case-patch',
-      statement: 's',
-      source: 'src',
-      verdict: 'fail',
-      tests: [],
-      failures: [{ test: 't', message: 'm', evidence: { exchanges } }],
-    }) as unknown as RequirementResult;
   const ctx = { runId: 'r1', baseUrl: 'http://h' };
 
   it('stops with exit 2 before sending anything when a step names a record the run made elsewhere', () => {
     const script = reproScript(
-      result([exchange('PATCH', '/api/cases/1405/', '{"delete_after":5}', 200, true)]),
+      failedResult([exchange('PATCH', '/api/cases/1405/', '{"delete_after":5}', 200, true)]),
       ctx,
     )!.script;
     const stop = script.indexOf('step 1 names 1405');
@@ -233,7 +236,7 @@ describe('a reproduction that cannot set up what it names', () => {
       response: { status: 201, headers: {}, body: '{"id":77}' },
     };
     const script = reproScript(
-      result([
+      failedResult([
         created,
         exchange('PATCH', '/api/cases/77/', '{}', 200),
         exchange('PATCH', '/api/cases/2147400123/', '{}', 500, true),
@@ -269,17 +272,7 @@ describe('what a script looks for in the judged answer', () => {
       response: { status: 200, headers: {}, body: '{}' },
       judged: true,
     };
-    const r = {
-      id: 'CASE-PATCH-ROUNDTRIP',
-      level: 'MUST',
-      area: 'case-patch',
-      statement: 's',
-      source: 'src',
-      verdict: 'fail',
-      tests: [],
-      failures: [{ test: 't', message: 'm', expect, evidence: { exchanges: [exchange] } }],
-    } as unknown as RequirementResult;
-    return reproScript(r, { runId: 'r1', baseUrl: 'http://h' })!.script;
+    return reproScript(failedResult([exchange], expect), { runId: 'r1', baseUrl: 'http://h' })!.script;
   };
   const run = async (text: string, body: string, status = 200) => {
     const file = join(tempDir(), 'repro.sh');

@@ -157,19 +157,22 @@ export function check(
         throw new HarnessError('SC_HARNESS', 'unreachable: ctx.skip() returned');
       },
     };
+    /** The attempt ends: its outcome is recorded, and it is no longer running. */
+    const ended = (attempt: CheckRecord['attempts'][number]) => {
+      record.attempts.push(attempt);
+      record.running = false;
+    };
     const counted = () => {
       record.requests = (previous?.requests ?? 0) + scope.requests;
     };
     try {
       await runInCheck(scope, () => fn(api));
       counted();
-      record.attempts.push('passed');
-      record.running = false;
+      ended('passed');
     } catch (err) {
       counted();
       if (skipping) {
-        record.attempts.push('skipped');
-        record.running = false;
+        ended('skipped');
         throw err;
       }
       const redact = (s: string) => h.redactor.redact(s);
@@ -179,13 +182,11 @@ export function check(
       if (property) record.evidence.property = { ...property, counterexample: redact(property.counterexample) };
       if (err instanceof HarnessError && err.inCheck === 'not-judged') {
         record.harnessFault = { code: err.code, message: redact(err.message) };
-        record.attempts.push('not-judged');
-        record.running = false;
+        ended('not-judged');
       } else {
         delete record.harnessFault;
         record.failure = failureRecord(err, redact);
-        record.attempts.push('failed');
-        record.running = false;
+        ended('failed');
       }
       if (err instanceof Error) err.message = redact(err.message);
       throw err;

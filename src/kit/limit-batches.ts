@@ -10,8 +10,8 @@
  * what the 100-item batch did, or the 100 items were not applied), each check sends a batch of its
  * own: the 100-item one judged on its read back, the 101-item one sent after a 100-item batch and
  * judged on reads before and after it (so a batch that changes records without taking a value of
- * its own, undoing the batch before it, is seen). So does a re-run of
- * either check (vitest retries a failed check once).
+ * its own, undoing the batch before it, is seen). So does a re-run of either check (vitest retries
+ * a failed check once).
  *
  * The records are held while a batch is sent and read back (`hold`: the pool several suite files
  * share, kit/shared-pool.ts), so no other file's batch lands between.
@@ -82,7 +82,10 @@ export interface LimitBatches<M, R> {
 export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M, R> {
   const rounds: Record<LimitKind, number> = { full: 0, over: 0 };
   const taken = new Set<LimitKind>();
-  let both: Promise<{ full: LimitBatch<M, R>; over: LimitBatch<M, R> | { failed: unknown } }> | undefined;
+  /** The shared read; `applied`: it shows every item of the 100-item batch applied, so it judges both checks. */
+  let both:
+    | Promise<{ full: LimitBatch<M, R>; over: LimitBatch<M, R> | { failed: unknown }; applied: boolean }>
+    | undefined;
 
   const sent = async (t: Harness, members: readonly M[], kind: LimitKind) => {
     const items = spec.items(t, members, kind, rounds[kind]++);
@@ -99,6 +102,7 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
       return {
         full: { ...full, after: after.slice(0, LIMIT), readAfterBoth: true },
         over: 'failed' in over ? over : { ...over, after, readAfterBoth: true },
+        applied: full.items.every((item, i) => spec.applied(after[i]!, item)),
       };
     });
   const ownBatch = (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> =>
@@ -121,19 +125,19 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
     async full(t) {
       if (first('full')) {
         both ??= bothBatches(t);
-        const { full } = await both;
-        if (full.after.every((read, i) => spec.applied(read, full.items[i]!))) return full;
+        const { full, applied } = await both;
+        if (applied) return full;
       }
       return ownBatch(t, 'full');
     },
     async over(t) {
       if (first('over')) {
         both ??= bothBatches(t);
-        const { full, over } = await both;
+        const { over, applied } = await both;
         if ('failed' in over) throw over.failed;
         // The records show what the 100-item batch set: the 101-item batch changed none of it. Where they do not,
         // it may have undone it without taking a value of its own: judged on a batch of its own, read before and after.
-        if (full.after.every((read, i) => spec.applied(read, full.items[i]!))) return over;
+        if (applied) return over;
       }
       return ownBatch(t, 'over');
     },

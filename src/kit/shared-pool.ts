@@ -11,7 +11,7 @@
  *
  * Outside a run (no shared folder) a pool is the file's own, and teardown removes it.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LockTimeout, withLock } from '../base/lock.ts';
 import { HarnessError } from '../errors.ts';
@@ -39,12 +39,11 @@ export interface SharedPool {
   useIfMade<R>(t: Harness, fn: (lease: PoolLease | undefined) => Promise<R>): Promise<R>;
 }
 
-interface PoolState {
+/** The pool as its maker wrote it, once: read once by each other file. */
+interface PoolMade {
   cases: CaseBody[];
   /** The exchanges that made them, so a failure judged on them in any worker keeps its setup. */
   creations: Exchange[];
-  /** The file that held the pool last. */
-  lastHolder: string;
 }
 
 /** Makes `size` cases of the primary organisation; `shared`: the runner removes them, not teardown. */
@@ -58,6 +57,8 @@ export function sharedPool(name: string, size: number, make: MakeCases): SharedP
   const holder = `${process.pid}-${Math.random().toString(36).slice(2)}`;
   /** Outside a run: the file's own cases. */
   let own: Promise<CaseBody[]> | undefined;
+  /** In a run: the shared cases, once this file made or read them (they do not change after). */
+  let known: CaseBody[] | undefined;
 
   const hold = async <R>(t: Harness, create: boolean, fn: (lease: PoolLease | undefined) => Promise<R>) => {
     const dir = t.run.shareDir;
@@ -71,20 +72,28 @@ export function sharedPool(name: string, size: number, make: MakeCases): SharedP
       return fn(cases ? { cases, changedElsewhere: false } : undefined);
     }
     const file = join(dir, `pool-${name}.json`);
+    // Which file held the pool last: a few bytes written each hold (the cases and creations are written once).
+    const holderFile = join(dir, `pool-${name}.holder`);
     const held = withLock(
       join(dir, `pool-${name}.lock`),
       async () => {
-        let state = read(file);
-        if (state) adoptCreations(state.creations);
-        else if (create) {
-          const cases = await make(t, size, true);
-          const creations = cases.flatMap((c) => creationOf(c.id) ?? []);
-          state = { cases, creations, lastHolder: holder };
+        let madeNow = false;
+        if (!known) {
+          const made = readJson<PoolMade>(file);
+          if (made) {
+            adoptCreations(made.creations);
+            known = made.cases;
+          } else if (create) {
+            const cases = await make(t, size, true);
+            writeAtomically(file, JSON.stringify({ cases, creations: cases.flatMap((c) => creationOf(c.id) ?? []) }));
+            known = cases;
+            madeNow = true;
+          }
         }
-        if (!state) return fn(undefined);
-        const lease = { cases: state.cases, changedElsewhere: state.lastHolder !== holder };
-        write(file, { ...state, lastHolder: holder });
-        return fn(lease);
+        if (!known) return fn(undefined);
+        const last = readText(holderFile);
+        writeAtomically(holderFile, holder);
+        return fn({ cases: known, changedElsewhere: !madeNow && last !== holder });
       },
       { waitMs: WAIT_MS },
     );
@@ -104,17 +113,22 @@ export function sharedPool(name: string, size: number, make: MakeCases): SharedP
   };
 }
 
-function read(file: string): PoolState | undefined {
+function readText(file: string): string | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as PoolState;
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
 }
 
-function write(file: string, state: PoolState): void {
-  mkdirSync(join(file, '..'), { recursive: true });
+function readJson<T>(file: string): T | undefined {
+  const text = readText(file);
+  return text === undefined ? undefined : (JSON.parse(text) as T);
+}
+
+/** Written whole or not at all: another process reads it only whole. */
+function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, file);
 }
