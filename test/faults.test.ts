@@ -8,11 +8,22 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
+import { OWNERS } from '../src/spec/inputs/matrix.ts';
 import { requirement, type RequirementId } from '../src/spec/index.ts';
 import { readReport, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
+
+/** The requirements of one way in's oracles (the input matrix), but those named: what must still pass. */
+function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): RequirementId[] {
+  return Object.values(OWNERS[way]).filter((id) => !failing.includes(id as RequirementId)) as RequirementId[];
+}
+
+/** An input-matrix fault: it fails the requirements named; the other oracles of its ways in pass (only they catch it). */
+function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]) {
+  return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
+}
 
 /**
  * For each fault: the suites that catch it, the requirements that must then fail, and any that must
@@ -172,6 +183,42 @@ const CAUGHT_BY: Record<
   'webhook.old-url': { suites: ['webhooks'], fails: ['WEBHOOK-NEW-URL-ONLY'] },
   'webhook.null-notifies': { suites: ['webhooks'], fails: ['WEBHOOK-NULL-NO-DELIVERY'] },
   'webhook.crosstalk': { suites: ['webhooks'], fails: ['WEBHOOK-NO-CROSSTALK'] },
+  // The input matrix: at least two faults per oracle, on different fields and ways in, each caught by that
+  // oracle's requirement only (the other oracles of its ways in pass).
+  'input.int64-overflow-500': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-ANSWERED'),
+  'input.nul-500': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-ANSWERED'),
+  'input.path-parse-int': inputFault(['inputs-patch'], ['patch'], 'CASE-ID-NON-INTEGER'),
+  'input.bulk-id-parse-int': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-OWN-RECORD'),
+  'input.check-ids-flatten': inputFault(['inputs-bulk'], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
+  'input.patch-saved-before-validated': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-ATOMIC'),
+  'input.customer-refused-but-truncated': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-PARTIAL'),
+  'input.astral-as-question-marks': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases', 'bulk-customers'],
+    'CASE-PATCH-STORED-AS-SENT',
+    'BULK-CASES-STORED-AS-SENT',
+    'BULK-CUSTOMERS-STORED-AS-SENT',
+  ),
+  'input.url-normalised': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-STORED-AS-SENT'),
+  'input.proto-key-dropped': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
+  'input.unwritable-case-500': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases'],
+    'CASE-PATCH-READABLE',
+    'BULK-CASES-READABLE',
+  ),
+  'input.form-skips-limits': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-REJECTED'),
+  // Over-limit values taken: the limit fails; one padded past it, taken and stored untrimmed, is another value.
+  'input.customer-limits-unchecked': {
+    suites: ['inputs-bulk'],
+    fails: ['BULK-CUSTOMERS-ITEM-LIMITS'],
+    passes: [
+      'BULK-CUSTOMERS-ANSWERED',
+      'BULK-CUSTOMERS-PARTIAL',
+      'BULK-CUSTOMERS-READABLE',
+      'BULK-CUSTOMERS-OWN-RECORD',
+    ],
+  },
 };
 
 const table: string[] = [];
