@@ -20,7 +20,7 @@ function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): Re
   return Object.values(OWNERS[way]).filter((id) => !failing.includes(id as RequirementId)) as RequirementId[];
 }
 
-/** An input-matrix fault: it fails the requirements named; the other oracles of its ways in pass (only they catch it). */
+/** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
 function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]) {
   return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
 }
