@@ -4,16 +4,33 @@ import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { AREAS, CATALOGUE, CATALOGUE_VERSION } from '../spec/index.ts';
 import { type CliIO, parse } from './args.ts';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadReport } from '../report/load.ts';
+import { matrixLines } from '../report/matrix-text.ts';
+import { matrixRows } from '../results/matrix.ts';
+import { WAY_SUITES } from '../spec/inputs/matrix.ts';
+
+const WAYS = Object.keys(WAY_SUITES);
 
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 
 const LIST_HELP = `Usage: screenconf list [--level LEVEL] [--area AREA] [--json]
+       screenconf list --matrix [--report PATH] [--way WAY] [--failed] [--json]
 
 Prints the requirement catalogue: id, level, statement, source.
   --level LEVEL  only this level: ${LEVELS.join(', ')} (repeatable)
   --area AREA    only this area (repeatable); "bulk" names every bulk-… area. Areas:
                  ${Object.keys(AREAS).join(', ')}
-  --json         as JSON, for scripts`;
+  --json         as JSON, for scripts
+
+With --matrix, the input matrix instead: every cell (way in / encoding / field / kind of value), what a
+conforming server does with it (accept, reject, open; act, exact, none for a named record), and the oracles
+that judge it. With --report (a run folder or its conformance.json), what that run did with each cell:
+sent or not (and why), the status it got, each oracle's result.
+  --report PATH  a run folder, or its conformance.json
+  --way WAY      only this way in (repeatable): ${WAYS.join(', ')}
+  --failed       only the cells an oracle failed`;
 
 /** The areas an --area value names: the area itself, or every area "<value>-…". */
 function areasNamed(value: string): string[] {
@@ -35,6 +52,10 @@ export function listCommand(args: string[], io: CliIO): number {
       json: { type: 'boolean' },
       level: { type: 'string', multiple: true },
       area: { type: 'string', multiple: true },
+      matrix: { type: 'boolean' },
+      report: { type: 'string' },
+      way: { type: 'string', multiple: true },
+      failed: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     'list',
@@ -43,6 +64,9 @@ export function listCommand(args: string[], io: CliIO): number {
     io.out(LIST_HELP);
     return EXIT.ok;
   }
+  if (values.matrix) return listMatrix(values, io);
+  for (const flag of ['report', 'way', 'failed'] as const)
+    if (values[flag] !== undefined) throw new HarnessError('SC_USAGE', `--${flag} goes with --matrix`);
   const levels = ((values.level as string[] | undefined) ?? []).map((l) => l.toUpperCase());
   for (const l of levels)
     if (!LEVELS.includes(l))
@@ -69,5 +93,31 @@ export function listCommand(args: string[], io: CliIO): number {
       if ('decision' in r && r.decision) io.out(`    decision: ${r.decision}`);
     }
   }
+  return EXIT.ok;
+}
+
+/** `list --matrix`: every cell of the input matrix, joined with a run's report when one is given. */
+function listMatrix(values: Record<string, unknown>, io: CliIO): number {
+  const ways = (values.way as string[] | undefined) ?? [];
+  for (const w of ways)
+    if (!WAYS.includes(w))
+      throw new HarnessError('SC_USAGE', `--way "${w}" is not a way in${didYouMean(w, WAYS)} (${WAYS.join(', ')})`);
+  const path = values.report as string | undefined;
+  const file = path && existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
+  const report = file ? loadReport(file) : undefined;
+  const rows = matrixRows(report).filter((r) => !ways.length || ways.includes(r.way));
+  const shown = values.failed ? rows.filter((r) => Object.values(r.results).includes('fail')) : rows;
+  if (values.json) {
+    io.out(JSON.stringify({ run: report?.run.id ?? null, cells: shown }, null, 2));
+    return EXIT.ok;
+  }
+  const sent = rows.filter((r) => r.sent).length;
+  const failing = rows.filter((r) => Object.values(r.results).includes('fail')).length;
+  io.out(
+    report
+      ? `Input matrix of run ${report.run.id}: ${rows.length} cells, ${sent} sent, ${failing} failing`
+      : `Input matrix: ${rows.length} cells (no run given: --report PATH shows what a run did with each)`,
+  );
+  io.out(...matrixLines(shown, values.failed === true));
   return EXIT.ok;
 }

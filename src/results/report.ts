@@ -25,7 +25,7 @@ import { obj, text } from './schema-helpers.ts';
  * requirement of the user's own catalogue, run --suites-dir) and its area "user"; 9: failures[].expect.unlike (values
  * a field of the judged answer must not hold).
  */
-export const REPORT_SCHEMA_VERSION = 9;
+export const REPORT_SCHEMA_VERSION = 10;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])

@@ -88,21 +88,16 @@ function idCells(way: 'bulk-cases' | 'bulk-customers', writes: 'delete_after' | 
 /** The entries of a bulk check delete: each spelling of a real check id, per encoding (a flat one as text). */
 function checkIdCells(): BulkCell[] {
   return WAY_ENCODINGS['bulk-checks'].flatMap((encoding) =>
-    idKindsFor('bulk-checks', encoding)
-      .filter((k) => encoding === 'json' || FLAT_CHECK_KINDS.has(k.kind))
-      .map((k) => ({
-        spec: spec('bulk-checks', encoding, 'ids[]', k.kind, k.verdict, NAMING_ORACLES),
-        value: '',
-        naming: k.verdict,
-        idKind: k,
-        writes: 'checks',
-        verdicts: {},
-      })),
+    idKindsFor('bulk-checks', encoding).map((k) => ({
+      spec: spec('bulk-checks', encoding, 'ids[]', k.kind, k.verdict, NAMING_ORACLES),
+      value: '',
+      naming: k.verdict,
+      idKind: k,
+      writes: 'checks',
+      verdicts: {},
+    })),
   );
 }
-
-/** What a flat bulk check delete sends: a lenient reading, an exact one, and numbers past every integer type. */
-const FLAT_CHECK_KINDS = new Set(['suffix-letters', 'fraction', 'string-padded', 'hex', 'negative', '10^20']);
 
 /** Every cell of the bulk ways, with this run's values. */
 export function bulkCells(tag: Tagger): { cases: BulkCell[]; customers: BulkCell[]; checks: BulkCell[] } {

@@ -3,7 +3,7 @@
  * of ids.ts, on real cases. An exact spelling may act on the case it means (its answer must then be that
  * case); any other acts on none: the case a lenient parse would hit is read afterwards, unchanged and there.
  */
-import { idKindsFor, type OracleName } from '../../spec/inputs/matrix.ts';
+import { idKindsFor, type OracleName, PATH_METHODS } from '../../spec/inputs/matrix.ts';
 import type { Organisation } from '../context.ts';
 import { failed, judge, label, notJudged, pass, type SentCell } from './cell.ts';
 import { answered, answerOf, ok } from './send.ts';
@@ -21,7 +21,7 @@ export interface PathCell extends SentCell {
 /** Every path cell: each spelling of an id, by PATCH and by DELETE. */
 export function pathCells(): PathCell[] {
   const kinds = idKindsFor('path', 'json');
-  return (['PATCH', 'DELETE'] as const).flatMap((method) =>
+  return PATH_METHODS.flatMap((method) =>
     kinds.map((k, i) => ({
       spec: {
         id: `path/json/${method} {id}/${k.kind}`,

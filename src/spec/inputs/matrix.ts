@@ -106,7 +106,10 @@ export interface CellSpec {
 
 /** What a value cell is judged by: all oracles but own-record (its record is a real one, named plainly). */
 const VALUE_ORACLES: readonly OracleName[] = ['answered', 'limits', 'unchanged', 'stored', 'readable'];
-const NAMING_ORACLES: readonly OracleName[] = ['answered', 'own-record', 'unchanged'];
+const NAMING_ORACLES: readonly OracleName[] = ['answered', 'own-record'];
+
+/** The methods a path cell is sent with. */
+export const PATH_METHODS = ['PATCH', 'DELETE'] as const;
 
 /**
  * Which kinds of value a way sends in an encoding. JSON gets every kind; the flat encodings send a field's
@@ -155,11 +158,32 @@ export function fieldsOf(way: WayName): readonly FieldSpec[] {
   return [];
 }
 
-/** The id kinds a naming way sends in an encoding: with a JSON spelling, or a text one (paths, form ids). */
+/**
+ * The id kinds a naming way sends in an encoding: with a JSON spelling, or a text one (paths, form ids). A flat
+ * bulk check delete (repeated fields, a convention) sends a few: a lenient reading, exact ones, past every integer.
+ */
 export function idKindsFor(way: WayName, encoding: Encoding): IdKind[] {
   const textual = way === 'path' || (way === 'bulk-checks' && encoding !== 'json');
-  return ID_KINDS.filter((k) => k.kind !== 'id' && (textual ? k.text !== undefined : k.json !== undefined));
+  const flat = way === 'bulk-checks' && encoding !== 'json';
+  return ID_KINDS.filter(
+    (k) =>
+      k.kind !== 'id' &&
+      (textual ? k.text !== undefined : k.json !== undefined) &&
+      (!flat || FLAT_CHECK_KINDS.has(k.kind)),
+  );
 }
+
+const FLAT_CHECK_KINDS = new Set(['suffix-letters', 'fraction', 'string-padded', 'hex', 'negative', '10^20']);
+
+/** The suite file that sends a way's cells (what a run must select to send them). */
+export const WAY_SUITES: Record<WayName, string> = {
+  patch: 'inputs-patch',
+  path: 'inputs-patch',
+  'bulk-cases': 'inputs-bulk',
+  'bulk-customers': 'inputs-bulk',
+  'bulk-checks': 'inputs-bulk',
+  token: 'inputs-token',
+};
 
 const verdictOf = (e: Expect) => e.verdict;
 
@@ -178,13 +202,23 @@ export function enumerateCells(): CellSpec[] {
       }
     }
   }
-  for (const way of ['bulk-cases', 'bulk-customers', 'bulk-checks', 'path'] as const) {
+  for (const way of ['bulk-cases', 'bulk-customers', 'bulk-checks'] as const) {
     for (const encoding of way === 'bulk-checks' ? WAY_ENCODINGS[way] : (['json'] as const)) {
-      const field = way === 'path' ? '{id}' : way === 'bulk-checks' ? 'ids[]' : 'id';
+      const field = way === 'bulk-checks' ? 'ids[]' : 'id';
       for (const k of idKindsFor(way, encoding))
         push({ way, encoding, field, kind: k.kind, verdict: k.verdict, oracles: NAMING_ORACLES });
     }
   }
+  for (const method of PATH_METHODS)
+    for (const k of idKindsFor('path', 'json'))
+      push({
+        way: 'path',
+        encoding: 'json',
+        field: `${method} {id}`,
+        kind: k.kind,
+        verdict: k.verdict,
+        oracles: ['answered', 'own-record'],
+      });
   for (const k of TOKEN_KINDS) {
     const [field, kind] = k.kind.split('/') as [string, string];
     push({ way: 'token', encoding: 'json', field, kind, verdict: k.verdict, oracles: ['answered', 'own-record'] });
