@@ -15,7 +15,8 @@ function cellRow(r: MatrixRow): string {
   }).join('');
   const status = r.sent ? esc(r.status ?? '') : 'not sent';
   const why = r.why ?? r.notSent ?? '';
-  return `<tr><td><code>${esc(r.cell)}</code></td><td>${esc(r.verdict)}</td><td>${status}</td>${results}<td>${esc(why)}</td></tr>`;
+  const cell = `<td><code>${esc(r.cell)}</code></td>`;
+  return `<tr>${cell}<td>${esc(r.verdict)}</td><td>${status}</td>${results}<td>${esc(why)}</td></tr>`;
 }
 
 /** The section, or nothing when the run judged no cell of the matrix. */
@@ -30,7 +31,8 @@ export function matrixSection(report: ConformanceReport): string {
         const n = c.byOracle[o];
         if (!n) return '<td>–</td>';
         const cls = n.fail ? 'fail' : 'pass';
-        const text = `${n.pass} pass${n.fail ? `, ${n.fail} fail` : ''}${n.notJudged ? `, ${n.notJudged} not judged` : ''}`;
+        const notJudged = n.notJudged ? `, ${n.notJudged} not judged` : '';
+        const text = `${n.pass} pass${n.fail ? `, ${n.fail} fail` : ''}${notJudged}`;
         return `<td class="${cls}">${esc(text)}</td>`;
       }).join('');
       return `<tr><td>${esc(c.way)}</td><td>${c.sent} of ${c.cells}</td>${oracles}</tr>`;

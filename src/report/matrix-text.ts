@@ -14,7 +14,8 @@ export function matrixLines(rows: readonly MatrixRow[], onlyFailing = false): st
     const oracles = ORACLE_ORDER.filter((o) => c.byOracle[o])
       .map((o) => {
         const n = c.byOracle[o]!;
-        return `${o} ${n.pass} pass${n.fail ? `, ${n.fail} FAIL` : ''}${n.notJudged ? `, ${n.notJudged} not judged` : ''}`;
+        const notJudged = n.notJudged ? `, ${n.notJudged} not judged` : '';
+        return `${o} ${n.pass} pass${n.fail ? `, ${n.fail} FAIL` : ''}${notJudged}`;
       })
       .join('; ');
     out.push('', `${way}: ${c.cells} cells, ${c.sent} sent${oracles ? ` — ${oracles}` : ''}`);
