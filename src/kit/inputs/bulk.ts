@@ -118,6 +118,8 @@ export async function runBulkMatrix(
     () => undefined,
   );
   const declined = new Set<string>();
+  /** The reader each case's field holds the value of (the last one taken there). */
+  const holding = new Map<string, SentCell>();
   for (const [r, round] of rounds.entries()) {
     await sendRound(org, made, round, declined);
     if (r === rounds.length - 1) {
@@ -146,8 +148,11 @@ export async function runBulkMatrix(
       judgeRound(judged, before, read, fieldOf, exchanges, checkCells.length ? [{ name: 'checks', on: 'case' }] : []);
       judgeChecks(checkCells, read, exchanges);
       if (read.body) rec.state = read.body;
+      for (const c of judged.readers.flat())
+        if (c.taken) holding.set(`${rec.id} ${fieldOf(c).on}.${fieldOf(c).name}`, c);
     });
   }
+  await furtherWrite(org, made, holding);
   return cells;
 }
 
@@ -161,8 +166,33 @@ async function freshAlone(org: Organisation, c: BulkCell): Promise<RecordRead | 
   const a = await answerOf(send(body(encoding, 'items', `[${item(c, rec)}]`)));
   if (!ok(a)) return undefined;
   const read = await readRecord(org, rec.id);
-  // Taken only when the read shows it (or cannot be made): a batch of one may report it failed.
+  if (read.body && !(await writable(org, [rec])))
+    return { res: read.res!, problem: 'a further bulk update of it got no 2xx or 4xx' };
   return read;
+}
+
+/** Whether these cases take a further write: a bulk update of their delete_after answered 2xx or 4xx. */
+async function writable(org: Organisation, recs: readonly Record_[]): Promise<boolean> {
+  const items = recs.map((r) => `{"id":${r.id},"delete_after":5}`).join(',');
+  const a = await answerOf(org.api.bulkUpdateCases(new RawJson(`{"items":[${items}]}`)));
+  return ok(a) || refused(a);
+}
+
+/**
+ * Still writable afterwards: one bulk update of every case; a 5xx is traced (by halves) to the cases it comes
+ * from, and on each to the value it holds that does it, alone on a fresh case.
+ */
+async function furtherWrite(org: Organisation, made: Record_[], holding: Map<string, SentCell>): Promise<void> {
+  const stuck = async (recs: Record_[]): Promise<Record_[]> => {
+    if (await writable(org, recs)) return [];
+    if (recs.length === 1) return recs;
+    const half = Math.ceil(recs.length / 2);
+    return [...(await stuck(recs.slice(0, half))), ...(await stuck(recs.slice(half)))];
+  };
+  for (const rec of await stuck(made)) {
+    const suspects = [...holding.entries()].filter(([k]) => k.startsWith(`${rec.id} `)).map(([, c]) => c);
+    await isolateUnreadable(suspects, (c) => freshAlone(org, c as BulkCell));
+  }
 }
 
 /** A read of a case, as judging a round needs it. */

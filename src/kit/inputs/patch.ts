@@ -104,6 +104,8 @@ export async function runPatchMatrix(
   );
   const state = new Map<number, Record<string, unknown>>(cases.map((c) => [c.id, c]));
   const retired = new Set<number>();
+  /** The reader each case's field holds the value of (the last one taken there). */
+  const holding = new Map<string, SentCell>();
   for (const round of rounds) {
     await mapLimit(cases, CASES, async (c, i) => {
       const slot = round[i]!;
@@ -118,16 +120,33 @@ export async function runPatchMatrix(
       judgeRound(slot, lastGood, r, fieldOf, r.res?.exchange ? [r.res.exchange] : []);
       if (r.body) state.set(c.id, r.body);
       else retired.add(c.id);
+      for (const x of slot.readers.flat()) if (x.taken) holding.set(`${c.id} ${x.spec.field}`, x);
     });
   }
+  // Still writable afterwards: a further PATCH of each case; a 5xx is traced to the values it holds.
+  await mapLimit(cases, CASES, async (c) => {
+    if (retired.has(c.id) || (await writable(org, c.id))) return;
+    retired.add(c.id);
+    const suspects = [...holding.entries()].filter(([k]) => k.startsWith(`${c.id} `)).map(([, x]) => x);
+    await isolateUnreadable(suspects, (x) => alone(org, x));
+  });
   return { cells, cases: cases.map((c) => c.id).filter((id) => !retired.has(id)) };
 }
 
-/** A cell sent alone to a fresh case, and that case read: undefined when the server refused it there. */
+/** Whether a case takes a further write: a PATCH of delete_after answered 2xx or 4xx. */
+async function writable(org: Organisation, id: number): Promise<boolean> {
+  const a = await answerOf(org.api.patchCase(id, { delete_after: 5 }));
+  return ok(a) || refused(a);
+}
+
+/** A cell sent alone to a fresh case, that case read and written again: undefined when the server refused it there. */
 async function alone(org: Organisation, c: SentCell): Promise<RecordRead | undefined> {
   const fresh = await org.provision.createCase();
   const a = await send(org, fresh.id, [c]);
-  return ok(a) ? read(org, fresh.id) : undefined;
+  if (!ok(a)) return undefined;
+  const r = await read(org, fresh.id);
+  if (r.body && !(await writable(org, fresh.id))) return { res: r.res!, problem: 'a further PATCH got no 2xx or 4xx' };
+  return r;
 }
 
 /** Marks the cells of a slot not sent. */
