@@ -1,4 +1,6 @@
 /** Request body encodings the interface allows: JSON, form-urlencoded and multipart. */
+import { stringifyJson } from '../base/json.ts';
+
 export type ContentType = 'json' | 'form' | 'multipart';
 
 export const MEDIA_TYPES: Record<ContentType, string> = {
@@ -12,7 +14,7 @@ const MULTIPART_BOUNDARY = 'screenconf-boundary-7MA4YWxkTrZu0gW';
 /** How one JSON value travels as a flat form field: null as empty, objects as JSON text. */
 export function flatFormValue(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value) ?? '';
   return String(value);
 }
 
@@ -21,7 +23,7 @@ function formEntries(body: Record<string, unknown>): [string, string][] {
   const entries: [string, string][] = [];
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+    if (Array.isArray(value) && value.every((v) => typeof v === 'number' || typeof v === 'bigint')) {
       for (const v of value) entries.push([key, String(v)]);
     } else {
       entries.push([key, flatFormValue(value)]);
@@ -42,7 +44,7 @@ export class RawJson {
 
 export function encodeBody(body: unknown, type: ContentType): EncodedBody {
   if (body instanceof RawJson) return { contentType: MEDIA_TYPES.json, text: body.text };
-  if (type === 'json') return { contentType: MEDIA_TYPES.json, text: JSON.stringify(body) };
+  if (type === 'json') return { contentType: MEDIA_TYPES.json, text: stringifyJson(body) as string };
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new TypeError(`a ${type} body must be an object`);
   }
