@@ -25,8 +25,12 @@ function readNumber(text: string): number | bigint {
 }
 
 const LOSSLESS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue };
-/** Every integer beyond 2^53 has 16 digits or more; text without such a run parses alike either way. */
-const LONG_DIGITS = /\d{16}/;
+/**
+ * Every integer beyond 2^53 has 16 digits or more; text without such a run parses alike either way. Spelled out as
+ * sixteen \d: V8 tests that four to five times faster than \d{16} (on an 800-character case body about 1 µs
+ * against 5, where JSON.parse of it takes about 6).
+ */
+const LONG_DIGITS = new RegExp('\\d'.repeat(16));
 
 /**
  * JSON.parse, except that an integer outside the safe range comes out as the exact bigint (JSON.parse rounds
