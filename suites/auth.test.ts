@@ -23,6 +23,7 @@ import {
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
+import { type Id, isId } from '../src/spec/index.ts';
 
 interface Attempt {
   what: string;
@@ -33,8 +34,8 @@ interface Attempt {
 interface Targets {
   c: CaseBody;
   victim: CaseBody;
-  customerId: number;
-  checkId: number;
+  customerId: Id;
+  checkId: Id;
   /** The case as known before any request: as created (or read, `fromRead`), then as last read back unchanged. */
   before: CaseBody;
 }
@@ -49,16 +50,14 @@ async function targets(t: CheckApi, fromRead = false): Promise<Targets> {
   const before = await stateBefore(t.primary, c, fromRead);
   // Every case is created with one check; without it the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
-  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as
-    | number
-    | undefined;
+  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
       `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
-  return { c, victim, customerId: (c.customer as { id: number }).id, checkId, before };
+  return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before };
 }
 
 /**

@@ -48,6 +48,7 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-status-per-id',
     'delete.keeps-customer',
     'read.get-403',
+    'ids.above-2^53',
   ],
 ];
 

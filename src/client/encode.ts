@@ -2,6 +2,8 @@
  * Request body encodings the interface allows: JSON, form-urlencoded and multipart (`multipart-file`: every
  * field a file part, with a filename and text/plain, as a browser sends a file input).
  */
+import { stringifyJson } from '../base/json.ts';
+
 export type ContentType = 'json' | 'form' | 'multipart' | 'multipart-file';
 
 export const MEDIA_TYPES: Record<ContentType, string> = {
@@ -16,7 +18,7 @@ const MULTIPART_BOUNDARY = 'screenconf-boundary-7MA4YWxkTrZu0gW';
 /** How one JSON value travels as a flat form field: null as empty, objects as JSON text. */
 export function flatFormValue(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value) ?? '';
   return String(value);
 }
 
@@ -26,7 +28,7 @@ function formEntries(body: Record<string, unknown>): [string, string][] {
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
     // A list of numbers or texts (ids) repeats the field, as HTML forms send several values.
-    if (Array.isArray(value) && value.every((v) => typeof v === 'number' || typeof v === 'string')) {
+    if (Array.isArray(value) && value.every((v) => ['number', 'bigint', 'string'].includes(typeof v))) {
       for (const v of value) entries.push([key, String(v)]);
     } else {
       entries.push([key, flatFormValue(value)]);
@@ -47,7 +49,7 @@ export class RawJson {
 
 export function encodeBody(body: unknown, type: ContentType): EncodedBody {
   if (body instanceof RawJson) return { contentType: MEDIA_TYPES.json, text: body.text };
-  if (type === 'json') return { contentType: MEDIA_TYPES.json, text: JSON.stringify(body) };
+  if (type === 'json') return { contentType: MEDIA_TYPES.json, text: stringifyJson(body) as string };
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new TypeError(`a ${type} body must be an object`);
   }

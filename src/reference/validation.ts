@@ -5,7 +5,16 @@
  * becomes, the delete_after and metadata types), so a switch bends a rule by changing a value.
  */
 import { z } from 'zod';
-import { CHECK_TYPES, CasePatch, codePointLength, CustomerType, Int32, LIMITS, SyncPlatforms } from '../spec/index.ts';
+import {
+  CHECK_TYPES,
+  CasePatch,
+  codePointLength,
+  CustomerType,
+  IdSchema,
+  Int32,
+  LIMITS,
+  SyncPlatforms,
+} from '../spec/index.ts';
 import { HttpError } from './http.ts';
 
 /** The length limits of strings, in the unit `textLength` counts. */
@@ -79,7 +88,7 @@ export function buildRules(p: RulePoints) {
   });
   const bulkCustomerItem = z
     .object({
-      id: z.int().optional(),
+      id: IdSchema.optional(),
       external_id: text(p, p.limits.customerExternalId).nullable().optional(),
       full_name: text(p, p.limits.customerFullName, nonEmpty).optional(),
       customer_type: CustomerType.optional(),
@@ -90,7 +99,7 @@ export function buildRules(p: RulePoints) {
   /** Creation keeps the interface's limits and types whatever the switches: only PATCH and bulk are judged. */
   const caseCreate = z.object({
     customer: z.union([
-      z.object({ id: z.int() }),
+      z.object({ id: IdSchema }),
       z.object({
         full_name: text(p, LIMITS.customerFullNameMaxLength, nonEmpty),
         customer_type: CustomerType.optional(),
@@ -115,7 +124,7 @@ export function buildRules(p: RulePoints) {
       .max(LIMITS.bulkMaxItems)
       .optional(),
   });
-  return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem, caseCreate };
+  return { casePatch, bulkCaseItem: casePatch.extend({ id: IdSchema }), bulkCustomerItem, caseCreate };
 }
 
 /** The request rules one server instance applies. */

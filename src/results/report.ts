@@ -7,6 +7,7 @@
  * version N reads version N+1.
  */
 import { z } from 'zod';
+import { idAsInteger, IdSchema } from '../spec/id.ts';
 import { AREAS } from '../spec/requirement.ts';
 import { USER_AREA, USER_OWNER } from '../spec/user-catalogue.ts';
 import { EvidenceSchema } from './evidence.ts';
@@ -205,7 +206,7 @@ export const CleanupSchema = obj({
   ledger: text('the run ledger (JSON lines), for screenconf cleanup'),
   kept: z.boolean().describe('--keep: nothing was removed on purpose'),
   removedAtEnd: z.int().describe('cases the end-of-run sweep removed'),
-  left: z.array(z.number()).describe('case ids still on the target'),
+  left: z.array(IdSchema).describe('case ids still on the target'),
   unconfirmed: z.array(z.string()).describe('external ids of create requests that got no answer'),
   undeletable: obj({
     customers: z
@@ -240,7 +241,7 @@ export const SummarySchema = obj({
   mustFailures: z.int(),
   shouldWarnings: z.int(),
   harnessFaults: z.array(z.string()).describe('problems that kept checks from judging (not verdicts on the server)'),
-  leftovers: z.array(z.number()).describe('case ids that could not be removed'),
+  leftovers: z.array(IdSchema).describe('case ids that could not be removed'),
   suiteErrors: z.array(z.string()),
   throttled: z.int().describe('requests the target answered 429').optional(),
   flaky: z
@@ -365,7 +366,13 @@ export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;
 /** The JSON Schema of conformance.json (committed as docs/conformance.schema.json). */
 export function reportJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(ConformanceReportSchema, { target: 'draft-2020-12', io: 'input', reused: 'inline' }),
+    ...z.toJSONSchema(ConformanceReportSchema, {
+      target: 'draft-2020-12',
+      io: 'input',
+      reused: 'inline',
+      unrepresentable: 'any',
+      override: idAsInteger,
+    }),
     title: `screenconf conformance.json, schemaVersion ${REPORT_SCHEMA_VERSION}`,
   };
 }

@@ -5,6 +5,7 @@
  * apart from rejects (a server may refuse a batch whole; then the readers must not be lost with it), and
  * a flat encoding (items as JSON text) is judged only once the server has taken a batch in it.
  */
+import type { Id } from '../../spec/id.ts';
 import { RawJson, type ContentType } from '../../client/encode.ts';
 import type { ReceivedResponse } from '../../client/transport.ts';
 import type { Exchange } from '../../results/exchange.ts';
@@ -26,9 +27,9 @@ const CHECKS_PER_CASE = 3;
 
 /** One case of the set: its id, its customer's, the checks cells may name, and its state as last read. */
 interface Record_ {
-  id: number;
-  customerId: number;
-  spareChecks: number[];
+  id: Id;
+  customerId: Id;
+  spareChecks: Id[];
   state: Record<string, unknown>;
 }
 
@@ -196,7 +197,7 @@ async function furtherWrite(org: Organisation, made: Record_[], holding: Map<str
 }
 
 /** A read of a case, as judging a round needs it. */
-async function readRecord(org: Organisation, id: number): Promise<RecordRead> {
+async function readRecord(org: Organisation, id: Id): Promise<RecordRead> {
   const a = await answerOf(org.provision.readCase(id));
   if (!a.res) return { problem: `no answer (${a.silent})` };
   const json = a.res.json as Record<string, unknown> | undefined;

@@ -3,6 +3,8 @@
  * own among the run's values), what the server answered, and each oracle's verdict on it. Also the one
  * comparison every oracle uses: whether a value a read shows is one a field may hold after a write.
  */
+import { stringifyJson } from '../../base/json.ts';
+import type { Id } from '../../spec/id.ts';
 import { normalisedForms, sameNumber, type Expect, type Stored } from '../../spec/inputs/stored.ts';
 import type { CellSpec, OracleName } from '../../spec/inputs/matrix.ts';
 import type { Exchange } from '../../results/exchange.ts';
@@ -31,7 +33,7 @@ export interface SentCell {
   /** Text that shows this cell's value in a read among the values of the other cells of its field. */
   marker?: string;
   /** The record it writes (a case id), and the field a read shows it in. */
-  record?: number | bigint;
+  record?: Id;
   /** The request that carried it and the status it got (a batch's, for a bulk item). */
   exchange?: Exchange;
   status?: number;
@@ -105,7 +107,7 @@ export function describeStored(stored: Stored): string {
 
 /** A value for a message: its JSON, cut at 80 characters. */
 export function short(value: unknown): string {
-  const s = typeof value === 'bigint' ? String(value) : (JSON.stringify(value) ?? String(value));
+  const s = stringifyJson(value) ?? String(value);
   return s.length > 80 ? `${s.slice(0, 80)}… (${s.length} chars)` : s;
 }
 
@@ -120,7 +122,7 @@ export function label(cell: SentCell): string {
 /** Whether a value a read shows carries the cell's marker (its tag, or its exact value). */
 export function carriesMarker(cell: SentCell, shown: unknown): boolean {
   if (cell.marker === undefined || shown === undefined || shown === null) return false;
-  const text = typeof shown === 'string' ? shown : JSON.stringify(shown);
+  const text = typeof shown === 'string' ? shown : stringifyJson(shown);
   if (text === undefined) return false;
   const marker = cell.marker.replace(/^\s+/, '').slice(0, 40);
   return marker.length >= 4 && text.includes(marker);

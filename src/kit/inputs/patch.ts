@@ -3,6 +3,7 @@
  * multipart and multipart with file parts, on a few cases shared round by round (plan.ts), each round read
  * once and judged (records.ts). A 5xx is told from a case an earlier input left unreadable by a read at once.
  */
+import type { Id } from '../../spec/id.ts';
 import { RawJson } from '../../client/encode.ts';
 import type { ContentType } from '../../client/encode.ts';
 import { CASE_WRITE_FIELDS } from '../../spec/inputs/fields.ts';
@@ -70,13 +71,13 @@ function body(cells: readonly SentCell[]): { body: unknown; contentType: Content
 }
 
 /** One PATCH of `cells` on case `id`. */
-function send(org: Organisation, id: number, cells: readonly SentCell[]): Promise<Answer> {
+function send(org: Organisation, id: Id, cells: readonly SentCell[]): Promise<Answer> {
   const { body: b, contentType } = body(cells);
   return answerOf(org.api.patchCase(id, b, { contentType }));
 }
 
 /** A read of the case, as the judging of a round needs it. */
-async function read(org: Organisation, id: number): Promise<RecordRead> {
+async function read(org: Organisation, id: Id): Promise<RecordRead> {
   const a = await answerOf(org.provision.readCase(id));
   if (!a.res) return { problem: `no answer (${a.silent})` };
   const json = a.res.json as Record<string, unknown> | undefined;
@@ -91,7 +92,7 @@ const fieldOf = (c: SentCell) => ({ name: c.spec.field, on: 'case' as const });
 export async function runPatchMatrix(
   t: Harness,
   cells: SentCell[] = patchCells(),
-): Promise<{ cells: SentCell[]; cases: number[] }> {
+): Promise<{ cells: SentCell[]; cases: Id[] }> {
   const org = t.primary;
   const cases: CaseBody[] = await mapLimit(Array.from({ length: CASES }), CASES, async () =>
     createdState(org, await org.provision.createCase()),
@@ -102,8 +103,8 @@ export async function runPatchMatrix(
     (c) => c.spec.field,
     (c) => (c.expect?.verdict === 'accept' && c.spec.encoding !== 'multipart-file' ? c.spec.encoding : undefined),
   );
-  const state = new Map<number, Record<string, unknown>>(cases.map((c) => [c.id, c]));
-  const retired = new Set<number>();
+  const state = new Map<Id, Record<string, unknown>>(cases.map((c) => [c.id, c]));
+  const retired = new Set<Id>();
   /** The reader each case's field holds the value of (the last one taken there). */
   const holding = new Map<string, SentCell>();
   for (const round of rounds) {
@@ -134,7 +135,7 @@ export async function runPatchMatrix(
 }
 
 /** Whether a case takes a further write: a PATCH of delete_after answered 2xx or 4xx. */
-async function writable(org: Organisation, id: number): Promise<boolean> {
+async function writable(org: Organisation, id: Id): Promise<boolean> {
   const a = await answerOf(org.api.patchCase(id, { delete_after: 5 }));
   return ok(a) || refused(a);
 }
@@ -160,7 +161,7 @@ function leave(slot: RecordRound, why: string): void {
  * refused), then rejects. A 5xx is followed by a read: when that read fails too, an earlier input of the
  * round left the case unreadable, and the round ends there with that read.
  */
-async function sendRound(org: Organisation, id: number, slot: RecordRound): Promise<RecordRead | undefined> {
+async function sendRound(org: Organisation, id: Id, slot: RecordRound): Promise<RecordRead | undefined> {
   const units = [...slot.readers, ...slot.rejects.map((c) => [c])];
   for (const [n, unit] of units.entries()) {
     const a = await send(org, id, unit);
@@ -202,7 +203,7 @@ function ended(rest: SentCell[][], r: RecordRead): RecordRead {
 }
 
 /** Records a cell's answer: answered judged, taken from the status. */
-async function take(_org: Organisation, id: number, c: SentCell, a: Answer): Promise<void> {
+async function take(_org: Organisation, id: Id, c: SentCell, a: Answer): Promise<void> {
   c.record = id;
   answered(c, a, label(c));
   c.taken = ok(a) ? true : refused(a) ? false : undefined;

@@ -3,6 +3,7 @@
  * of ids.ts, on real cases. An exact spelling may act on the case it means (its answer must then be that
  * case); any other acts on none: the case a lenient parse would hit is read afterwards, unchanged and there.
  */
+import type { Id } from '../../spec/id.ts';
 import { idKindsFor, type OracleName, PATH_METHODS } from '../../spec/inputs/matrix.ts';
 import type { Organisation } from '../context.ts';
 import { failed, judge, label, notJudged, pass, type SentCell } from './cell.ts';
@@ -13,7 +14,7 @@ const ORACLES: readonly OracleName[] = ['answered', 'own-record'];
 /** A path cell: the method, the spelling of the id, and (PATCH) the delete_after it writes. */
 export interface PathCell extends SentCell {
   method: 'PATCH' | 'DELETE';
-  spell: (id: number | bigint) => string;
+  spell: (id: Id) => string;
   /** What a PATCH writes, so a read shows whether it acted on the case. */
   writes?: number;
 }
@@ -43,7 +44,7 @@ export function pathCells(): PathCell[] {
 }
 
 /** The id a case read shows delete_after as, or undefined. */
-async function readDeleteAfter(org: Organisation, id: number): Promise<{ status?: number; value?: unknown }> {
+async function readDeleteAfter(org: Organisation, id: Id): Promise<{ status?: number; value?: unknown }> {
   const a = await answerOf(org.provision.readCase(id));
   const json = a.res?.json as { delete_after?: unknown } | undefined;
   return { ...(a.res ? { status: a.res.status } : {}), value: json?.delete_after };
@@ -53,11 +54,7 @@ async function readDeleteAfter(org: Organisation, id: number): Promise<{ status?
  * Sends the path cells on `cases` (PATCH cells spread over them, exact spellings first so a later lenient one
  * shows), then reads each case. DELETEs by exact spellings go last, on the last case, which they may delete.
  */
-export async function runPathMatrix(
-  org: Organisation,
-  cases: readonly number[],
-  cells = pathCells(),
-): Promise<PathCell[]> {
+export async function runPathMatrix(org: Organisation, cases: readonly Id[], cells = pathCells()): Promise<PathCell[]> {
   const patches = cells.filter((c) => c.method === 'PATCH');
   const lenientDeletes = cells.filter((c) => c.method === 'DELETE' && c.naming === 'none');
   const exactDeletes = cells.filter((c) => c.method === 'DELETE' && c.naming !== 'none');
@@ -91,7 +88,7 @@ export async function runPathMatrix(
 const rank = (c: PathCell) => (c.naming === 'none' ? 1 : 0);
 
 /** One request of a path cell; an exact spelling answered 2xx must answer with that case. */
-async function send(org: Organisation, id: number, c: PathCell): Promise<void> {
+async function send(org: Organisation, id: Id, c: PathCell): Promise<void> {
   const path = `/api/cases/${c.spell(id)}/`;
   c.value = c.spell(id);
   c.record = id;

@@ -4,8 +4,7 @@
  * lenient parser reads as a number they do not mean (`12abc` read as 12). Each is a function of a real
  * record's id, so that a lenient reading lands on a record the run can read back.
  */
-/** A record's id as the server gave it (a bigint where it is past 2^53). */
-export type Id = number | bigint;
+import type { Id } from '../id.ts';
 
 /**
  * What naming a record this way must do:
