@@ -47,6 +47,7 @@ export const ERROR_CODES = {
     'a key file (run --sign-key, verify --public-key) cannot be read or is not an Ed25519 key in PEM; or keygen ' +
       'would overwrite one',
   ),
+  SC_INIT_EXISTS: code(2, 'a file screenconf init would write exists (it is named); --force overwrites it'),
   SC_PROVISIONER: code(
     2,
     'the --provisioner module cannot be loaded or has the wrong shape (checked before any ' + 'request)',

@@ -3,17 +3,33 @@ import { didYouMean } from '../base/suggest.ts';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { AREAS, CATALOGUE, CATALOGUE_VERSION } from '../spec/index.ts';
-import { type CliIO, parse } from './args.ts';
+import type { CliIO } from './args.ts';
+import { type Command, type CommandSpec, helpText, parseCommand } from './command.ts';
 
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 
-const LIST_HELP = `Usage: screenconf list [--level LEVEL] [--area AREA] [--json]
+export const LIST: CommandSpec = {
+  name: 'list',
+  summary: 'print the requirement catalogue (--json for JSON)',
+  usage: 'screenconf list [--level LEVEL] [--area AREA] [--json]',
+  description: 'Prints the requirement catalogue: id, level, statement, source.',
+  groups: [
+    {
+      title: 'Options',
+      options: {
+        level: { type: 'string', multiple: true, help: `only this level: ${LEVELS.join(', ')} (repeatable)` },
+        area: {
+          type: 'string',
+          multiple: true,
+          help: `only this area (repeatable); "bulk" names every bulk-… area. Areas: ${Object.keys(AREAS).join(', ')}`,
+        },
+        json: { type: 'boolean', help: 'as JSON, for scripts' },
+      },
+    },
+  ],
+};
 
-Prints the requirement catalogue: id, level, statement, source.
-  --level LEVEL  only this level: ${LEVELS.join(', ')} (repeatable)
-  --area AREA    only this area (repeatable); "bulk" names every bulk-… area. Areas:
-                 ${Object.keys(AREAS).join(', ')}
-  --json         as JSON, for scripts`;
+export const LIST_COMMAND: Command = { spec: LIST, run: listCommand };
 
 /** The areas an --area value names: the area itself, or every area "<value>-…". */
 function areasNamed(value: string): string[] {
@@ -29,18 +45,9 @@ function areasNamed(value: string): string[] {
 }
 
 export function listCommand(args: string[], io: CliIO): number {
-  const { values } = parse(
-    args,
-    {
-      json: { type: 'boolean' },
-      level: { type: 'string', multiple: true },
-      area: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'list',
-  );
+  const { values } = parseCommand(args, LIST);
   if (values.help) {
-    io.out(LIST_HELP);
+    io.out(helpText(LIST));
     return EXIT.ok;
   }
   const levels = ((values.level as string[] | undefined) ?? []).map((l) => l.toUpperCase());
