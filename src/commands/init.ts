@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { dirname, join, relative } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
+import { PACKAGE_ROOT } from '../version.ts';
 import type { CliIO } from './args.ts';
 import { type Command, type CommandSpec, helpText, parseCommand } from './command.ts';
 
@@ -113,13 +114,9 @@ screenconf:
 `;
 }
 
-/** The package's GitLab CI template (ci/screenconf.gitlab-ci.yml beside src/ or dist/). */
+/** The package's GitLab CI template. */
 function gitlabTemplate(): string {
-  for (const up of ['../..', '../../..']) {
-    const file = join(import.meta.dirname, up, 'ci/screenconf.gitlab-ci.yml');
-    if (existsSync(file)) return readFileSync(file, 'utf8');
-  }
-  throw new HarnessError('SC_HARNESS', 'ci/screenconf.gitlab-ci.yml is missing from the screenconf package');
+  return readFileSync(join(PACKAGE_ROOT, 'ci/screenconf.gitlab-ci.yml'), 'utf8');
 }
 
 /** Adds `entry` to the folder's .gitignore (created if need be) unless a line already says it. */
