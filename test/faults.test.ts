@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
 import { FAULT_PROOFS } from '../src/reference/proofs.ts';
-import { requirement, type RequirementId } from '../src/spec/index.ts';
+import { requirement } from '../src/spec/index.ts';
 import { readReport, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
 

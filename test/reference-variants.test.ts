@@ -15,7 +15,7 @@ import { createReferenceServer, type ReferenceServer } from '../src/reference/se
 import { VARIANTS, type VariantName } from '../src/reference/variants.ts';
 import { resolveConfig } from '../src/runner/config.ts';
 import { Case } from '../src/spec/index.ts';
-import { BIN, cleanEnv, ROOT, screenconf, tempDir } from './support/cli.ts';
+import { BIN, cleanEnv, screenconf, tempDir } from './support/cli.ts';
 
 type Json = Record<string, unknown> & { id: number };
 interface CaseJson extends Json {
@@ -592,11 +592,6 @@ describe('the command line and the run settings', () => {
     const both = await screenconf(['serve', '--variant', 'read.get-404', '--variant', 'read.get-403']);
     expect(both.status).toBe(2);
     expect(both.stderr).toContain('alternatives');
-  });
-
-  it('the README lists every variant', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const name of Object.keys(VARIANTS)) expect(readme, name).toContain(`\`${name}\``);
   });
 
   it('run takes referenceVariants for the embedded server only', () => {
