@@ -3,8 +3,9 @@
  * `sh runnable` in README.md and docs/ is run here, each page's blocks in order in a fresh project
  * folder that has screenconf installed (its bin in node_modules/.bin, as `npx screenconf` finds it),
  * with bash -eo pipefail, against one reference server started with `screenconf serve` for the
- * whole file (pages at once, each in its own folder). Its base URL and both organisations' credentials are in the SCREENCONF_* variables a
- * user exports, so the blocks read as a user runs them against their own server.
+ * whole file (the pages at once, each in its own folder). Its base URL and both organisations'
+ * credentials are in the SCREENCONF_* variables a user exports, so the blocks read as a user runs
+ * them against their own server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ interface Block {
 }
 
 /** The `sh runnable` blocks of a Markdown text, with the line each starts on. */
-export function runnableBlocks(text: string): Block[] {
+function runnableBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
