@@ -30,7 +30,7 @@ import {
   type CheckApi,
   type JsonObject,
 } from '../src/kit/index.ts';
-type FormType = Exclude<ContentType, 'json'>;
+type FormType = Extract<ContentType, 'form' | 'multipart'>;
 
 const MEDIA: Record<FormType, string> = { form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
 

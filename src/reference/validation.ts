@@ -5,16 +5,7 @@
  * becomes, the delete_after and metadata types), so a switch bends a rule by changing a value.
  */
 import { z } from 'zod';
-import {
-  CHECK_TYPES,
-  CasePatch,
-  codePointLength,
-  CustomerType,
-  Int32,
-  JsonObject,
-  LIMITS,
-  SyncPlatforms,
-} from '../spec/index.ts';
+import { CHECK_TYPES, CasePatch, codePointLength, CustomerType, Int32, LIMITS, SyncPlatforms } from '../spec/index.ts';
 import { HttpError } from './http.ts';
 
 /** The length limits of strings, in the unit `textLength` counts. */
@@ -38,6 +29,15 @@ export interface RulePoints {
   metadata: z.ZodType<Record<string, unknown>>;
 }
 
+/**
+ * A JSON object, kept as it came: zod's record copies keys by assignment, which makes a `__proto__` key the copy's
+ * prototype instead of a key (so it is lost); the value a client sent is stored as sent.
+ */
+export const FreeObject = z.custom<Record<string, unknown>>(
+  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+  { message: 'must be a JSON object' },
+);
+
 export const RULE_DEFAULTS: RulePoints = {
   limits: {
     webhookUrl: LIMITS.webhookUrlMaxLength,
@@ -48,7 +48,7 @@ export const RULE_DEFAULTS: RulePoints = {
   textLength: codePointLength,
   text: (s) => s,
   deleteAfter: Int32,
-  metadata: JsonObject,
+  metadata: FreeObject,
 };
 
 function isHttpUrl(s: string): boolean {
@@ -99,7 +99,7 @@ export function buildRules(p: RulePoints) {
     ]),
     external_id: text(p, LIMITS.caseExternalIdMaxLength, nonEmpty).optional(),
     webhook_url: text(p, LIMITS.webhookUrlMaxLength, httpUrl).nullable().optional(),
-    metadata: JsonObject.nullable().optional(),
+    metadata: FreeObject.nullable().optional(),
     delete_after: Int32.optional(),
     sync_platforms: SyncPlatforms.optional(),
     checks: z
@@ -109,7 +109,7 @@ export function buildRules(p: RulePoints) {
             .union([z.enum(CHECK_TYPES), z.literal('')])
             .nullable()
             .optional(),
-          input_details: JsonObject.nullable().optional(),
+          input_details: FreeObject.nullable().optional(),
         }),
       )
       .max(LIMITS.bulkMaxItems)

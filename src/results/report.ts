@@ -79,6 +79,16 @@ export const TestRefSchema = obj({
   target: text('multi-target reports: the target it ran against').optional(),
 }).meta({ id: 'TestRef' });
 
+export const MatrixCellSchema = obj({
+  cell: text('way/encoding/field/kind of the input matrix (screenconf list --matrix)'),
+  oracle: text('the rule it was judged by: answered, own-record, unchanged, stored, readable, limits'),
+  requirement: text('the requirement that owns the oracle on its way in'),
+  verdict: text('what a conforming server does with it: accept, reject, open; act, exact, none (a named record)'),
+  result: z.enum(['pass', 'fail', 'not-judged']),
+  status: z.int().describe('the HTTP status its request was answered with').optional(),
+  why: text('why it failed or was not judged').optional(),
+}).meta({ id: 'MatrixCell' });
+
 export const CheckSchema = obj({
   suite: text('suite file name (suites/<suite>.test.ts)'),
   name: text('full name of the check'),
@@ -97,6 +107,7 @@ export const CheckSchema = obj({
     .describe('what kept it from judging (not a verdict on the server)')
     .optional(),
   target: text('multi-target reports: the target it ran against').optional(),
+  cells: z.array(MatrixCellSchema).describe('the input-matrix cells it judged, one entry per cell').optional(),
 })
   .describe('one check (a vitest test of suites/) and how it ended')
   .meta({ id: 'Check' });
@@ -344,6 +355,7 @@ export type TargetKind = z.infer<typeof TargetKindSchema>;
 export type Failure = z.infer<typeof FailureSchema>;
 export type TestRef = z.infer<typeof TestRefSchema>;
 export type Check = z.infer<typeof CheckSchema>;
+export type MatrixCell = z.infer<typeof MatrixCellSchema>;
 export type Shard = z.infer<typeof ShardSchema>;
 export type MergedShard = z.infer<typeof MergedShardSchema>;
 export type Verdict = z.infer<typeof VerdictSchema>;

@@ -147,6 +147,7 @@ export function outcomesOf(report: ConformanceReport): CheckOutcome[] {
       ...(c.notRun ? { notRun: true } : {}),
       ...(c.flaky !== undefined ? { flaky: c.flaky } : {}),
       durationMs: c.durationMs,
+      ...(c.cells?.length ? { cells: c.cells } : {}),
     };
   });
 }

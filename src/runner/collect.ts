@@ -100,6 +100,7 @@ function checkOutcome(suite: string, test: TestCase): CheckOutcome {
     ...(record?.harnessFault && state === 'failed' ? { harnessFault: record.harnessFault } : {}),
     ...(flaky !== undefined ? { flaky } : {}),
     durationMs: test.diagnostic()?.duration ?? 0,
+    ...(record?.cells?.length ? { cells: record.cells } : {}),
   };
 }
 
