@@ -4,8 +4,9 @@
  *                    and the run settings (src/runner/settings.ts); the suites from suites/
  *   requirements.md  the catalogue (src/spec/requirements/): a review table (requirement, level, the
  *                    interface source it rests on, the decision where the interface is silent), then per
- *                    requirement the checks that judge it (the check() calls of suites/), the faults that
- *                    prove it and the legal variants it accepts (src/reference/proofs.ts)
+ *                    requirement the checks that judge it (the suites as vitest collects them for a run,
+ *                    each check's requirement ids from its metadata), the faults that prove it and the
+ *                    legal variants it accepts (src/reference/proofs.ts)
  *   switches.md      the reference server's fault and variant switches (src/reference/)
  *   errors.md        every SC_* code with its exit status (src/errors.ts)
  *
@@ -13,17 +14,18 @@
  * Requirements, checks, faults, variants, commands and options added elsewhere appear with no edit here.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { createVitest } from 'vitest/node';
 import { commandSpecs } from '../src/cli.ts';
 import { type CommandSpec, type OptionSpec, optionSignature } from '../src/commands/command.ts';
 import { ERROR_CODES } from '../src/errors.ts';
 import { EXIT, SIGNAL_EXIT } from '../src/exit.ts';
+import type { RunContext } from '../src/kit/context.ts';
 import { FAULTS } from '../src/reference/faults.ts';
 import { FAULT_PROOFS, VARIANT_READINGS } from '../src/reference/proofs.ts';
 import { VARIANTS } from '../src/reference/variants.ts';
 import { WATCHED_REQUIREMENTS } from '../src/results/invariants.ts';
 import { SUITES } from '../src/runner/settings.ts';
-import { namedChecks } from '../src/runner/user-suites.ts';
 import { AREA_SUITES, AREAS, CATALOGUE, CATALOGUE_VERSION, type Requirement } from '../src/spec/index.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -66,14 +68,75 @@ function suiteSummary(source: string): string {
 interface SuiteFile {
   name: string;
   summary: string;
-  checks: { title: string; ids: string[] }[];
 }
 
 function suiteFiles(): SuiteFile[] {
-  return SUITES.map((name) => {
-    const source = readFileSync(join(ROOT, 'suites', `${name}.test.ts`), 'utf8');
-    return { name, summary: suiteSummary(source), checks: namedChecks(source) };
-  });
+  return SUITES.map((name) => ({
+    name,
+    summary: suiteSummary(readFileSync(join(ROOT, 'suites', `${name}.test.ts`), 'utf8')),
+  }));
+}
+
+interface CollectedCheck {
+  suite: string;
+  title: string;
+  ids: readonly string[];
+}
+
+/**
+ * What a run hands its workers, enough for the suite files' top level (which may read the run's settings) to
+ * register every check: both organisations, an API key. Collecting sends nothing: the address is never used.
+ */
+const COLLECT_CONTEXT: RunContext = {
+  runId: 'docs',
+  seed: 1,
+  runs: 1,
+  target: {
+    baseUrl: 'http://127.0.0.1:9',
+    kind: 'embedded',
+    primary: { clientId: '00000000-0000-4000-8000-000000000001', clientSecret: 'collect', apiKey: 'collect' },
+    peer: { clientId: '00000000-0000-4000-8000-000000000002', clientSecret: 'collect' },
+  },
+  transport: { timeoutMs: 1000, maxResponseBytes: 1024 },
+  webhooks: { host: '127.0.0.1', port: 0, timeoutMs: 1000 },
+};
+
+/**
+ * Every check of suites/ with the requirement ids it names, as vitest collects them for a run (check()
+ * registers its ids in the test's metadata): checks declared in a loop, with ids held in variables, too.
+ * Collecting runs the suite files' top level only; nothing is sent.
+ */
+async function collectedChecks(): Promise<CollectedCheck[]> {
+  const vitest = await createVitest(
+    'test',
+    {
+      root: ROOT,
+      config: false,
+      include: ['suites/**/*.test.ts'],
+      watch: false,
+      isolate: false,
+      reporters: [],
+      provide: { screenconf: COLLECT_CONTEXT },
+    },
+    { logLevel: 'error' },
+  );
+  try {
+    const { testModules, unhandledErrors } = await vitest.collect();
+    if (unhandledErrors.length) throw new Error(`collecting suites/: ${String(unhandledErrors[0])}`);
+    const checks: CollectedCheck[] = [];
+    for (const m of testModules) {
+      const errors = m.errors();
+      if (errors.length) throw new Error(`collecting ${m.moduleId}: ${errors[0]!.message}`);
+      for (const test of m.children.allTests()) {
+        const record = test.meta().screenconf;
+        if (record)
+          checks.push({ suite: basename(m.moduleId, '.test.ts'), title: test.fullName, ids: record.requirements });
+      }
+    }
+    return checks.sort((a, b) => a.suite.localeCompare(b.suite));
+  } finally {
+    await vitest.close();
+  }
 }
 
 // --- cli.md -------------------------------------------------------------------------------------
@@ -148,10 +211,10 @@ export async function cliReference(): Promise<string> {
 /** Fields of an entry rendered by name; any other field a catalogue entry gains is rendered as it is. */
 const KNOWN_FIELDS = new Set(['id', 'level', 'area', 'statement', 'source', 'decision']);
 
-export function requirementReference(): string {
-  const suites = suiteFiles();
+export async function requirementReference(): Promise<string> {
+  const collected = await collectedChecks();
   const checksOf = (id: string) =>
-    suites.flatMap((s) => s.checks.filter((c) => c.ids.includes(id)).map((c) => `\`${s.name}\` › ${c.title}`));
+    collected.filter((c) => c.ids.includes(id)).map((c) => `\`${c.suite}\` › ${c.title.replace(/ > /g, ' › ')}`);
   const faultsOf = (id: string) =>
     Object.entries(FAULT_PROOFS)
       .filter(([, p]) => (p.fails as readonly string[]).includes(id))
@@ -281,15 +344,15 @@ export function errorReference(): string {
 export async function generatedDocs(): Promise<Record<string, string>> {
   return {
     'docs/reference/cli.md': await cliReference(),
-    'docs/reference/requirements.md': requirementReference(),
+    'docs/reference/requirements.md': await requirementReference(),
     'docs/reference/switches.md': switchesReference(),
     'docs/reference/errors.md': errorReference(),
   };
 }
 
-/** The pages whose file differs from what the code generates now. */
-export async function stalePages(): Promise<string[]> {
-  const pages = await generatedDocs();
+/** The pages whose file differs from what the code generates now (`pages`, when already generated). */
+export async function stalePages(generated?: Record<string, string>): Promise<string[]> {
+  const pages = generated ?? (await generatedDocs());
   const read = (path: string) => {
     try {
       return readFileSync(join(ROOT, path), 'utf8');

@@ -121,21 +121,14 @@ function listUserSuites(dir: string, ours: readonly string[]): UserSuite[] {
   return suites;
 }
 
-/** A string literal's text ('…', "…" or `…` without escapes). */
-const LITERAL = /'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\$]*)`/g;
-
-/** The check(title, [ids], …) calls of a suite file whose title and ids are written as literals, in order. */
-export function namedChecks(source: string): { title: string; ids: string[] }[] {
-  const checks = /\bcheck\s*\(\s*('[^'\n]*'|"[^"\n]*"|`[^`]*`)\s*,\s*\[([^\]]*)\]/g;
-  return [...source.matchAll(checks)].map((m) => ({
-    title: m[1]!.slice(1, -1),
-    ids: [...m[2]!.matchAll(LITERAL)].map((l) => l[1] ?? l[2] ?? l[3]!),
-  }));
-}
-
 /** The ids written as string literals in the check(title, [ids], …) and t.observe(id, …) calls of a suite file. */
 export function namedIds(source: string): string[] {
-  const ids = namedChecks(source).flatMap((c) => c.ids);
+  const ids: string[] = [];
+  const literal = /'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\$]*)`/g;
+  const checks = /\bcheck\s*\(\s*(?:'[^'\n]*'|"[^"\n]*"|`[^`]*`)\s*,\s*\[([^\]]*)\]/g;
+  for (const m of source.matchAll(checks)) {
+    for (const l of m[1]!.matchAll(literal)) ids.push(l[1] ?? l[2] ?? l[3]!);
+  }
   for (const m of source.matchAll(/\.observe\s*\(\s*(?:'([^'\n]*)'|"([^"\n]*)")/g)) ids.push(m[1] ?? m[2]!);
   return [...new Set(ids)];
 }
