@@ -8,30 +8,20 @@
  * --ci github` writes is run whole by test/package.test.ts, from an installed tarball.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runJob } from './support/actions.ts';
-import { BIN, cleanEnv, ROOT, tempDir } from './support/cli.ts';
+import { installedProject, runJob } from './support/actions.ts';
+import { cleanEnv, ROOT, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
-
-/** A project after `npm ci`: screenconf in node_modules, as the action and the template find it. */
-function project(): string {
-  const dir = tempDir('screenconf-action-');
-  writeFileSync(join(dir, 'package.json'), '{"name": "uses-screenconf", "private": true}\n');
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(ROOT, join(dir, 'node_modules/screenconf'));
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/screenconf'));
-  return dir;
-}
 
 const env = () => ({ ...cleanEnv(), npm_config_offline: 'true', NO_COLOR: '1' });
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
 
 describe('the GitHub Action', () => {
   it('runs screenconf, writes the job summary, annotates, uploads the run folder and fails by the gate', async () => {
-    const dir = project();
+    const dir = installedProject('screenconf-action-');
     const workflow = join(dir, 'workflow.yml');
     writeFileSync(
       workflow,
@@ -82,7 +72,7 @@ describe('the GitLab CI template', () => {
     const out = template.variables.SCREENCONF_CI_OUT as string;
     expect(template.artifacts.paths).toEqual([`${out}/`]);
     expect(template.artifacts.reports.junit).toBe(`${out}/junit.xml`);
-    const dir = project();
+    const dir = installedProject('screenconf-action-');
     const job = spawnSync('bash', ['-eo', 'pipefail', '-c', (template.script as string[]).join('\n')], {
       cwd: dir,
       env: {

@@ -8,9 +8,10 @@
  * them against their own server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bash, installedProject } from './support/actions.ts';
 import { BIN, cleanEnv, ROOT, tempDir } from './support/cli.ts';
 
 interface Block {
@@ -41,30 +42,6 @@ function pages(): string[] {
 const withBlocks = pages()
   .map((page) => ({ page, blocks: runnableBlocks(readFileSync(join(ROOT, page), 'utf8')) }))
   .filter((p) => p.blocks.length > 0);
-
-/** A user's project with screenconf installed. */
-function project(): string {
-  const dir = tempDir('screenconf-docs-');
-  writeFileSync(join(dir, 'package.json'), '{"name": "docs-project", "private": true}\n');
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/screenconf'));
-  return dir;
-}
-
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, out }));
-  });
-}
 
 describe('the runnable blocks of README.md and docs/', () => {
   let server: ChildProcess | undefined;
@@ -112,7 +89,7 @@ describe('the runnable blocks of README.md and docs/', () => {
   });
 
   it.concurrent.each(withBlocks)('$page: each block exits 0', async ({ page, blocks }) => {
-    const cwd = project();
+    const cwd = installedProject('screenconf-docs-');
     for (const block of blocks) {
       const { status, out } = await bash(block.script, cwd, env);
       expect(status, `${page}:${block.line} ended with ${status}:\n${block.script}\n---\n${out}`).toBe(0);

@@ -8,9 +8,23 @@
  * and so are the steps the caller names as done (the install).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { BIN, ROOT, tempDir } from './cli.ts';
+
+/**
+ * A project as a CI runner (or a user) has it after `npm ci`: screenconf's bin in node_modules/.bin, as
+ * `npx screenconf` finds it, and this checkout as node_modules/screenconf (the action, the templates).
+ */
+export function installedProject(prefix = 'screenconf-ci-'): string {
+  const dir = tempDir(prefix);
+  writeFileSync(join(dir, 'package.json'), '{"name": "uses-screenconf", "private": true}\n');
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules/screenconf'));
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/screenconf'));
+  return dir;
+}
 
 interface StepDef {
   name?: string;
@@ -87,7 +101,8 @@ function shouldRun(condition: string | undefined, failed: boolean): boolean {
   throw new Error(`if: not supported by the local runner: ${condition}`);
 }
 
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; out: string }> {
+/** Runs a script as a CI runner does (`bash --noprofile --norc -eo pipefail`): its status and its output, both streams. */
+export function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; out: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
       cwd,
