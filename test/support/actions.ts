@@ -101,7 +101,7 @@ function shouldRun(condition: string | undefined, failed: boolean): boolean {
   throw new Error(`if: not supported by the local runner: ${condition}`);
 }
 
-/** Runs a script as a CI runner does (`bash --noprofile --norc -eo pipefail`): its status and its output, both streams. */
+/** Runs a script as a CI runner does (`bash --noprofile --norc -eo pipefail`): its status and its whole output. */
 export function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; out: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
