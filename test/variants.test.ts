@@ -23,6 +23,7 @@ const COMBINED: VariantName[][] = [
     'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
+    'numbers.lenient',
   ],
   [
     'errors.status-422',
@@ -33,6 +34,8 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-succeeded-ids',
     'read.get-404',
     'limit.utf16',
+    'form.empty-skips',
+    'text.nul-refused',
   ],
   [
     'text.nfc',

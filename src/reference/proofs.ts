@@ -6,6 +6,7 @@
  * them per requirement. A new switch needs its entry here: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
+import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultName } from './faults.ts';
 import type { VariantName } from './variants.ts';
 
@@ -18,6 +19,16 @@ export interface FaultProof {
   readonly passes?: readonly RequirementId[];
   /** Any that must be not judged (a check whose setup the fault breaks cannot judge its own rule). */
   readonly notJudged?: readonly RequirementId[];
+}
+
+/** The requirements of one way in's oracles (the input matrix), but those named: what must still pass. */
+function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): RequirementId[] {
+  return Object.values(OWNERS[way]).filter((id) => !failing.includes(id as RequirementId)) as RequirementId[];
+}
+
+/** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
+function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
+  return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
 }
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
@@ -174,6 +185,42 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'webhook.old-url': { suites: ['webhooks'], fails: ['WEBHOOK-NEW-URL-ONLY'] },
   'webhook.null-notifies': { suites: ['webhooks'], fails: ['WEBHOOK-NULL-NO-DELIVERY'] },
   'webhook.crosstalk': { suites: ['webhooks'], fails: ['WEBHOOK-NO-CROSSTALK'] },
+  // The input matrix: at least two faults per oracle, on different fields and ways in, each caught by that
+  // oracle's requirement only (the other oracles of its ways in pass).
+  'input.int64-overflow-500': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-ANSWERED'),
+  'input.nul-500': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-ANSWERED'),
+  'input.path-parse-int': inputFault(['inputs-patch'], ['patch'], 'CASE-ID-NON-INTEGER'),
+  'input.bulk-id-parse-int': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-OWN-RECORD'),
+  'input.check-ids-flatten': inputFault(['inputs-bulk'], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
+  'input.patch-saved-before-validated': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-ATOMIC'),
+  'input.customer-refused-but-truncated': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-PARTIAL'),
+  'input.astral-as-question-marks': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases', 'bulk-customers'],
+    'CASE-PATCH-STORED-AS-SENT',
+    'BULK-CASES-STORED-AS-SENT',
+    'BULK-CUSTOMERS-STORED-AS-SENT',
+  ),
+  'input.url-normalised': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-STORED-AS-SENT'),
+  'input.proto-key-dropped': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
+  'input.unwritable-case-500': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases'],
+    'CASE-PATCH-READABLE',
+    'BULK-CASES-READABLE',
+  ),
+  'input.form-skips-limits': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-REJECTED'),
+  // Over-limit values taken: the limit fails; one padded past it, taken and stored untrimmed, is another value.
+  'input.customer-limits-unchecked': {
+    suites: ['inputs-bulk'],
+    fails: ['BULK-CUSTOMERS-ITEM-LIMITS'],
+    passes: [
+      'BULK-CUSTOMERS-ANSWERED',
+      'BULK-CUSTOMERS-PARTIAL',
+      'BULK-CUSTOMERS-READABLE',
+      'BULK-CUSTOMERS-OWN-RECORD',
+    ],
+  },
 };
 
 /**
@@ -220,4 +267,13 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'http.rate-limit': [],
   'http.charset': ['TOKEN-ISSUE', 'CASE-PATCH-RESPONSE-SCHEMA', 'WEBHOOK-CONTENT-TYPE'],
   'ids.large-sparse': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'MODEL-CONSISTENT'],
+  'numbers.lenient': [
+    'CASE-ID-NON-INTEGER',
+    'CASE-PATCH-COERCION',
+    'CASE-PATCH-STORED-AS-SENT',
+    'BULK-CASES-OWN-RECORD',
+    'BULK-CHECKS-OWN-RECORD',
+  ],
+  'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
+  'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
 };

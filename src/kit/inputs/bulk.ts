@@ -16,7 +16,7 @@ import { deepEqual } from '../assert.ts';
 import { failed, judge, label, notJudged, pass, shows, type SentCell } from './cell.ts';
 import { type BulkCell, bulkCells } from './bulk-cells.ts';
 import { planRounds, type RecordRound } from './plan.ts';
-import { type FieldRef, judgeRound, type RecordRead, storedOf, valueIn } from './records.ts';
+import { type FieldRef, isolateUnreadable, judgeRound, type RecordRead, storedOf, valueIn } from './records.ts';
 import { type Answer, answered, answerOf, ok, refused, tagger } from './send.ts';
 
 /** The cases the bulk cells share: one round gives each a reader per field. */
@@ -135,6 +135,12 @@ export async function runBulkMatrix(
       const alone = r === rounds.length - 1 && i === 0 ? valueAndId.filter((c) => c.alone) : [];
       const judged: RecordRound = { readers: slot.readers, rejects: [...slot.rejects, ...alone] };
       if (read.body) takenFromRead(judged, before, read.body);
+      else {
+        // Unreadable after the round: each reader not reported refused, alone on a fresh case, tells which.
+        const suspects = judged.readers.flat().filter((c) => c.taken !== false && c.dropped === undefined);
+        for (const c of suspects) c.taken = true;
+        await isolateUnreadable(suspects, (c) => freshAlone(org, c as BulkCell));
+      }
       const exchanges = read.res?.exchange ? [read.res.exchange] : [];
       const checkCells = r === rounds.length - 1 ? cells.checks.filter((c) => c.record === rec.id) : [];
       judgeRound(judged, before, read, fieldOf, exchanges, checkCells.length ? [{ name: 'checks', on: 'case' }] : []);
@@ -143,6 +149,20 @@ export async function runBulkMatrix(
     });
   }
   return cells;
+}
+
+/** A cell sent alone (a batch of one) to a fresh case, and that case read; undefined when it was refused there. */
+async function freshAlone(org: Organisation, c: BulkCell): Promise<RecordRead | undefined> {
+  const created = await org.provision.createCase();
+  const rec: Record_ = { id: created.id, customerId: customerOf(created).id, spareChecks: [], state: created };
+  const send: Send = (b) =>
+    c.spec.way === 'bulk-customers' ? org.api.bulkUpdateCustomers(b.body, b) : org.api.bulkUpdateCases(b.body, b);
+  const encoding = c.spec.encoding as ContentType;
+  const a = await answerOf(send(body(encoding, 'items', `[${item(c, rec)}]`)));
+  if (!ok(a)) return undefined;
+  const read = await readRecord(org, rec.id);
+  // Taken only when the read shows it (or cannot be made): a batch of one may report it failed.
+  return read;
 }
 
 /** A read of a case, as judging a round needs it. */

@@ -15,7 +15,7 @@ import type { Harness, Organisation } from '../context.ts';
 import { mapLimit } from '../bulk.ts';
 import { failed, judge, label, notJudged, type SentCell } from './cell.ts';
 import { planRounds, type RecordRound } from './plan.ts';
-import { judgeRound, type RecordRead } from './records.ts';
+import { isolateUnreadable, judgeRound, type RecordRead } from './records.ts';
 import { type Answer, answered, answerOf, ok, refused, tagger } from './send.ts';
 
 /** Cases the PATCH cells share: each round gives each at most one reader per field. */
@@ -111,12 +111,23 @@ export async function runPatchMatrix(
       const lastGood = state.get(c.id)!;
       const unreadable = await sendRound(org, c.id, slot);
       const r = unreadable ?? (await read(org, c.id));
+      if (!r.body) {
+        const suspects = [...slot.readers.flat(), ...slot.rejects].filter((x) => x.taken === true);
+        await isolateUnreadable(suspects, (x) => alone(org, x));
+      }
       judgeRound(slot, lastGood, r, fieldOf, r.res?.exchange ? [r.res.exchange] : []);
       if (r.body) state.set(c.id, r.body);
       else retired.add(c.id);
     });
   }
   return { cells, cases: cases.map((c) => c.id).filter((id) => !retired.has(id)) };
+}
+
+/** A cell sent alone to a fresh case, and that case read: undefined when the server refused it there. */
+async function alone(org: Organisation, c: SentCell): Promise<RecordRead | undefined> {
+  const fresh = await org.provision.createCase();
+  const a = await send(org, fresh.id, [c]);
+  return ok(a) ? read(org, fresh.id) : undefined;
 }
 
 /** Marks the cells of a slot not sent. */
@@ -139,21 +150,29 @@ async function sendRound(org: Organisation, id: number, slot: RecordRound): Prom
       for (const c of unit) await take(org, id, c, await send(org, id, [c]));
       if (unit.some((c) => c.status !== undefined && c.status >= 500)) {
         const r = await read(org, id);
-        if (!r.body) return ended(units.slice(n + 1), r);
+        if (!r.body) return unreadable(unit, units.slice(n + 1), r);
       }
       continue;
     }
     for (const c of unit) await take(org, id, c, a);
     if (!ok(a) && !refused(a)) {
       const r = await read(org, id);
-      if (!r.body) {
-        for (const c of unit)
-          judge(c, 'answered', notJudged('the case no longer answered reads: an earlier input of the round'));
-        return ended(units.slice(n + 1), r);
-      }
+      if (!r.body) return unreadable(unit, units.slice(n + 1), r);
     }
   }
   return undefined;
+}
+
+/**
+ * A 5xx after which the case answers no read either: not the 5xx of these inputs (an earlier input left the case
+ * unreadable; readable judges those). The round stops there: the rest is not sent.
+ */
+function unreadable(unit: SentCell[], rest: SentCell[][], r: RecordRead): RecordRead {
+  for (const c of unit.filter((x) => x.status === undefined || x.status >= 500)) {
+    c.verdicts.answered = notJudged('the case no longer answered reads: an earlier input of the round');
+    c.taken = undefined;
+  }
+  return ended(rest, r);
 }
 
 /** The round stops at an unreadable case: the rest is not sent. */

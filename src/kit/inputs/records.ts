@@ -77,6 +77,32 @@ export function storedOf(cell: SentCell): Stored {
 }
 
 /**
+ * Tells which of `suspects` (inputs taken before a read that failed) leaves a record unreadable: each is given
+ * alone to a fresh record (`alone` sends it and reads that record; undefined when it was not taken alone).
+ * Costs requests only where a read failed; without it, every input of the round would take the blame.
+ */
+export async function isolateUnreadable(
+  suspects: readonly SentCell[],
+  alone: (c: SentCell) => Promise<RecordRead | undefined>,
+): Promise<void> {
+  for (const c of suspects) {
+    const r = await alone(c);
+    const judged = [c.exchange, r?.res?.exchange];
+    if (!r) judge(c, 'readable', notJudged('not taken when sent alone to a fresh case: cannot tell'));
+    else if (r.body) judge(c, 'readable', pass('sent alone to a fresh case, that case still answers reads', judged));
+    else
+      judge(
+        c,
+        'readable',
+        failed(
+          `${label(c)}: taken by a fresh case, that case then answers no read (${r.problem ?? 'no answer'})`,
+          judged,
+        ),
+      );
+  }
+}
+
+/**
  * Judges one record's round by the read after it. `taken(cell, shown, before)` tells whether the server took
  * a cell (true/false), or cannot tell (undefined: a bulk item whose effect the value does not show).
  */
@@ -95,7 +121,8 @@ export function judgeRound(
   if (!read.body) {
     // The record no longer answers a read: the accepted inputs since the last good read let that in.
     const why = `${read.problem ?? 'no answer'}, after this round took ${sentOk.length} input(s)`;
-    for (const c of sentOk)
+    // Inputs isolateUnreadable already tried alone keep that verdict.
+    for (const c of sentOk.filter((x) => !x.verdicts.readable))
       judge(
         c,
         'readable',

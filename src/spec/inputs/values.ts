@@ -221,6 +221,15 @@ function objectKinds(tag: Tagger): ValueKind[] {
   let nested: unknown = { leaf: deep };
   for (let i = 0; i < 40; i++) nested = { d: nested };
   obj('deep', nested, open(exactly(nested)));
+  // A number past a double's range: RFC 8259 leaves its value to the implementation; only never-5xx and a case
+  // still readable afterwards are judged (a store that keeps Infinity may answer with JSON no client can read).
+  const huge = tag();
+  kinds.push({
+    kind: 'number-beyond-double',
+    json: `{"n":1e400,"k":${q(huge)}}`,
+    expect: open(UNJUDGED),
+    marker: huge,
+  });
   // Duplicate keys: RFC 8259 leaves the value open; refused, the first or the last.
   const dup = tag();
   kinds.push({
