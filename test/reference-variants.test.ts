@@ -641,11 +641,6 @@ describe('the command line and the run settings', () => {
     expect(both.stderr).toContain('alternatives');
   });
 
-  it('the README lists every variant', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const name of Object.keys(VARIANTS)) expect(readme, name).toContain(`\`${name}\``);
-  });
-
   it('run takes referenceVariants for the embedded server only', () => {
     const env = { referenceVariants: 'text.nfc, http.charset' };
     expect(resolveConfig({ flags: {}, env, file: {} }).referenceVariants).toEqual(['text.nfc', 'http.charset']);

@@ -3,7 +3,8 @@ import { didYouMean } from '../base/suggest.ts';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { AREAS, CATALOGUE, CATALOGUE_VERSION } from '../spec/index.ts';
-import { type CliIO, parse } from './args.ts';
+import type { CliIO } from './args.ts';
+import { type Command, type CommandSpec, helpText, parseCommand } from './command.ts';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadReport } from '../report/load.ts';
@@ -15,22 +16,48 @@ const WAYS = Object.keys(WAY_SUITES);
 
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 
-const LIST_HELP = `Usage: screenconf list [--level LEVEL] [--area AREA] [--json]
-       screenconf list --matrix [--report PATH] [--way WAY] [--failed] [--json]
+export const LIST: CommandSpec = {
+  name: 'list',
+  summary: 'print the requirement catalogue (--json for JSON), or the input matrix (--matrix)',
+  usage:
+    'screenconf list [--level LEVEL] [--area AREA] [--json]\n' +
+    '       screenconf list --matrix [--report PATH] [--way WAY] [--failed] [--json]',
+  description:
+    'Prints the requirement catalogue: id, level, statement, source.\n\n' +
+    'With --matrix, the input matrix instead: every cell (way in / encoding / field / kind of value), what a ' +
+    'conforming server does with it (accept, reject, open; act, exact, none for a named record), and the oracles ' +
+    'that judge it. With --report (a run folder or its conformance.json), what that run did with each cell: sent ' +
+    "or not (and why), the status it got, each oracle's result.",
+  groups: [
+    {
+      title: 'Options',
+      options: {
+        level: { type: 'string', multiple: true, help: `only this level: ${LEVELS.join(', ')} (repeatable)` },
+        area: {
+          type: 'string',
+          multiple: true,
+          help: `only this area (repeatable); "bulk" names every bulk-… area. Areas: ${Object.keys(AREAS).join(', ')}`,
+        },
+        json: { type: 'boolean', help: 'as JSON, for scripts' },
+      },
+    },
+    {
+      title: 'Input matrix',
+      options: {
+        matrix: { type: 'boolean', help: 'list the cells of the input matrix instead of the catalogue' },
+        report: { type: 'string', value: 'PATH', help: 'with --matrix: a run folder, or its conformance.json' },
+        way: {
+          type: 'string',
+          multiple: true,
+          help: `with --matrix: only this way in (repeatable): ${WAYS.join(', ')}`,
+        },
+        failed: { type: 'boolean', help: 'with --matrix: only the cells an oracle failed' },
+      },
+    },
+  ],
+};
 
-Prints the requirement catalogue: id, level, statement, source.
-  --level LEVEL  only this level: ${LEVELS.join(', ')} (repeatable)
-  --area AREA    only this area (repeatable); "bulk" names every bulk-… area. Areas:
-                 ${Object.keys(AREAS).join(', ')}
-  --json         as JSON, for scripts
-
-With --matrix, the input matrix instead: every cell (way in / encoding / field / kind of value), what a
-conforming server does with it (accept, reject, open; act, exact, none for a named record), and the oracles
-that judge it. With --report (a run folder or its conformance.json), what that run did with each cell:
-sent or not (and why), the status it got, each oracle's result.
-  --report PATH  a run folder, or its conformance.json
-  --way WAY      only this way in (repeatable): ${WAYS.join(', ')}
-  --failed       only the cells an oracle failed`;
+export const LIST_COMMAND: Command = { spec: LIST, run: listCommand };
 
 /** The areas an --area value names: the area itself, or every area "<value>-…". */
 function areasNamed(value: string): string[] {
@@ -46,22 +73,9 @@ function areasNamed(value: string): string[] {
 }
 
 export function listCommand(args: string[], io: CliIO): number {
-  const { values } = parse(
-    args,
-    {
-      json: { type: 'boolean' },
-      level: { type: 'string', multiple: true },
-      area: { type: 'string', multiple: true },
-      matrix: { type: 'boolean' },
-      report: { type: 'string' },
-      way: { type: 'string', multiple: true },
-      failed: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'list',
-  );
+  const { values } = parseCommand(args, LIST);
   if (values.help) {
-    io.out(LIST_HELP);
+    io.out(helpText(LIST));
     return EXIT.ok;
   }
   if (values.matrix) return listMatrix(values, io);

@@ -84,7 +84,7 @@ export class Provisioner {
     const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
     const hint = this.options.adapterFile
       ? `the --provisioner module ${this.options.adapterFile}`
-      : '"Provisioning conventions" in the README, or give a --provisioner module';
+      : '"Provisioning conventions" in docs/running.md, or give a --provisioner module';
     throw new HarnessError(
       'SC_TARGET_BROKEN',
       `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`,

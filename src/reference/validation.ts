@@ -1,6 +1,6 @@
 /**
  * The reference server's request rules: the interface's schemas from src/spec, with the choices
- * the reference makes where the interface is silent (see README, "The reference server"). They
+ * the reference makes where the interface is silent (see docs/reference-server.md). They
  * are built from a few points of behaviour (limits, how a length is counted, what a string
  * becomes, the delete_after and metadata types), so a switch bends a rule by changing a value.
  */
