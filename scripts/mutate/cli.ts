@@ -14,7 +14,8 @@
  *
  * MUTATE_FILES (as --files), MUTATE_RUNS and MUTATE_CONCURRENCY are read when the flag is not given.
  *
- * Exit status: 0 done (check: no regression), 1 check found a regression, 2 usage error.
+ * Exit status: 0 done (check: no regression), 1 check found a regression, 2 usage error or pieces
+ * that do not merge, 3 a fault of the campaign itself (Stryker, the dry run not CONFORMING).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
