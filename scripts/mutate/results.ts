@@ -271,8 +271,17 @@ export interface Survivor {
   diff: string;
 }
 
+/** The report's name of the file a run record names (Stryker gives the runner absolute paths). */
+function reportName(piece: Piece, file: string): string {
+  return Object.keys(piece.report.files).find((n) => file === n || file.endsWith(`/${n}`)) ?? file;
+}
+
 export function survivors(piece: Piece): Survivor[] {
-  const notes = new Map(piece.runs.filter((r) => r.id && r.reason).map((r) => [`${r.file}#${r.id}`, r.reason]));
+  const notes = new Map(
+    piece.runs
+      .filter((r) => r.id && r.file && r.reason)
+      .map((r) => [`${reportName(piece, r.file!)}#${r.id}`, r.reason]),
+  );
   const out: Survivor[] = [];
   for (const [file, result] of Object.entries(piece.report.files).sort(([a], [b]) => a.localeCompare(b))) {
     for (const m of result.mutants) {
@@ -312,7 +321,7 @@ export function runTimeByFile(piece: Piece): Record<string, { runs: number; ms: 
   const out: Record<string, { runs: number; ms: number }> = {};
   for (const r of piece.runs) {
     if (!r.file) continue;
-    const t = (out[r.file] ??= { runs: 0, ms: 0 });
+    const t = (out[reportName(piece, r.file)] ??= { runs: 0, ms: 0 });
     t.runs += r.runs ?? 1;
     t.ms += r.ms * (r.runs ?? 1);
   }
