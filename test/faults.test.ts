@@ -36,6 +36,11 @@ const CAUGHT_BY: Record<
   'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
   'token.expires-in-string': { suites: ['token'], fails: ['TOKEN-ISSUE'] },
   'token.any-grant-type': { suites: ['token'], fails: ['TOKEN-REJECT-GRANT-TYPE'] },
+  'token.grant-type-any-case': {
+    suites: ['token'],
+    fails: ['TOKEN-GRANT-TYPE-CASE'],
+    passes: ['TOKEN-REJECT-GRANT-TYPE'],
+  },
   'token.cacheable': { suites: ['token'], fails: ['TOKEN-NO-STORE'] },
   'token.unknown-client-500': { suites: ['token'], fails: ['TOKEN-REJECT-UNKNOWN-CLIENT'] },
   'token.grant-type-default': { suites: ['token'], fails: ['TOKEN-REJECT-MISSING-FIELD'] },
