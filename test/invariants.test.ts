@@ -111,7 +111,7 @@ describe('what a reproduction looks for in the answer (expect.unlike)', () => {
     const absent = [['READ-CASE-SCHEMA', [{ name: 'is_started', value: 'absent' }]]];
     expect(expects(missing)).toEqual(absent);
     expect(expects(missing, { text: JSON.stringify([missing]), single: false })).toEqual([['READ-CASE-SCHEMA', null]]);
-    // Through the watcher: a GET of the case is the case alone; a bulk answer holds other cases' is_started.
+    // Through the watcher: a GET of the case is the case alone; a bulk answer is not a case representation at all.
     const w = new InvariantWatcher(new Redactor(), 'http://h');
     const request = (method: string, path: string) => ({ method, url: `http://h${path}`, headers: {} });
     const answer = (json: unknown, path: string) => ({
@@ -131,7 +131,9 @@ describe('what a reproduction looks for in the answer (expect.unlike)', () => {
       request('POST', '/api/cases/bulk-update/'),
       answer({ results: [{ case: missing }, { case: validCase({ id: 2 }) }] }, '/api/cases/bulk-update/'),
     );
-    expect(Object.values(w.take().expects?.['READ-CASE-SCHEMA'] ?? {})).toEqual([
+    const taken = w.take();
+    expect(taken.watched).toBe(1);
+    expect(Object.values(taken.expects?.['READ-CASE-SCHEMA'] ?? {})).toEqual([
       { unlike: [{ name: 'is_started', value: 'absent' }] },
     ]);
   });
@@ -145,16 +147,17 @@ describe('caseBodies', () => {
     expect(caseBodies('GET', '/api/cases/1/', [validCase()])).toHaveLength(0);
   });
 
-  it('finds cases nested in other answers, but not per-item summaries', () => {
-    expect(
-      caseBodies('POST', '/api/cases/bulk-update/', {
-        results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }],
-      }),
-    ).toHaveLength(0);
-    expect(caseBodies('POST', '/api/cases/bulk-update/', { results: [{ index: 0, case: validCase() }] })).toHaveLength(
-      1,
-    );
-    expect(caseBodies('POST', '/api/cases/', validCase())).toHaveLength(1);
+  it('takes nothing else: bulk answers (summaries or whole cases), creation, start', () => {
+    const summaries = [
+      { results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }] },
+      { updated: [{ id: 1, external_id: 'x', is_complete: false }] },
+      { updated: [{ id: 1, external_id: 'x', outcome: null, note: null, updated_at: now }] },
+      { results: [{ index: 0, case: validCase() }] },
+      [validCase()],
+    ];
+    for (const body of summaries) expect(caseBodies('POST', '/api/cases/bulk-update/', body)).toHaveLength(0);
+    expect(caseBodies('POST', '/api/cases/', validCase())).toHaveLength(0);
+    expect(caseBodies('POST', '/api/cases/1/start/', validCase())).toHaveLength(0);
   });
 });
 

@@ -24,6 +24,9 @@ const COMBINED: VariantName[][] = [
     'ids.large-sparse',
     'text.trim',
     'numbers.lenient',
+    'bulk.keep-last-check',
+    'delete.absent-no-op',
+    'bulk.case-summary-complete',
   ],
   [
     'errors.status-422',
@@ -36,6 +39,9 @@ const COMBINED: VariantName[][] = [
     'limit.utf16',
     'form.empty-skips',
     'text.nul-refused',
+    'token.bearer-api-key',
+    'bulk.over-limit-per-item',
+    'bulk.case-summary-outcome',
   ],
   [
     'text.nfc',
@@ -49,6 +55,9 @@ const COMBINED: VariantName[][] = [
     'delete.keeps-customer',
     'read.get-403',
     'ids.above-2^53',
+    'bulk.over-limit-per-item',
+    'delete.absent-no-op',
+    'bulk.keep-last-check',
   ],
 ];
 

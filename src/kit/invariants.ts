@@ -251,7 +251,6 @@ export function applicableInvariants(body: JsonObject): WatchedRequirement[] {
   return out;
 }
 
-const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
 
 /** GET and PATCH of one case: the answer is the case alone. */
@@ -259,27 +258,16 @@ function oneCaseAnswer(method: string, pathname: string): boolean {
   return (method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname);
 }
 
-function collectCases(v: unknown, depth: number, out: JsonObject[]): void {
-  if (looksLikeCase(v)) {
-    out.push(v);
-    return;
-  }
-  if (depth === 0) return;
-  if (Array.isArray(v)) for (const x of v) collectCases(x, depth - 1, out);
-  else if (isJsonObject(v)) for (const x of Object.values(v)) collectCases(x, depth - 1, out);
-}
-
 /**
- * The case bodies in a 2xx JSON answer of a /api/cases/ endpoint. GET and PATCH of one case
- * answer with the case itself (interface § PATCH: "200 with the Case read representation");
- * other answers (creation, start, bulk update) are searched for objects that look like a case.
+ * The case representations in a 2xx JSON answer: the answer to GET or PATCH of one case, which is the Case read
+ * representation (interface § Endpoints › PATCH: "200 with the Case read representation"; § Resources › Case).
+ * Nothing else is: what a bulk answer shows of a case is not shown ("Item fields and the response body: not
+ * shown"), and the answers to creation and to starting processing are the provisioning conventions', not the
+ * interface's. Webhooks carry the case as in the read representation too (§ Events 2): the webhooks suite judges
+ * them (WEBHOOK-BODY-CASE).
  */
 export function caseBodies(method: string, pathname: string, json: unknown): JsonObject[] {
-  if (!CASES_PATH.test(pathname)) return [];
-  if (oneCaseAnswer(method, pathname)) return isJsonObject(json) ? [json] : [];
-  const out: JsonObject[] = [];
-  collectCases(json, 4, out);
-  return out;
+  return oneCaseAnswer(method, pathname) && isJsonObject(json) ? [json] : [];
 }
 
 /** Sees every answer the harness receives and keeps what broke a case invariant. */
@@ -310,8 +298,7 @@ export class InvariantWatcher {
         f.watched += 1;
         const judged = f.judged;
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
-        const single = bodies.length === 1 && oneCaseAnswer(req.method, url.pathname);
-        for (const finding of caseInvariants(body, { text: res.text, single })) {
+        for (const finding of caseInvariants(body, { text: res.text, single: true })) {
           request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
           f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
           const violation: InvariantViolation = {

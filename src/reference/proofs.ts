@@ -38,6 +38,11 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
   'token.expires-in-string': { suites: ['token'], fails: ['TOKEN-ISSUE'] },
   'token.any-grant-type': { suites: ['token'], fails: ['TOKEN-REJECT-GRANT-TYPE'] },
+  'token.grant-type-any-case': {
+    suites: ['token'],
+    fails: ['TOKEN-GRANT-TYPE-CASE'],
+    passes: ['TOKEN-REJECT-GRANT-TYPE'],
+  },
   'token.cacheable': { suites: ['token'], fails: ['TOKEN-NO-STORE'] },
   'token.unknown-client-500': { suites: ['token'], fails: ['TOKEN-REJECT-UNKNOWN-CLIENT'] },
   'token.grant-type-default': { suites: ['token'], fails: ['TOKEN-REJECT-MISSING-FIELD'] },
@@ -229,6 +234,17 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
  * token refresh), not one requirement's reading.
  */
 export const VARIANT_READINGS: Readonly<Record<VariantName, readonly RequirementId[]>> = {
+  'bulk.over-limit-per-item': ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+  'bulk.keep-last-check': [
+    'BULK-CHECKS-LAST-CHECK',
+    'BULK-CHECKS-ACCEPT-100',
+    'AUTH-TOKEN-OPENS',
+    'AUTH-API-KEY-BEARER',
+  ],
+  'bulk.case-summary-complete': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'bulk.case-summary-outcome': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'delete.absent-no-op': ['CASE-DELETE-UNKNOWN-ID', 'CASE-DELETE-REPEAT', 'TENANT-DELETE', 'CASE-ID-NON-INTEGER'],
+  'token.bearer-api-key': ['TOKEN-ISSUE', 'TOKEN-ENDPOINT-BEARER-HEADER', 'TOKEN-REJECT-WRONG-SECRET'],
   'errors.status-422': [
     'CASE-PATCH-INVALID-REJECTED',
     'LIMIT-WEBHOOK-URL-511',

@@ -104,6 +104,8 @@ export async function cleanupLedger(
         config.baseUrl,
         { clientId: config.clientId, clientSecret: config.clientSecret },
         transport,
+        Date.now,
+        { apiKey: config.apiKey },
       ).get({ cleanup: true });
     io.out(`target ${config.baseUrl}`);
     const writers = new Map<string, Ledger>();
