@@ -56,6 +56,7 @@ import {
   type ReadBack,
 } from '../src/kit/index.ts';
 import { type Id, LIMITS, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
+import { exact } from '../src/spec/inputs/values.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const CONCURRENCY = 8;
@@ -106,17 +107,24 @@ function tookFields(read: CaseBody, item: JsonObject) {
 
 /**
  * The 100- and 101-item batches, read back once after both (kit/limit-batches.ts). Each item sets
- * a fresh external_id and a delete_after no case holds yet (1000… for 100 items, 2000… for 101,
- * moved on by each further batch of the kind): a case showing one of its item's values took it.
+ * a fresh external_id and a delete_after no case holds yet (from the bottom of its range for 100 items,
+ * 2000… for 101, moved on by each further batch of the kind): a case showing one of its item's values
+ * took it. The 100-item batch is the largest legal request: every string at its limit (webhook_url 511,
+ * external_id 512 characters), delete_after at the edge of its range.
  */
 const limit = limitBatches<CaseBody, CaseBody>({
   hold: (t, fn) => pool.use(t, ({ cases }) => fn(cases)),
   items: (t, cases, kind, round) =>
-    cases.map((c, i) => ({
-      id: c.id,
-      external_id: t.primary.provision.externalId(`bulk${kind === 'full' ? LIMIT : LIMIT + 1}-${i}`),
-      delete_after: (kind === 'full' ? 1000 : 2000) + 2000 * round + i,
-    })),
+    cases.map((c, i) => {
+      const externalId = t.primary.provision.externalId(`bulk${kind === 'full' ? LIMIT : LIMIT + 1}-${i}`);
+      if (kind === 'over') return { id: c.id, external_id: externalId, delete_after: 2000 + 2000 * round + i };
+      return {
+        id: c.id,
+        external_id: exact(`${externalId}-`, LIMITS.caseExternalIdMaxLength, 'x'),
+        delete_after: LIMITS.deleteAfterMin + 2000 * round + i,
+        webhook_url: exact(`https://hooks.example.com/screenconf/${externalId}/`, LIMITS.webhookUrlMaxLength),
+      };
+    }),
   send: (t, body) => t.primary.api.bulkUpdateCases(body),
   read: (t, c) => readCase(t.primary, c.id),
   applied: (read, item) => notApplied(read, item).length === 0,

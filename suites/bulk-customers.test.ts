@@ -60,6 +60,7 @@ import {
   type ReadBack,
 } from '../src/kit/index.ts';
 import { CUSTOMER_TYPES, LIMITS } from '../src/spec/index.ts';
+import { exact } from '../src/spec/inputs/values.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const CONCURRENCY = 8;
@@ -143,7 +144,13 @@ const limit = limitBatches<CaseCustomer, CaseBody>({
     const tag = randomBytes(3).toString('hex');
     return customers.map((k, i) =>
       kind === 'full'
-        ? { id: k.id, full_name: `Screenconf Bulk ${tag} ${i}`, customer_type: CUSTOMER_TYPES[i % 2]! }
+        ? {
+            // The largest legal request: full_name at its 255-character limit (external_id, by which other
+            // checks of the file find these customers, is left as it is; the input matrix takes it to its limit).
+            id: k.id,
+            full_name: exact(`Screenconf Bulk ${tag} ${i} `, LIMITS.customerFullNameMaxLength, 'x'),
+            customer_type: CUSTOMER_TYPES[i % 2]!,
+          }
         : { id: k.id, full_name: `Screenconf Over Limit ${tag} ${i}` },
     );
   },
