@@ -32,6 +32,8 @@ class Endpoint implements WebhookEndpoint {
   readonly #deliveries: WebhookDelivery[] = [];
   readonly #statuses: number[] = [];
   readonly #waiters = new Set<Waiter>();
+  /** Answers waiting for release() while the endpoint holds them; undefined when it does not hold. */
+  #held: (() => void)[] | undefined;
 
   constructor(
     readonly url: string,
@@ -47,6 +49,21 @@ class Endpoint implements WebhookEndpoint {
   respondWith(statuses: number[]): void {
     for (const status of statuses) assertStatus(status, 'respondWith');
     this.#statuses.push(...statuses);
+  }
+
+  hold(): () => void {
+    this.#held ??= [];
+    return () => {
+      const held = this.#held ?? [];
+      this.#held = undefined;
+      for (const answer of held) answer();
+    };
+  }
+
+  /** Sends an answer now, or keeps it until release when the endpoint holds its answers. */
+  answer(send: () => void): void {
+    if (this.#held) this.#held.push(send);
+    else send();
   }
 
   /** The status queued for the next delivery, if any (consumed). */
@@ -151,7 +168,10 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       else if (overCap) status = 413;
       else status = endpoint.nextQueuedStatus() ?? chooseStatus(responder, delivery);
       const recorded: WebhookDelivery = Object.freeze({ ...delivery, status });
-      respond(res, status, overCap);
+      const send = () => respond(res, status, overCap);
+      // Recorded at arrival (a wait settles then), answered now or, held, when released.
+      if (endpoint && !overCap) endpoint.answer(send);
+      else send();
       if (endpoint) endpoint.record(recorded);
       else strays.push(recorded);
     });
@@ -254,6 +274,7 @@ function readBody(
 }
 
 function respond(res: ServerResponse, status: number, closeAfter: boolean): void {
+  if (res.destroyed || res.headersSent) return; // a held answer after the sender gave up, or the receiver closed
   const headers: Record<string, string> = status === 204 || status === 304 ? {} : { 'content-length': '0' };
   if (closeAfter) headers.connection = 'close';
   res.writeHead(status, headers);

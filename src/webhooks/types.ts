@@ -68,6 +68,13 @@ export interface WebhookEndpoint {
   deliveriesWithin(ms: number): Promise<WebhookDelivery[]>;
   /** Queues statuses for the next deliveries, one each; afterwards the default applies. */
   respondWith(statuses: number[]): void;
+  /**
+   * Holds the answers to this endpoint's deliveries from now on (a slow or silent receiver): each delivery is
+   * recorded when it arrives (its waits settle then) and answered, with the status chosen at arrival, only when
+   * the returned release is called. Release answers what is held and stops holding; the receiver's close() drops
+   * held connections unanswered. A body over the cap is answered at once.
+   */
+  hold(): () => void;
 }
 
 export interface WebhookReceiver {
