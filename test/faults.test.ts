@@ -172,6 +172,39 @@ const CAUGHT_BY: Record<
   'webhook.old-url': { suites: ['webhooks'], fails: ['WEBHOOK-NEW-URL-ONLY'] },
   'webhook.null-notifies': { suites: ['webhooks'], fails: ['WEBHOOK-NULL-NO-DELIVERY'] },
   'webhook.crosstalk': { suites: ['webhooks'], fails: ['WEBHOOK-NO-CROSSTALK'] },
+  'webhook.omit-nulls': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // Only the fields a read shows beside the always-present ones: the comparison with the read at arrival.
+  'webhook.customer-summary': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // A read at arrival does not show the completion, later reads do: not the results' fault.
+  'webhook.before-commit': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-COMPLETE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.outcome-after': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.retry-204': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  // Only the cases whose receivers answer 201 and 202 see the repeat.
+  'webhook.retry-202': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  'webhook.on-save': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NO-REPEAT-ON-WRITE'],
+    passes: ['WEBHOOK-ONE-PER-COMPLETION'],
+  },
+  // Judged last, alone: the queue held up holds up no other check's webhook.
+  'webhook.serial-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
+  'webhook.host-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
 };
 
 const table: string[] = [];

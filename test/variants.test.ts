@@ -23,6 +23,7 @@ const COMBINED: VariantName[][] = [
     'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
+    'webhook.envelope',
   ],
   [
     'errors.status-422',
@@ -33,6 +34,7 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-succeeded-ids',
     'read.get-404',
     'limit.utf16',
+    'webhook.queue-timeout',
   ],
   [
     'text.nfc',

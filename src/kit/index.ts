@@ -8,6 +8,7 @@ export { isJsonObject } from '../base/json.ts';
 export { looksLikeCase } from './case-shape.ts';
 export {
   CASE_FIELDS,
+  CHECK_FIELDS,
   CUSTOMER_FIELDS,
   caseWithChecks,
   changedFields,
@@ -19,6 +20,7 @@ export {
   expectCaseBody,
   freshExternalIds,
   readCase,
+  readUntil,
   readUntilComplete,
   show,
   stableFields,
