@@ -69,6 +69,18 @@ const CAUGHT_BY: Record<
   'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'delete.noop': { suites: ['case-delete'], fails: ['CASE-DELETE-REMOVES'] },
   'delete.unknown-id-500': { suites: ['case-delete'], fails: ['CASE-DELETE-UNKNOWN-ID'] },
+  // A stale reference that meets the case given the id since is not the deleted case back: deletion, the model
+  // and uniqueness are not blamed.
+  'ids.reuse-freed': {
+    suites: ['case-delete', 'model', 'uniqueness'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT', 'UNIQUE-DELETED-VALUE', 'UNIQUE-FREED-VALUE'],
+  },
+  'ids.reuse-highest': {
+    suites: ['case-delete', 'model'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT'],
+  },
   // A rejected 101-item batch that undoes the 100-item one before it, taking no value of its own: the
   // 101-item checks see it (read before and after a batch of their own), the 100-item ones are not blamed.
   'bulk.over-limit-rollback-stale': {

@@ -6,6 +6,7 @@ export * from './assert.ts';
 export type { JsonObject } from '../base/json.ts';
 export { isJsonObject } from '../base/json.ts';
 export { looksLikeCase } from './case-shape.ts';
+export { anotherCase, describeIdentity, identityOf, knownAs, type CaseIdentity } from '../provision/identity.ts';
 export {
   CASE_FIELDS,
   CHECK_FIELDS,

@@ -43,6 +43,8 @@ export type BulkOp = Extract<Op, `bulk-${string}`>;
 export interface ServerPoints {
   /** The id after `last` (0 before the first): one sequence for cases, customers and checks. */
   idAfter: IdSequence;
+  /** The id of a case being created, given the sequence's next (which it may leave unused). */
+  caseIdFor(next: () => number): number;
 }
 
 /** Every point of behaviour. */
@@ -82,6 +84,7 @@ export interface Env {
 export function correctBehaviour(env: Env): Behaviour {
   return {
     idAfter: (last) => last + 1,
+    caseIdFor: (next) => next(),
     ...answerDefaults(env),
     ...authDefaults(env),
     ...tokenDefaults(env),

@@ -135,7 +135,9 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     statement:
       'A write to a case whose completion was already delivered (a PATCH, a bulk update item) is not announced as ' +
       'another completion: no delivery at its webhook_url carries the case as the write left it.',
-    source: `${EVENTS_1}; § Endpoints › PATCH (webhook_url: "webhook sent on case completion")`,
+    source:
+      `${EVENTS_1}; § Endpoints › PATCH (webhook_url: "webhook sent on case completion"); RFC 9110 §9.2.2 ` +
+      '(a non-idempotent request is not sent again without cause)',
     decision:
       'SHOULD: the webhook is sent "when case processing completes", ' +
       'and a write to a complete case completes nothing, but the interface does not say no other webhook may go to ' +
