@@ -259,9 +259,24 @@ describe('held answers', () => {
     expect(answered).toBeUndefined();
     release();
     expect(await sent).toBe(202);
+    expect(a.deliveries()[0]!.dropped).toBeUndefined();
     // Released: later deliveries are answered at once.
     expect(await post(a.url)).toBe(204);
     release(); // a second release changes nothing
+  });
+
+  it('marks a held delivery whose sender gave up before the release as dropped', async () => {
+    const r = await receiver();
+    const a = r.endpoint();
+    const release = a.hold();
+    const sent = fetch(a.url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(200) }).catch(
+      (e: unknown) => e,
+    );
+    await a.waitForDelivery({ timeoutMs: 10_000 });
+    expect(await sent).toBeInstanceOf(Error); // the sender's own timeout
+    await expect.poll(() => a.deliveries()[0]?.dropped).toBe(true);
+    release(); // answering a sender that is gone is a no-op
+    expect(a.deliveries()).toHaveLength(1);
   });
 
   it('drops held connections unanswered when the receiver closes', async () => {

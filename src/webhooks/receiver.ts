@@ -66,6 +66,12 @@ class Endpoint implements WebhookEndpoint {
     else send();
   }
 
+  /** Marks a recorded delivery whose answer never reached its sender. */
+  drop(delivery: WebhookDelivery): void {
+    const at = this.#deliveries.indexOf(delivery);
+    if (at >= 0) this.#deliveries[at] = Object.freeze({ ...delivery, dropped: true });
+  }
+
   /** The status queued for the next delivery, if any (consumed). */
   nextQueuedStatus(): number | undefined {
     return this.#statuses.shift();
@@ -170,10 +176,18 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       const recorded: WebhookDelivery = Object.freeze({ ...delivery, status });
       const send = () => respond(res, status, overCap);
       // Recorded at arrival (a wait settles then), answered now or, held, when released.
-      if (endpoint && !overCap) endpoint.answer(send);
-      else send();
-      if (endpoint) endpoint.record(recorded);
-      else strays.push(recorded);
+      if (!endpoint) {
+        strays.push(recorded);
+        send();
+        return;
+      }
+      endpoint.record(recorded);
+      // A sender that gives up before its answer went out (a held one) was never answered.
+      res.once('close', () => {
+        if (!res.writableFinished) endpoint.drop(recorded);
+      });
+      if (overCap) send();
+      else endpoint.answer(send);
     });
   });
 

@@ -22,6 +22,8 @@ export interface WebhookDelivery {
   readonly receivedAtIso: string;
   /** The status the receiver answered (204 by default, 413 over the cap, 404 for strays). */
   readonly status: number;
+  /** The answer never reached the sender: it gave up (closed the connection) while the answer was held. */
+  readonly dropped?: true;
   /** Label of the endpoint it was attributed to; undefined for strays and unlabelled endpoints. */
   readonly label: string | undefined;
 }
