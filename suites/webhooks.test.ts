@@ -286,8 +286,9 @@ function straysNote(): string {
 
 /** A read of the case made when its delivery arrived, the receiver's answer to the delivery held meanwhile. */
 interface ArrivalRead {
-  /** The answer to the read (GET, or an empty PATCH where GET is missing). */
-  res: ReceivedResponse;
+  /** The answer to the read (GET, or an empty PATCH where GET is missing), or what stopped it. */
+  res: ReceivedResponse | undefined;
+  error?: unknown;
   /** The case it shows, when it answered 200 with the case. */
   body: CaseBody | undefined;
   /** Whether it was answered while the delivery's answer was held (false: only once the hold ended). */
@@ -356,9 +357,13 @@ async function readAtArrival(t: CheckApi, id: number, release: () => void): Prom
   const whileHeld = answered;
   release();
   const heldMs = Date.now() - from;
-  const res = await read;
-  const body = res.status === 200 && isJsonObject(res.json) && res.json.id === id ? (res.json as CaseBody) : undefined;
-  return { res, body, whileHeld, heldMs };
+  // What stopped the read (a timeout) is WEBHOOK-AFTER-COMMIT's to report; the other checks read for themselves.
+  const { res, error } = await read.then(
+    (r) => ({ res: r, error: undefined }),
+    (e: unknown) => ({ res: undefined, error: e }),
+  );
+  const body = res?.status === 200 && isJsonObject(res.json) && res.json.id === id ? (res.json as CaseBody) : undefined;
+  return { res, ...(error === undefined ? {} : { error }), body, whileHeld, heldMs };
 }
 
 /** The baseline, processed once per file (or afresh when a check is re-run after failing). */
@@ -749,6 +754,7 @@ describe.concurrent('the completion webhook', () => {
       const b = await delivered(t, retriedCommit());
       const sent = completedIn(t, b);
       const arrival = b.atArrival!;
+      if (!arrival.res) throw arrival.error;
       const atArrival = arrival.body
         ? resultDifferences(sent, arrival.body)
         : [`the read answered ${excerpt(arrival.res).slice(0, 200)}`];
