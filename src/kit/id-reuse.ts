@@ -15,6 +15,20 @@ import type { InvariantFinding } from '../results/invariants.ts';
 
 export const DELETED_CASES_FILE = 'deleted-cases.jsonl';
 
+/**
+ * How many cases' identities and deletions are kept (the oldest forgotten first): a long campaign (--duration)
+ * creates and deletes cases without end.
+ */
+const SEEN_KEPT = 10_000;
+const DELETED_KEPT = 50_000;
+
+/** Sets a key as the newest of a map kept to `max` entries. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
 const ONE_CASE = /\/api\/cases\/(\d+)\/$/;
 const BULK_CASES = /\/api\/cases\/bulk-update\/$/;
 
@@ -90,7 +104,7 @@ export class IdReuseWatch {
           }
         }
       }
-      this.#seen.set(key, shown);
+      keepNewest(this.#seen, key, shown, SEEN_KEPT);
     }
     if (method === 'DELETE' && status >= 200 && status <= 299) {
       const id = Number(ONE_CASE.exec(pathname)?.[1]);
@@ -142,7 +156,7 @@ export class IdReuseWatch {
   #apply(line: Line): void {
     const key = `${line.org} ${line.id}`;
     const d = this.#deleted.get(key) ?? { identities: [], reused: false };
-    this.#deleted.set(key, d);
+    keepNewest(this.#deleted, key, d, DELETED_KEPT);
     if (line.kind === 'reused') d.reused = true;
     else d.identities.push({ id: line.id, createdAt: line.createdAt, externalIds: [...(line.externalIds ?? [])] });
   }
