@@ -16,7 +16,7 @@ import { VARIANTS, type VariantName } from '../src/reference/variants.ts';
 import { resolveConfig } from '../src/runner/config.ts';
 import { parseJson, stringifyJson } from '../src/base/json.ts';
 import { Case, compareIds, type Id, idPlus } from '../src/spec/index.ts';
-import { BIN, cleanEnv, ROOT, screenconf, tempDir } from './support/cli.ts';
+import { BIN, cleanEnv, screenconf, tempDir } from './support/cli.ts';
 
 type Json = Record<string, unknown> & { id: number };
 interface CaseJson extends Json {

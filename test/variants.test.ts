@@ -27,6 +27,7 @@ const COMBINED: VariantName[][] = [
     'bulk.keep-last-check',
     'delete.absent-no-op',
     'bulk.case-summary-complete',
+    'webhook.envelope',
   ],
   [
     'errors.status-422',
@@ -42,6 +43,7 @@ const COMBINED: VariantName[][] = [
     'token.bearer-api-key',
     'bulk.over-limit-per-item',
     'bulk.case-summary-outcome',
+    'webhook.queue-timeout',
   ],
   [
     'text.nfc',

@@ -235,7 +235,7 @@ export function getHarness(): Harness {
   ]);
   // Outside a check (hooks, setup); a check records into its own list (runInCheck).
   const exchanges: Exchange[] = [];
-  const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
+  const watcher = new InvariantWatcher(redactor, run.target.baseUrl, run.shareDir);
   const serverHeaders = new ServerHeaders();
   const stats = { requests: 0 };
   const record = (e: Exchange) => {

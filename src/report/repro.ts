@@ -303,7 +303,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
     lines.push(
       '# screenconf cannot check this expectation in sh: the body is shown, to compare with the report by hand.',
       `echo ${q(`(in the run: HTTP ${last.status ?? '?'})`)}`,
-      'case "$STATUS" in 5[0-9][0-9]) echo "(a 5xx never conforms)"; ' + reproduced + ' ;; esac',
+      `case "$STATUS" in 5[0-9][0-9]) echo "(a 5xx never conforms)"; ${reproduced} ;; esac`,
       undecided('not checkable in sh; compare the body with the expectation by hand'),
     );
     return lines;

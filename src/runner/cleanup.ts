@@ -112,7 +112,7 @@ export async function cleanupLedger(
     const { removed, left } = await removeAll(pending, clients, (c) => {
       const key = `${c.run} ${c.baseUrl}`;
       if (!writers.has(key)) writers.set(key, new Ledger(path, c.run, c.baseUrl));
-      writers.get(key)!.deleted(c.org, c.id);
+      writers.get(key)!.deleted(c.org, c.id, c.externalId);
     });
     for (const r of removed) io.out(`removed case ${r.id} (organisation ${r.org}): ${r.detail}`);
     for (const r of left) io.out(redactor.redact(`could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));

@@ -172,6 +172,32 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'case-delete',
     statement: 'DELETE of an existing case answers 2xx, and a later PATCH of that case is rejected with a 4xx.',
     source: 'interface § Endpoints › DELETE /api/cases/{id}/ ("Deletes the specified case")',
+    decision:
+      'A later PATCH answered 2xx by another case, created since with the same id, shows the deleted case gone ' +
+      '(the id reused: CASE-ID-NOT-REUSED); the deleted case answering again, with its own created_at and ' +
+      'external_id, fails this.',
+  },
+  {
+    id: 'CASE-ID-NOT-REUSED',
+    level: 'SHOULD',
+    area: 'case-delete',
+    statement:
+      "Once a case is deleted, its id names no other case: no answer shows a deleted case's id on a case created at " +
+      'another time, or with an external_id the deleted case never had.',
+    source:
+      'interface § Endpoints › PATCH (path id: "identifies the case"), › DELETE ("Deletes the specified case"); ' +
+      '§ Resources › Case (id: integer, read-only); RFC 9110 §9.2.2 (DELETE is idempotent: a client may repeat it)',
+    decision:
+      'SHOULD, not MUST: the interface says the id identifies the case, but not for how long nor that an id is ' +
+      'never given again, where for external_id it states the uniqueness and its scope. Reuse still defeats what ' +
+      'a client does with an id: one it kept (from a webhook, in its own records) or a DELETE repeated after a ' +
+      'lost answer, which RFC 9110 §9.2.2 allows, then acts on another case; so it is warned. Judged by the ' +
+      'invariant watcher on every answer of every suite: each case the run deleted (a DELETE answered 2xx) is ' +
+      "known by created_at and external_id, across the run's worker processes; a case showing its id that was " +
+      'created a second or more apart, or shows an external_id the deleted case never showed nor was sent, is ' +
+      'another case. The deleted case itself answering again is not reuse: CASE-DELETE-REMOVES and ' +
+      'MODEL-CONSISTENT judge that, and neither fails when it is another case. The case-delete suite creates a ' +
+      'case right after a deletion, where a server that recycles ids hands one out again.',
   },
   {
     id: 'CASE-DELETE-STATUS',
