@@ -76,7 +76,7 @@ describe('the runnable blocks of README.md and docs/', () => {
       SCREENCONF_PEER_CLIENT_ID: peer.clientId,
       SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret,
     };
-  }, 60_000);
+  });
 
   afterAll(() => {
     server?.kill('SIGTERM');

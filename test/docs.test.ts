@@ -100,7 +100,7 @@ describe('the references generated from the code', () => {
   beforeAll(async () => {
     // The suites are collected by vitest, as for a run: a few seconds.
     generated = await generatedDocs();
-  }, 120_000);
+  });
 
   it(`are what "${REGENERATE}" writes now`, async () => {
     const stale = await stalePages(generated);

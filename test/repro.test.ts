@@ -176,7 +176,7 @@ describe('the judged exchange and reproduction scripts', () => {
       for (const [, id] of deleted) expect(correct.store.getCase(ours.name, Number(id))).toBeUndefined();
       const none = await sh(script, {});
       expect(none.status, none.out).toBe(2);
-    }, 60_000);
+    });
   }
 
   it('writes no secret of the run into any script, and lists the scripts in SHA256SUMS', () => {
