@@ -32,11 +32,32 @@ const CAUGHT_BY: Record<
   'token.type-not-bearer': { suites: ['token'], fails: ['TOKEN-TYPE-BEARER'] },
   'auth.accept-missing': { suites: ['auth'], fails: ['AUTH-REQUIRED-MISSING'] },
   'auth.accept-any-bearer': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'] },
-  'auth.api-key-rejected': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
+  // A credential refused in its plain form does not blame the other forms of the scheme.
+  'auth.api-key-rejected': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'], passes: ['AUTH-SCHEME-FORMS'] },
   'auth.api-key-refused-by-delete': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
-  'auth.token-refused-by-bulk': { suites: ['auth'], fails: ['AUTH-TOKEN-OPENS'] },
+  'auth.token-refused-by-bulk': { suites: ['auth'], fails: ['AUTH-TOKEN-OPENS'], passes: ['AUTH-SCHEME-FORMS'] },
   'auth.malformed-500': { suites: ['auth'], fails: ['AUTH-REQUIRED-MALFORMED'] },
   'auth.no-www-authenticate': { suites: ['auth'], fails: ['AUTH-401-WWW-AUTHENTICATE'] },
+  // The credential matrix (spec/credential-matrix.ts): each defect opens some cells only, and only the requirement
+  // that owns those cells fails; the refusals that must show no data are still judged on the rest.
+  'auth.credential-first-32': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-REFUSAL-NO-DATA'] },
+  'auth.bulk-verified-after': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'auth.api-key-case-insensitive': {
+    suites: ['auth'],
+    fails: ['AUTH-REQUIRED-WRONG'],
+    passes: ['AUTH-REFUSAL-NO-DATA', 'AUTH-API-KEY-BEARER'],
+  },
+  'auth.bulk-token-prefix': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'auth.scheme-exact': { suites: ['auth'], fails: ['AUTH-SCHEME-FORMS'], passes: ['AUTH-TOKEN-OPENS'] },
+  'auth.refusal-echoes-case': {
+    suites: ['auth'],
+    fails: ['AUTH-REFUSAL-NO-DATA'],
+    passes: ['AUTH-REQUIRED-WRONG', 'AUTH-REQUIRED-MISSING'],
+  },
+  'token.jwt-unverified': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'token.jwt-alg-none': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'token.expiry-not-enforced': { suites: ['auth'], fails: ['AUTH-TOKEN-EXPIRED'], passes: ['AUTH-REQUIRED-WRONG'] },
+  'token.expires-in-ms': { suites: ['auth'], fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
   'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
   'bulk.malformed-500': {

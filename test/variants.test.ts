@@ -23,6 +23,7 @@ const COMBINED: VariantName[][] = [
     'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
+    'token.jwt',
   ],
   [
     'errors.status-422',
@@ -45,6 +46,7 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-status-per-id',
     'delete.keeps-customer',
     'read.get-403',
+    'token.uuid',
   ],
 ];
 

@@ -2,6 +2,8 @@
  * Variants of access tokens (interface § Authentication 4: the unit of expires_in is "not shown";
  * a token's lifetime and how many a client may hold are unsaid).
  */
+import { randomUUID } from 'node:crypto';
+import { JwtSigner } from '../jwt.ts';
 import { variant } from '../switches.ts';
 
 export const TOKEN_VARIANTS = [
@@ -14,4 +16,26 @@ export const TOKEN_VARIANTS = [
       env.tokens.revokeClient(clientId, accessToken);
     },
   })),
+  variant(
+    'token.jwt',
+    'access tokens are JWTs (HS256: header.payload.signature, the payload naming the client and its organisation), ' +
+      'each checked by its signature and against the tokens issued',
+    (base) => {
+      const signer = new JwtSigner();
+      return {
+        newAccessToken: (org, ttl) => signer.issue(org, ttl),
+        tokenOwner: (credential, op) => (signer.verifies(credential) ? base.tokenOwner(credential, op) : undefined),
+      };
+    },
+    'token-format',
+  ),
+  variant(
+    'token.uuid',
+    'access tokens are UUIDs, found in any letter case (a UUID is case-insensitive: RFC 9562 §4)',
+    (base) => ({
+      newAccessToken: () => randomUUID(),
+      tokenOwner: (credential, op) => base.tokenOwner(credential.toLowerCase(), op),
+    }),
+    'token-format',
+  ),
 ];
