@@ -57,7 +57,7 @@ const CAUGHT_BY: Record<
   'token.jwt-unverified': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
   'token.jwt-alg-none': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
   'token.expiry-not-enforced': { suites: ['auth'], fails: ['AUTH-TOKEN-EXPIRED'], passes: ['AUTH-REQUIRED-WRONG'] },
-  'token.expires-in-ms': { suites: ['auth'], fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
+  'token.expires-early': { suites: ['auth'], fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
   'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
   'bulk.malformed-500': {

@@ -111,8 +111,9 @@ export const AUTH_REQUIREMENTS = requirements([
     decision:
       "The interface leaves the unit open, so this is RFC 6749's reading, a SHOULD. A server may revoke a " +
       "client's earlier tokens when it issues a new one (AUTH-TOKEN-SUPERSEDED): the check judges only where the " +
-      'server keeps them. A token got at the start of the auth suite is used again at its end (at least ' +
-      '0.5 s later, while more than 1 s of its stated lifetime is left); a longer wait is not made.',
+      'server keeps them. A token got at the start of the auth suite is used again 2 s before its stated lifetime ' +
+      'ends where that is at most 10 s after its issue (as AUTH-TOKEN-EXPIRED waits), else at the end of the suite ' +
+      '(a longer wait is not made); not judged within 1 s of its end.',
   },
   {
     id: 'AUTH-TOKEN-EXPIRED',
