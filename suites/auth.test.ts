@@ -75,8 +75,15 @@ let unchanged: AuthTargets | undefined;
 /** Every request the file sent with a credential that must be refused, for AUTH-REFUSAL-NO-DATA. */
 let refusals: Sent[] = [];
 
-/** Fails with every failed cell of a check, one line each, judging their requests. */
-function failCells(records: readonly CellRecord[], judged: readonly unknown[], what: string, expected: string): void {
+/** Records a check's cells for the report, and fails with every failed one, one line each, judging their requests. */
+function failCells(
+  t: CheckApi,
+  records: readonly CellRecord[],
+  judged: readonly unknown[],
+  what: string,
+  expected: string,
+): void {
+  t.recordCells(records);
   const failed = records.filter((r) => r.result === 'fail');
   const sent = records.filter((r) => r.status !== undefined).length;
   const lines = failed.map((r) => `${r.cell}: ${r.why}`).join('\n');
@@ -92,7 +99,10 @@ function failCells(records: readonly CellRecord[], judged: readonly unknown[], w
  * read.
  */
 async function refuseCells(t: CheckApi, plan: readonly PlannedCell[]): Promise<Sent[]> {
-  if (sentCells(plan).length === 0) t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+  if (sentCells(plan).length === 0) {
+    t.recordCells(notSentRecords(plan, 'refused-unchanged'));
+    t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+  }
   let judged: { sent: Sent[]; records: CellRecord[]; read: unknown[] } = { sent: [], records: [], read: [] };
   await confirmedByRead(async (fromRead) => {
     judged = await refuseAll(t, plan, fromRead);
@@ -100,6 +110,7 @@ async function refuseCells(t: CheckApi, plan: readonly PlannedCell[]): Promise<S
   const { sent, records, read } = judged;
   const opened = sent.filter((s) => !refused(s)).map((s) => s.req.res);
   failCells(
+    t,
     [...records, ...notSentRecords(plan, 'refused-unchanged')],
     [...opened, ...(opened.length ? [] : read)],
     'requests with credentials that must be refused',
@@ -151,6 +162,13 @@ function notSentReasons(plan: readonly PlannedCell[]): string {
   const reasons = new Map<string, string>();
   for (const p of plan) if ('notSent' in p) reasons.set(p.cell.variation.name, p.notSent);
   return [...reasons].map(([name, why]) => `${name}: ${why}`).join('; ');
+}
+
+/** Records a requirement's cells as not sent, for why, and skips the check with it. */
+function skipCells(t: CheckApi, owner: RequirementId, why: string): never {
+  const oracle = (c: CredentialCell) => c.judgedBy[0]!.oracle;
+  t.recordCells(credentialCells(variationsOwnedBy(owner)).map((c) => cellRecord(c, oracle(c), 'not-judged', { why })));
+  return t.skip(why);
 }
 
 /** The cells of the variations a requirement owns, planned with the run's credentials (or `value`). */
@@ -221,6 +239,8 @@ interface TokenLife {
   receivedAt: number;
   expiresIn: unknown;
   afterNewer: ReceivedResponse;
+  /** The cell that answer is. */
+  superseded: CredentialCell;
 }
 let life: Promise<TokenLife> | undefined;
 
@@ -256,9 +276,9 @@ function tokenLife(t: CheckApi): Promise<TokenLife> {
     const c = await spareCase(t);
     const first = await newToken(t);
     await newToken(t);
-    const { auth } = await timedCell(t, 'AUTH-TOKEN-SUPERSEDED', first.token);
+    const { cell: superseded, auth } = await timedCell(t, 'AUTH-TOKEN-SUPERSEDED', first.token);
     const afterNewer = await t.primary.api.patchCase(c.id, {}, { auth });
-    return { ...first, afterNewer };
+    return { ...first, afterNewer, superseded };
   })().catch((err: unknown) => {
     life = undefined;
     throw err;
@@ -277,9 +297,12 @@ const is2xx = (status: number) => status >= 200 && status <= 299;
 
 describe('authentication', () => {
   check('an access token after a newer one was issued to its client', ['AUTH-TOKEN-SUPERSEDED'], async (t) => {
-    const status = (await tokenLife(t)).afterNewer.status;
+    const l = await tokenLife(t);
+    const status = l.afterNewer.status;
     const what = is2xx(status) ? 'still opens' : status >= 400 && status <= 499 ? 'refused' : 'unclear';
-    t.observe('AUTH-TOKEN-SUPERSEDED', `PATCH {} with a token after a newer one was issued: HTTP ${status} (${what})`);
+    const text = `PATCH {} with a token after a newer one was issued: HTTP ${status} (${what})`;
+    t.observe('AUTH-TOKEN-SUPERSEDED', text);
+    t.recordCells([cellRecord(l.superseded, 'observed', 'not-judged', { status, why: text })]);
   });
 
   check('an access token opens every protected endpoint', ['AUTH-TOKEN-OPENS'], async (t) => {
@@ -336,7 +359,10 @@ describe('authentication', () => {
     async (t) => {
       const plan = await ownedCells(t, 'AUTH-SCHEME-FORMS');
       const cells = sentCells(plan);
-      if (cells.length === 0) t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+      if (cells.length === 0) {
+        t.recordCells(notSentRecords(plan, 'opens'));
+        t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+      }
       const x = unchanged ?? (await authTargets(t));
       unchanged = undefined;
       // DELETE and the bulk check delete name ids that do not exist, so that every form can be tried: each must
@@ -371,6 +397,7 @@ describe('authentication', () => {
         records.push(cellRecord(cell, 'opens', ok ? 'pass' : 'fail', { status, ...(why ? { why } : {}) }));
       }
       failCells(
+        t,
         [...records, ...notSentRecords(plan, 'opens')],
         judged,
         'requests with a valid credential in another form of the scheme',
@@ -407,7 +434,9 @@ describe('authentication', () => {
     const l = await tokenLife(t);
     const kept = l.afterNewer.status;
     if (!is2xx(kept))
-      t.skip(
+      skipCells(
+        t,
+        'AUTH-TOKEN-LIFETIME',
         `the token answered HTTP ${kept} once a newer one was issued (AUTH-TOKEN-SUPERSEDED): a server may revoke a ` +
           "client's earlier tokens, so a later refusal could be that",
       );
@@ -415,14 +444,18 @@ describe('authentication', () => {
     // Late: near its end where the run can wait for that (as for AUTH-TOKEN-EXPIRED), else now, at the suite's end.
     const end = l.receivedAt + stated * 1000;
     if (Date.now() > end - GRACE_MS)
-      t.skip(
+      skipCells(
+        t,
+        'AUTH-TOKEN-LIFETIME',
         `the token is ${((Date.now() - l.receivedAt) / 1000).toFixed(1)} s old, too near its lifetime (${stated} s)`,
       );
     if (stated <= MAX_WAIT_S) await sleep(Math.max(0, end - LATE_LEFT_MS - Date.now()));
     const elapsed = Date.now() - l.receivedAt;
     const c = await spareCase(t);
-    const { auth } = await timedCell(t, 'AUTH-TOKEN-LIFETIME', l.token);
+    const { cell, auth } = await timedCell(t, 'AUTH-TOKEN-LIFETIME', l.token);
     const res = await t.primary.api.patchCase(c.id, {}, { auth });
+    const why = `a token ${(elapsed / 1000).toFixed(1)} s old, expires_in ${stated}: HTTP ${res.status}`;
+    t.recordCells([cellRecord(cell, 'opens', is2xx(res.status) ? 'pass' : 'fail', { status: res.status, why })]);
     if (!is2xx(res.status))
       fail(
         `PATCH {} of case ${c.id} with a token issued ${(elapsed / 1000).toFixed(1)} s before, with expires_in ` +
@@ -440,7 +473,9 @@ describe('authentication', () => {
       const l = await tokenLife(t);
       const stated = statedSeconds(t, l);
       if (stated > MAX_WAIT_S)
-        t.skip(
+        skipCells(
+          t,
+          'AUTH-TOKEN-EXPIRED',
           `the token's stated lifetime (${stated} s) is longer than a run waits to see one expire (${MAX_WAIT_S} s)`,
         );
       const wait = l.receivedAt + stated * 1000 + GRACE_MS - Date.now();
@@ -480,6 +515,6 @@ describe('authentication', () => {
     }
     if (records.every((r) => r.result === 'not-judged'))
       t.skip('every request answered 2xx: AUTH-REQUIRED-* fail them');
-    failCells(records, shown, 'refusals', "an answer showing none of the case's values");
+    failCells(t, records, shown, 'refusals', "an answer showing none of the case's values");
   });
 });

@@ -54,7 +54,7 @@ import {
   type Organisation,
   type ReadBack,
 } from '../src/kit/index.ts';
-import { LIMITS, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
+import { type Id, LIMITS, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const CONCURRENCY = 8;
@@ -193,11 +193,11 @@ function batches(slot: string, withPeer: boolean): fc.Arbitrary<Batch> {
 }
 
 /** A case an item names, and the organisation that can read it. */
-type Entry = MixedEntry<{ org: Organisation; id: number }, CaseBody>;
+type Entry = MixedEntry<{ org: Organisation; id: Id }, CaseBody>;
 /** The mixed batches' cases, and a case apart whose external_id the conflicting item asks for. */
 type Setup = MixedSetup<CaseBody, CaseBody> & { holder: CaseBody };
 
-const CASES: ReadBack<{ org: Organisation; id: number }, CaseBody> = {
+const CASES: ReadBack<{ org: Organisation; id: Id }, CaseBody> = {
   noun: 'case',
   read: (target, after) => readCase(target.org, target.id, after ? `reading case ${target.id} ${after}` : undefined),
   notApplied,

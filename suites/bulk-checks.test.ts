@@ -37,7 +37,7 @@ import {
   type CheckApi,
   type ExpectedItem,
 } from '../src/kit/index.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { compareIds, type Id, LIMITS } from '../src/spec/index.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 /** Checks per case in mixed batches: up to three are deleted, one always stays. */
@@ -49,20 +49,20 @@ const MAX_UNKNOWN = 2;
  */
 const POOLED_CHECKS = 12;
 
-async function checksNow(h: CaseWithChecks, what?: string): Promise<number[]> {
+async function checksNow(h: CaseWithChecks, what?: string): Promise<Id[]> {
   return checkIds(await readCase(h.org, h.caseId, what));
 }
 
 /** Each case shows exactly the checks expected of it; one line per case that does not. */
-async function checkProblems(expected: { holder: CaseWithChecks; ids: number[] }[], what: string): Promise<string[]> {
+async function checkProblems(expected: { holder: CaseWithChecks; ids: Id[] }[], what: string): Promise<string[]> {
   const problems: string[] = [];
   for (const { holder, ids } of expected) {
     const now = await checksNow(holder, `reading case ${holder.caseId} after the ${what}`);
-    const want = [...ids].sort((a, b) => a - b);
+    const want = [...ids].sort(compareIds);
     if (deepEqual(now, want)) continue;
     const kept = now.filter((id) => !want.includes(id));
     const lost = want.filter((id) => !now.includes(id));
-    const some = (ids: number[]) =>
+    const some = (ids: Id[]) =>
       ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length} in all)` : ids.join(', ');
     const parts = [
       kept.length ? `checks ${some(kept)} still there` : '',
@@ -105,7 +105,7 @@ function failuresFirst(withPeer: boolean): Batch {
 }
 
 interface Entry extends ExpectedItem {
-  id: number;
+  id: Id;
   /** An existing check of ours, which must go; the others fail. */
   valid: boolean;
 }
@@ -124,7 +124,7 @@ async function sendMixed(
   const planned: Omit<Entry, 'index'>[] = holder.checks
     .slice(0, batch.existing)
     .map((id) => ({ id, valid: true, label: `check ${id} of case ${holder.caseId}` }));
-  const unknown = new Set<number>();
+  const unknown = new Set<Id>();
   while (unknown.size < batch.unknown) unknown.add(unknownId());
   for (const id of unknown) planned.push({ id, valid: false, label: `unknown check id ${id}` });
   if (batch.peer && peer)

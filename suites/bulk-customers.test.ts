@@ -7,6 +7,7 @@
  * nested summary. Item fields are not shown: screenconf sends full_name and customer_type beside
  * id or external_id, never both (with both, which one identifies the customer is not shown).
  */
+import { stringifyJson } from '../src/base/json.ts';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe } from 'vitest';
@@ -399,8 +400,7 @@ describe('POST /api/customers/bulk-update/', () => {
         const problems: string[] = [];
         for (const [i, k] of customers.entries()) {
           const w = notApplied(await readCustomer(t.primary, k), items[i]!);
-          if (w.length)
-            problems.push(`customer ${k.id} (external_id ${JSON.stringify(k.externalId)}): ${w.join(', ')}`);
+          if (w.length) problems.push(`customer ${k.id} (external_id ${stringifyJson(k.externalId)}): ${w.join(', ')}`);
         }
         if (problems.length)
           fail(
@@ -438,9 +438,9 @@ describe('POST /api/customers/bulk-update/', () => {
         const before = await readCustomer(t.primary, bystander);
         const item = { external_id: named, full_name: `Screenconf Exact ${tag} ${i}` };
         const what =
-          `bulk customer update naming external_id ${JSON.stringify(named)}, while customer ${bystander.id} holds ` +
-          `${JSON.stringify(near)} (they differ in ${differ} only)` +
-          (target ? ` and customer ${target.id} holds ${JSON.stringify(named)}` : ' and no customer holds it');
+          `bulk customer update naming external_id ${stringifyJson(named)}, while customer ${bystander.id} holds ` +
+          `${stringifyJson(near)} (they differ in ${differ} only)` +
+          (target ? ` and customer ${target.id} holds ${stringifyJson(named)}` : ' and no customer holds it');
         const { res, exchange } = await send(t, { items: [item] });
         if (res.status >= 500)
           fail(what, 'no 5xx (a 200 with the item reported, or a 4xx)', excerpt(res), {

@@ -9,6 +9,7 @@
  * valid items and only them; a bulk check delete removes the checks it names. Bulk answers are
  * not judged by their shape (not shown): the state read back is.
  */
+import { stringifyJson } from '../src/base/json.ts';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { deleteAfter, httpUrl, metadata, syncPlatforms } from '../src/arbitraries/index.ts';
@@ -28,7 +29,13 @@ import {
   type JsonObject,
 } from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
-import { CASE_PATCH_FIELDS as FIELDS, LIMITS, type CasePatchField as Field } from '../src/spec/index.ts';
+import {
+  CASE_PATCH_FIELDS as FIELDS,
+  type CasePatchField as Field,
+  compareIds,
+  type Id,
+  LIMITS,
+} from '../src/spec/index.ts';
 
 /** Fresh cases per model run, and checks per case: few, so operations meet on the same case. */
 const CASES = 3;
@@ -56,14 +63,14 @@ interface GenItem {
 
 interface ModelCase {
   index: number;
-  id: number;
+  id: Id;
   deleted: boolean;
   /** Field values the model knows (a field the server leaves out of the read is not judged). */
   fields: Partial<Record<Field, unknown>>;
   /** Ids of the checks it still has. */
-  checks: number[];
+  checks: Id[];
   /** Ids of the checks it was created with (bulk deletes pick among them, deleted or not). */
-  created: number[];
+  created: Id[];
   /** The model's step (Model.step) at which the case was last read and agreed with the model; -1: never. */
   seen: number;
 }
@@ -99,7 +106,7 @@ function body(patch: GenPatch, invalid: number | undefined, pool: string[]): Jso
 }
 
 function showPatch(patch: GenPatch, invalid: number | undefined): string {
-  return JSON.stringify(body(patch, invalid, POOL_NAMES));
+  return stringifyJson(body(patch, invalid, POOL_NAMES));
 }
 
 /** The live case holding an external_id value, if any. */
@@ -135,21 +142,21 @@ function expectState(json: unknown, c: ModelCase, what: string): void {
     if (!(f in c.fields)) continue;
     if (!(f in b)) {
       if (f === 'external_id')
-        fail(`${what}: external_id`, JSON.stringify(c.fields[f]), 'field missing', { judged: [json] });
+        fail(`${what}: external_id`, stringifyJson(c.fields[f]), 'field missing', { judged: [json] });
       continue; // optional in the read representation
     }
     if (!deepEqual(b[f], c.fields[f])) {
-      const [expected, received] = [JSON.stringify(c.fields[f]), JSON.stringify(b[f])];
+      const [expected, received] = [stringifyJson(c.fields[f]), stringifyJson(b[f])];
       fail(`${what}: ${f}`, expected, received, {
         judged: [json],
         expect: { fields: [{ name: f, expected, received }] },
       });
     }
   }
-  const expected = [...c.checks].sort((x, y) => x - y);
+  const expected = [...c.checks].sort(compareIds);
   const ids = checkIds(b);
   if (!deepEqual(ids, expected))
-    fail(`${what}: ids of its checks`, JSON.stringify(expected), JSON.stringify(ids), { judged: [json] });
+    fail(`${what}: ids of its checks`, stringifyJson(expected), stringifyJson(ids), { judged: [json] });
 }
 
 function never5xx(res: ReceivedResponse, what: string): void {
@@ -264,7 +271,7 @@ class BulkUpdateCommand implements fc.AsyncCommand<Model, Real> {
     for (const [i, { c, body: b }] of sent.entries()) {
       const { fate: f, why } = fates[i]!;
       const what =
-        `after bulk update item ${i} ${JSON.stringify(b)}${why ? ` (${why})` : ''}, answered HTTP ` + `${res.status}`;
+        `after bulk update item ${i} ${stringifyJson(b)}${why ? ` (${why})` : ''}, answered HTTP ` + `${res.status}`;
       if (c.deleted) {
         await expectReadBack(m, r, c, what);
         continue;
@@ -282,8 +289,8 @@ class BulkUpdateCommand implements fc.AsyncCommand<Model, Real> {
 
 class BulkDeleteChecksCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly picks: [number, number][]) {}
-  #ids(m: Readonly<Model>): number[] {
-    return this.picks.map(([i, j]) => m.cases[i]!.created[j]).filter((id): id is number => id !== undefined);
+  #ids(m: Readonly<Model>): Id[] {
+    return this.picks.map(([i, j]) => m.cases[i]!.created[j]).filter((id): id is Id => id !== undefined);
   }
   /** Never empties a live case: "a case holds one or more checks", so a server may refuse that. */
   check(m: Readonly<Model>) {
@@ -294,11 +301,11 @@ class BulkDeleteChecksCommand implements fc.AsyncCommand<Model, Real> {
     const ids = this.#ids(m);
     m.step += 1;
     const res = await r.t.primary.api.bulkDeleteChecks({ ids });
-    never5xx(res, `bulk delete of checks ${JSON.stringify(ids)}`);
+    never5xx(res, `bulk delete of checks ${stringifyJson(ids)}`);
     for (const c of m.cases) {
       if (c.deleted || !c.created.some((k) => ids.includes(k))) continue;
       c.checks = c.checks.filter((k) => !ids.includes(k));
-      await expectReadBack(m, r, c, `after bulk delete of checks ${JSON.stringify(ids)}, answered HTTP ${res.status}`);
+      await expectReadBack(m, r, c, `after bulk delete of checks ${stringifyJson(ids)}, answered HTTP ${res.status}`);
     }
   }
   toString() {

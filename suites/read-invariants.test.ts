@@ -4,6 +4,7 @@
  * invariant watcher judges the same invariants on every case body any suite receives; these
  * checks make sure the bodies worth judging (decided checks, risk scores) are seen.
  */
+import { stringifyJson } from '../src/base/json.ts';
 import { describe } from 'vitest';
 import {
   check,
@@ -18,7 +19,7 @@ import {
 } from '../src/kit/index.ts';
 import { caseInvariants } from '../src/kit/invariants.ts';
 import type { WatchedRequirement } from '../src/results/invariants.ts';
-import type { CheckType } from '../src/spec/index.ts';
+import { type CheckType, type Id, isId } from '../src/spec/index.ts';
 
 /** Processing time is not shown: a setting (--processing-timeout-ms); the reference takes well under a second. */
 const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
@@ -49,7 +50,7 @@ function scoreOf(k: JsonObject): number | null {
 }
 
 /** Reads a case until it is complete (or the deadline passes), keeping every read. */
-async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Promise<CaseBody | undefined> {
+async function pollUntilComplete(t: CheckApi, id: Id, seen: Sighting[]): Promise<CaseBody | undefined> {
   const { body, complete } = await readUntilComplete(
     t.primary,
     id,
@@ -90,7 +91,7 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   // (and a server may refuse to empty a case: "a case holds one or more checks"), so the case is
   // read whatever they answered.
   const top = [...checksOf(doneA ?? a)].sort((x, y) => (scoreOf(y) ?? -1) - (scoreOf(x) ?? -1))[0];
-  if (top && Number.isInteger(top.id)) {
+  if (top && isId(top.id)) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: [top.id] });
     all.push({
       label: `a read after bulk deletion of its highest-scored check (answered HTTP ${res.status})`,
@@ -99,7 +100,7 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   }
   const idsB = checksOf(doneB ?? b)
     .map((k) => k.id)
-    .filter(Number.isInteger);
+    .filter(isId);
   if (idsB.length) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: idsB });
     all.push({
@@ -159,7 +160,7 @@ function caseRiskText(body: CaseBody): string {
     .map(scoreOf)
     .filter((s): s is number => s !== null);
   if (typeof r === 'number' && scores.length && r === Math.max(...scores)) return 'the maximum of the scored checks';
-  return `${JSON.stringify(r)}${scores.length ? ` (scored checks: ${JSON.stringify(scores)})` : ''}`;
+  return `${stringifyJson(r)}${scores.length ? ` (scored checks: ${stringifyJson(scores)})` : ''}`;
 }
 
 describe('Case read representation', () => {
@@ -328,7 +329,7 @@ describe('Checks before a decision', () => {
           fail(
             `the checks of case ${body.id} in ${label}`,
             `each check's input_details as created: ${UNDECIDED_CHECKS.map(
-              (k) => `${k.check_type} ${JSON.stringify(k.input_details)}`,
+              (k) => `${k.check_type} ${stringifyJson(k.input_details)}`,
             ).join('; ')}`,
             problems.join('; '),
             { judged: [body] },

@@ -43,6 +43,7 @@ import {
   type JsonObject,
   type Organisation,
 } from '../src/kit/index.ts';
+import type { Id } from '../src/spec/index.ts';
 
 const NO_PEER =
   'no peer organisation is configured: give --peer-client-id and --peer-client-secret (a second organisation) to ' +
@@ -74,7 +75,7 @@ async function observeRefusal(
   peer: Organisation,
   method: 'PATCH' | 'DELETE',
   res: ReceivedResponse,
-  caseId: number,
+  caseId: Id,
 ): Promise<void> {
   const id = unknownId();
   const nowhere = method === 'PATCH' ? await peer.api.patchCase(id, {}) : await peer.api.deleteCase(id);
@@ -157,7 +158,7 @@ describe("another organisation's PATCH and DELETE", () => {
 
 /** A bulk batch sent with the peer's credentials: items naming ours (must fail) and one of its own (valid). */
 interface PeerBatch {
-  request: { id?: unknown; external_id?: unknown }[] | number[];
+  request: { id?: unknown; external_id?: unknown }[] | Id[];
   ours: ExpectedItem[];
   own: ExpectedItem;
   res: ReceivedResponse;

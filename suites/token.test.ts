@@ -1,4 +1,5 @@
 /** POST /api/oauth/token/: client-credentials tokens (interface § Endpoints, § Authentication). */
+import { stringifyJson } from '../src/base/json.ts';
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { check, expectRejected, expectSchema, expectStatus, fail, type CheckApi } from '../src/kit/index.ts';
@@ -18,7 +19,7 @@ function validBody(t: CheckApi) {
 /** A rejection must also issue nothing. */
 function expectNoToken(json: unknown, what: string) {
   if (json && typeof json === 'object' && 'access_token' in json)
-    fail(what, 'no access_token in a rejection', JSON.stringify(json), { judged: [json] });
+    fail(what, 'no access_token in a rejection', stringifyJson(json), { judged: [json] });
 }
 
 describe('token endpoint', () => {
@@ -44,7 +45,7 @@ describe('token endpoint', () => {
     expectStatus(res, 200, 'token request with valid client credentials');
     const type = (res.json as { token_type?: unknown })?.token_type;
     if (typeof type !== 'string' || type.toLowerCase() !== 'bearer')
-      fail('token_type', '"Bearer"', JSON.stringify(type), { judged: [res] });
+      fail('token_type', '"Bearer"', stringifyJson(type), { judged: [res] });
   });
 
   check('token response is not cacheable (Cache-Control: no-store)', ['TOKEN-NO-STORE'], async (t) => {
@@ -62,7 +63,7 @@ describe('token endpoint', () => {
     const res = await t.primary.api.requestToken(validBody(t));
     const value = (res.json as { expires_in?: unknown })?.expires_in;
     const asSeconds = typeof value === 'number' ? ` (${(value / 3600).toFixed(2)} h if seconds)` : '';
-    t.observe('TOKEN-EXPIRES-IN-UNIT', `HTTP ${res.status}; expires_in = ${JSON.stringify(value)}${asSeconds}`);
+    t.observe('TOKEN-EXPIRES-IN-UNIT', `HTTP ${res.status}; expires_in = ${stringifyJson(value)}${asSeconds}`);
   });
 
   check('a wrong client_secret is rejected', ['TOKEN-REJECT-WRONG-SECRET'], async (t) => {
@@ -103,8 +104,8 @@ describe('token endpoint', () => {
   check('a client_id that is not a UUID is rejected', ['TOKEN-REJECT-NON-UUID-CLIENT-ID'], async (t) => {
     for (const clientId of ['not-a-uuid', `${credentials(t).clientId}0`, '']) {
       const res = await t.primary.api.requestToken({ ...validBody(t), client_id: clientId });
-      expectRejected(res, `token request with client_id ${JSON.stringify(clientId)}`);
-      expectNoToken(res.json, `token request with client_id ${JSON.stringify(clientId)}`);
+      expectRejected(res, `token request with client_id ${stringifyJson(clientId)}`);
+      expectNoToken(res.json, `token request with client_id ${stringifyJson(clientId)}`);
     }
   });
 

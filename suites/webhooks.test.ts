@@ -8,6 +8,7 @@
  * requirement each; a re-run of a failed body check processes a fresh one. When the server
  * delivers nothing at all, only WEBHOOK-DELIVERED fails: the checks that need a delivery skip.
  */
+import { parseJson, stringifyJson } from '../src/base/json.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
@@ -28,6 +29,7 @@ import {
   type CheckApi,
   type JsonObject,
 } from '../src/kit/index.ts';
+import type { Id } from '../src/spec/index.ts';
 import type { NewCase } from '../src/provision/provisioner.ts';
 import {
   createWebhookReceiver,
@@ -117,20 +119,20 @@ function checksWithInputs(count: number): NonNullable<NewCase['checks']> {
 }
 
 /** Sets webhook_url by PATCH; returns the answer's case. A refusal means the scenario cannot run here. */
-async function setWebhookUrl(t: CheckApi, id: number, url: string | null): Promise<CaseBody> {
+async function setWebhookUrl(t: CheckApi, id: Id, url: string | null): Promise<CaseBody> {
   const res = await t.primary.api.patchCase(id, { webhook_url: url });
   if (res.status < 200 || res.status > 299) {
     const hint =
       url !== null && res.status < 500 ? ' (a target that refuses this address needs --webhook-public-url)' : '';
     throw new CannotJudge(
-      `PATCH webhook_url ${JSON.stringify(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`,
+      `PATCH webhook_url ${stringifyJson(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`,
     );
   }
   return expectCaseBody(res.json, id, `the answer to PATCH webhook_url of case ${id}`);
 }
 
 /** Starts processing; returns when the start was answered (ms since the epoch). */
-async function start(t: CheckApi, id: number): Promise<number> {
+async function start(t: CheckApi, id: Id): Promise<number> {
   await t.primary.provision.startCase(id);
   return Date.now();
 }
@@ -170,7 +172,7 @@ function deliveriesUntil(endpoint: WebhookEndpoint, from: number, ms: number): P
 }
 
 /** Reads the case until it shows is_complete true, for at most the deadline. */
-function readUntilCompleted(t: CheckApi, id: number, when: string): Promise<{ body: CaseBody; complete: boolean }> {
+function readUntilCompleted(t: CheckApi, id: Id, when: string): Promise<{ body: CaseBody; complete: boolean }> {
   return readUntilComplete(t.primary, id, DEADLINE_MS, `reading case ${id} ${when}`);
 }
 
@@ -183,7 +185,7 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
   if (/application\/x-www-form-urlencoded/i.test(d.headers['content-type'] ?? '')) {
     for (const [name, value] of new URLSearchParams(d.body)) {
       try {
-        const json = JSON.parse(value) as unknown;
+        const json = parseJson(value) as unknown;
         if (isJsonObject(json)) return { json, where: `form field ${name}: ` };
       } catch {
         // not JSON: try the next field
@@ -194,11 +196,11 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
 }
 
 /** The ids of the cases a delivery carries (objects that look like a case, up to three levels down). */
-function carriedCaseIds(d: WebhookDelivery): number[] {
+function carriedCaseIds(d: WebhookDelivery): Id[] {
   const p = payload(d);
-  const ids: number[] = [];
+  const ids: Id[] = [];
   const walk = (v: unknown, depth: number) => {
-    if (looksLikeCase(v)) ids.push(v.id as number);
+    if (looksLikeCase(v)) ids.push(v.id as Id);
     if (depth === 0 || v === null || typeof v !== 'object') return;
     for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth - 1);
   };
@@ -215,7 +217,7 @@ interface Located {
 }
 
 /** The case with this id in a delivery: the whole body, or an object inside it (an envelope). */
-function locateCase(d: WebhookDelivery, id: number): Located | undefined {
+function locateCase(d: WebhookDelivery, id: Id): Located | undefined {
   const p = payload(d);
   if (!p) return undefined;
   const found: { body: JsonObject; path: string; parent: JsonObject | undefined }[] = [];
@@ -250,7 +252,7 @@ function show(d: WebhookDelivery): string {
  * Fails, after reading the case once more: the delivery is not an exchange with the target, so that read is the
  * exchange the failure judges (and its reproduction replays).
  */
-async function failFor(t: CheckApi, caseId: number, what: string, expected: string, received: string): Promise<never> {
+async function failFor(t: CheckApi, caseId: Id, what: string, expected: string, received: string): Promise<never> {
   const read = await t.primary.provision.readCase(caseId).catch(() => undefined);
   return fail(what, expected, received, { judged: [read] });
 }
@@ -270,7 +272,7 @@ function straysNote(): string {
 // The baseline: one case, webhook_url set by PATCH, processed once.
 
 interface Baseline {
-  caseId: number;
+  caseId: Id;
   url: string;
   endpoint: WebhookEndpoint;
   /** When the start request was answered (ms since the epoch). */
@@ -326,7 +328,7 @@ function locatedIn(b: Baseline & { first: WebhookDelivery }): Located | undefine
 
 /** A case whose webhook_url changes from `old` to `next` (an endpoint, or null). */
 interface UrlChange<N extends WebhookEndpoint | null> {
-  id: number;
+  id: Id;
   when: string;
   old: WebhookEndpoint;
   new: N;
@@ -341,14 +343,14 @@ async function urlChanged<N extends WebhookEndpoint | null>(
   t: CheckApi,
   action: string,
   oldLabel: string,
-  next: (r: WebhookReceiver, id: number) => N,
+  next: (r: WebhookReceiver, id: Id) => N,
 ): Promise<{ before: UrlChange<N>; during: UrlChange<N>; duringJudged: boolean }> {
   const r = ready(t);
   const p = t.primary.provision;
   return judgeable(t, async () => {
     const a = await p.createCase({ checks: checksWithInputs(3) });
     const c = await p.createCase({ checks: checksWithInputs(3) });
-    const change = (id: number, when: string): UrlChange<N> => {
+    const change = (id: Id, when: string): UrlChange<N> => {
       const old = r.endpoint(`case ${id} ${oldLabel}`);
       return { id, when: `${action} ${when}`, old, new: next(r, id) };
     };
@@ -484,7 +486,7 @@ describe.concurrent('the completion webhook', () => {
       const same = (what: string, inBody: unknown, inRead: unknown) => {
         if (!deepEqual(inBody ?? null, inRead ?? null))
           differences.push(
-            `${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} ` +
+            `${what}: ${stringifyJson(inBody) ?? 'missing'} in the webhook, ${stringifyJson(inRead) ?? 'missing'} ` +
               `in the read`,
           );
       };
@@ -541,8 +543,8 @@ describe.concurrent('the completion webhook', () => {
         compared += 1;
         if (!deepEqual(s.input_details ?? null, k.input_details ?? null)) {
           wrong.push(
-            `check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ` +
-              `${JSON.stringify(k.input_details)} in the read`,
+            `check ${String(k.id)}: ${stringifyJson(s.input_details) ?? 'missing'} in the webhook, ` +
+              `${stringifyJson(k.input_details)} in the read`,
           );
         }
       }

@@ -4,12 +4,12 @@
  * its own runner, against its embedded reference server; the artifacts carried from the shards to
  * the merge job by copying; then the merge job's steps. The gate step fails on the merged verdict.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { BIN, cleanEnv, ROOT, tempDir } from './support/cli.ts';
+import { bash, installedProject } from './support/actions.ts';
+import { cleanEnv, ROOT } from './support/cli.ts';
 
 const WORKFLOW = readFileSync(join(ROOT, 'docs/ci/github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(ROOT, 'docs/ci/gitlab-ci.yml'), 'utf8');
@@ -32,34 +32,9 @@ function stepScript(name: string): string {
   throw new Error(`the step "${name}" has no run script`);
 }
 
-/** A workspace as a runner has it after `npm ci`: screenconf installed (its bin in node_modules/.bin). */
-function workspace(): string {
-  const dir = tempDir('screenconf-ci-');
-  writeFileSync(join(dir, 'package.json'), '{"name": "ci-workspace", "private": true}\n');
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/screenconf'));
-  return dir;
-}
-
-interface Step {
-  status: number | null;
-  out: string;
-}
-
 /** Runs a step's script as GitHub Actions does (`bash --noprofile --norc -eo pipefail`). */
-function runStep(name: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Step> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', stepScript(name)], {
-      cwd,
-      env: { ...cleanEnv(), npm_config_offline: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, out }));
-  });
+function runStep(name: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; out: string }> {
+  return bash(stepScript(name), cwd, { ...cleanEnv(), npm_config_offline: 'true', ...env });
 }
 
 describe('docs/ci/github-actions.yml', () => {
@@ -82,14 +57,14 @@ describe('docs/ci/github-actions.yml', () => {
       SCREENCONF_RUNS: '3',
       SCREENCONF_QUIET: 'true',
     };
-    const shards = [1, 2, 3, 4].map((i) => ({ i, dir: workspace() }));
+    const shards = [1, 2, 3, 4].map((i) => ({ i, dir: installedProject() }));
     const done = await Promise.all(shards.map((s) => runStep('Run the shard', s.dir, { ...shared, SHARD: `${s.i}` })));
     for (const [k, r] of done.entries()) {
       expect(r.status, r.out).toBe(0);
       expect(r.out).toContain(`shard ${k + 1}/4 ended with exit status`);
     }
     // upload-artifact in each shard job, download-artifact (pattern shard-*, path shards) in the merge job.
-    const merge = workspace();
+    const merge = installedProject();
     for (const s of shards)
       cpSync(join(s.dir, `shard-${s.i}`), join(merge, 'shards', `shard-${s.i}`), { recursive: true });
     const env = {

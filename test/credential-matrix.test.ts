@@ -37,7 +37,7 @@ describe('the credential matrix', () => {
     expect(cells).toHaveLength(expected);
     expect(new Set(cells.map((c) => c.id)).size).toBe(cells.length);
     expect(new Set(CREDENTIAL_VARIATIONS.map((v) => v.name)).size).toBe(CREDENTIAL_VARIATIONS.length);
-    expect(cells.map((c) => c.id)).toContain('bulk-checks/authorization/api-key.truncated');
+    expect(cells.map((c) => c.id)).toContain('bulk-checks/header/Authorization/api-key.truncated');
   });
 
   it('judges each cell by its owner at its level, and every refusal by AUTH-REFUSAL-NO-DATA too', () => {

@@ -23,6 +23,7 @@ const COMBINED: VariantName[][] = [
     'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
+    'numbers.lenient',
     'token.jwt',
   ],
   [
@@ -34,6 +35,8 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-succeeded-ids',
     'read.get-404',
     'limit.utf16',
+    'form.empty-skips',
+    'text.nul-refused',
   ],
   [
     'text.nfc',
@@ -46,6 +49,7 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-status-per-id',
     'delete.keeps-customer',
     'read.get-403',
+    'ids.above-2^53',
     'token.uuid',
   ],
 ];

@@ -2,6 +2,7 @@
 import { TokenSource, TOKEN_PATH } from './auth.ts';
 import { encodeBody, type ContentType } from './encode.ts';
 import { HarnessError } from '../errors.ts';
+import type { Id } from '../spec/index.ts';
 import type { CredentialKind, OrganisationRole } from '../results/exchange.ts';
 import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
@@ -34,7 +35,7 @@ export interface RequestOptions {
 
 export const PATHS = {
   token: TOKEN_PATH,
-  case: (id: number | string) => `/api/cases/${id}/`,
+  case: (id: Id | string) => `/api/cases/${id}/`,
   bulkUpdateCases: '/api/cases/bulk-update/',
   bulkUpdateCustomers: '/api/customers/bulk-update/',
   bulkDeleteChecks: '/api/checks/bulk-delete/',
@@ -167,11 +168,11 @@ export class ApiClient {
     return this.request('POST', PATHS.token, { auth: 'none', ...options, body });
   }
 
-  patchCase(id: number | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+  patchCase(id: Id | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
     return this.request('PATCH', PATHS.case(id), { ...options, body: patch });
   }
 
-  deleteCase(id: number | string, options: Omit<RequestOptions, 'body'> = {}) {
+  deleteCase(id: Id | string, options: Omit<RequestOptions, 'body'> = {}) {
     return this.request('DELETE', PATHS.case(id), options);
   }
 

@@ -12,6 +12,7 @@ import type { CredentialKind, Exchange, OrganisationRole } from '../results/exch
 import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import { refuseWhenStopping, stoppingReason } from './stopping.ts';
+import { parseJson } from '../base/json.ts';
 import type { Redactor } from '../base/redact.ts';
 
 export { targetUrl } from './target-url.ts';
@@ -74,7 +75,7 @@ export interface ReceivedResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  /** The body parsed as JSON (integers beyond 2^53 as exact bigints), or undefined when it is empty or not JSON. */
   json: unknown;
   /** The exchange as recorded (redacted), for the evidence of an assertion that judges this answer. */
   exchange?: Exchange;
@@ -405,7 +406,7 @@ export class Transport {
       let json: unknown;
       if (text.length > 0) {
         try {
-          json = JSON.parse(text);
+          json = parseJson(text);
         } catch {
           json = undefined;
         }

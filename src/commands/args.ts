@@ -111,21 +111,6 @@ function usageMessage(
   return first;
 }
 
-/** The options of the settings (SETTINGS), booleans as switches. */
-export function settingOptions(
-  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
-): ParseArgsConfig['options'] {
-  const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
-  for (const key of keys) {
-    const s = SETTINGS[key];
-    options[s.flag] = {
-      type: 'boolean' in s && s.boolean ? 'boolean' : 'string',
-      ...('multiple' in s && s.multiple ? { multiple: true } : {}),
-    };
-  }
-  return options;
-}
-
 export function configFrom(
   values: Values,
   io: CliIO,
@@ -141,19 +126,5 @@ export function configFrom(
   const env = readEnv(io.env);
   if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined)
     flags.baseUrl = fallbackBaseUrl;
-  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
-}
-
-/** Items joined with ", " into lines of at most `width` characters, each indented. */
-export function wrapList(items: string[], indent: string, width = 96): string {
-  const lines: string[] = [];
-  for (const item of items) {
-    const last = lines.length - 1;
-    if (last >= 0 && lines[last]!.length + item.length + 2 <= width) lines[last] += `, ${item}`;
-    else {
-      if (last >= 0) lines[last] += ',';
-      lines.push(`${indent}${item}`);
-    }
-  }
-  return lines.join('\n');
+  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd, environment: io.env });
 }

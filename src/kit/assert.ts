@@ -2,6 +2,7 @@
  * Assertions that read as verdicts: each failure says what was checked, what was expected and
  * what the server sent ("Expected / Received").
  */
+import { stringifyJson } from '../base/json.ts';
 import type { z } from 'zod';
 import type { JsonObject } from '../base/json.ts';
 import { exchangeOfBody, type ReceivedResponse } from '../client/transport.ts';
@@ -97,11 +98,11 @@ export function expectSchema<T extends z.ZodType>(
     .slice(0, 8)
     .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
     .join('; ');
-  const body = JSON.stringify(value)?.slice(0, EXCERPT);
+  const body = stringifyJson(value)?.slice(0, EXCERPT);
   return fail(what, 'a body matching the schema', `${issues}\nbody: ${body}`, { judged });
 }
 
-const asJson = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+const asJson = (v: unknown) => (v === undefined ? 'absent' : stringifyJson(v));
 
 /**
  * The fields of `wanted` a body read back does not hold with their value (missing: "absent"), as an

@@ -4,6 +4,7 @@
  * mixed batch (items in a generated order, what failing items name read before, everything
  * named read back after), and bounded concurrency for the hundred cases a 100-item batch needs.
  */
+import { stringifyJson } from '../base/json.ts';
 import { randomInt } from 'node:crypto';
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
@@ -112,7 +113,7 @@ export function describeReport(res: ReceivedResponse, report: BulkReport, sample
   if (sample && where)
     entry =
       `; the entry for item ${sample.index} (${sample.label}) is ` +
-      `${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
+      `${stringifyJson(jsonPathValue(res.json, where))?.slice(0, 240)}`;
   const unrecognised =
     `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ` + `${shownBody(res).slice(0, 240)}`;
   return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;

@@ -13,7 +13,7 @@ import type { ExchangeTag } from '../results/exchange-log.ts';
 import { idsCreated, idsNamed, oldestFirst } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
-import type { UserRequirement } from '../spec/index.ts';
+import type { Id, UserRequirement } from '../spec/index.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
@@ -138,7 +138,7 @@ export function runInCheck<T>(scope: CheckScope, fn: () => Promise<T>): Promise<
  * cannot depend on a fresh one, so what a check judges may have been created in another check's
  * transcript: a failure's setup (and its reproduction script) still needs that creation.
  */
-const creations = new Map<number, Exchange>();
+const creations = new Map<Id, Exchange>();
 /** The newest creations kept: a long campaign (--duration) creates cases without end. */
 const CREATIONS_KEPT = 2_000;
 
@@ -170,7 +170,7 @@ export function sentBefore(e: Exchange): Exchange[] {
 }
 
 /** The exchange that created `id` in this worker, if it is still kept. */
-export function creationOf(id: number): Exchange | undefined {
+export function creationOf(id: Id): Exchange | undefined {
   return creations.get(id);
 }
 

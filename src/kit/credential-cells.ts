@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuthMode } from '../client/api.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
+import type { MatrixCellRecord } from '../results/outcome.ts';
 import {
   type CredentialBase,
   type CredentialCell,
@@ -19,6 +20,7 @@ import {
   type ProtectedEndpoint,
   type VariationContext,
 } from '../spec/credential-matrix.ts';
+import { type Id, isId } from '../spec/index.ts';
 import { deepEqual } from './assert.ts';
 import { type CaseBody, checkIds, show, stateBefore } from './cases.ts';
 import type { Harness } from './context.ts';
@@ -101,8 +103,8 @@ export function sentCells(plan: readonly PlannedCell[]): { cell: CredentialCell;
 export interface AuthTargets {
   c: CaseBody;
   victim: CaseBody;
-  customerId: number;
-  checkId: number;
+  customerId: Id;
+  checkId: Id;
   /** The case as known before any request: as created (or read, `fromRead`), then as last read back unchanged. */
   before: CaseBody;
   /** The case's values, each holding a random token (kit/private-case.ts). */
@@ -119,16 +121,14 @@ export async function authTargets(t: Harness, fromRead = false): Promise<AuthTar
   const before = await stateBefore(t.primary, c, fromRead || t.primary.provision.getAnswers === undefined);
   // Every case is created with one check; without it the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
-  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as
-    | number
-    | undefined;
+  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
       `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
-  return { c, victim, customerId: (c.customer as { id: number }).id, checkId, before, tokens };
+  return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before, tokens };
 }
 
 const HOOK = 'https://hooks.example.com/screenconf/auth';
@@ -225,17 +225,8 @@ export function effectShown(
   }
 }
 
-/** One oracle's verdict on one cell, as the report's matrix records it (results/outcome.ts MatrixCellRecord). */
-export interface CellRecord {
-  cell: string;
-  oracle: Oracle;
-  requirement: string;
-  /** What a conforming server does: reject, open, show none of the data, or (observed) anything. */
-  verdict: string;
-  result: 'pass' | 'fail' | 'not-judged';
-  status?: number;
-  why?: string;
-}
+/** One oracle's verdict on one cell, as a check records it for the report (checks[].cells). */
+export type CellRecord = MatrixCellRecord & { oracle: Oracle };
 
 /** A cell's record under one of its oracles. */
 export function cellRecord(

@@ -5,7 +5,7 @@
  * them into outcomes of the requirements below, one mechanism for every suite.
  */
 import { z } from 'zod';
-import { isJsonObject, type JsonObject } from '../base/json.ts';
+import { isJsonObject, type JsonObject, stringifyJson } from '../base/json.ts';
 import { toCurl } from '../client/curl.ts';
 import type { Redactor } from '../base/redact.ts';
 import type { OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
@@ -17,7 +17,17 @@ import {
   type InvariantViolation,
   type WatchedRequirement,
 } from '../results/invariants.ts';
-import { Case, Check, CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, Customer, LIMITS, OUTCOMES } from '../spec/index.ts';
+import {
+  Case,
+  Check,
+  CHECK_STATUSES,
+  CHECK_TYPES,
+  CUSTOMER_TYPES,
+  Customer,
+  isId,
+  LIMITS,
+  OUTCOMES,
+} from '../spec/index.ts';
 import { looksLikeCase } from './case-shape.ts';
 
 const VIOLATIONS_KEPT = 10;
@@ -64,7 +74,7 @@ function leaf(path: string): string {
 }
 
 function show(v: unknown): string {
-  return v === undefined ? 'missing' : (JSON.stringify(v)?.slice(0, 200) ?? String(v));
+  return v === undefined ? 'missing' : (stringifyJson(v)?.slice(0, 200) ?? String(v));
 }
 
 /** The risk scores of the checks, when the case has checks and every one of them is scored. */
@@ -75,7 +85,7 @@ function everyCheckScore(body: JsonObject): number[] | undefined {
 }
 
 function caseLabel(body: JsonObject): string {
-  return Number.isInteger(body.id) ? `case ${String(body.id)}` : 'a case';
+  return isId(body.id) ? `case ${String(body.id)}` : 'a case';
 }
 
 /** The answer a case body came in, as a reproduction script reads it: the text it searches for `"name":`. */
@@ -98,7 +108,7 @@ function occurrences(text: string, name: string): number {
  */
 export function caseInvariants(
   body: JsonObject,
-  answer: CaseAnswer = { text: JSON.stringify(body), single: true },
+  answer: CaseAnswer = { text: stringifyJson(body), single: true },
 ): InvariantFinding[] {
   const label = caseLabel(body);
   const findings: InvariantFinding[] = [];
@@ -120,7 +130,7 @@ export function caseInvariants(
       what: `${field} of ${label}`,
       expected,
       received: show(value),
-      ...(checkable ? { expect: { unlike: [{ name, value: JSON.stringify(value) }] } } : {}),
+      ...(checkable ? { expect: { unlike: [{ name, value: stringifyJson(value) }] } } : {}),
     });
   };
 
@@ -203,7 +213,7 @@ export function caseInvariants(
         'READ-CASE-RISK-MAX',
         'risk_score',
         `${max}, the maximum of its checks' risk scores ` +
-          `${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
+          `${stringifyJson(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
         r,
         false,
       );
@@ -307,7 +317,7 @@ export class InvariantWatcher {
           const violation: InvariantViolation = {
             ...finding,
             received: this.redactor.redact(finding.received),
-            caseId: Number.isInteger(body.id) ? (body.id as number) : null,
+            caseId: isId(body.id) ? body.id : null,
             request,
           };
           // Polling reads repeat the same violation: keep distinct ones.

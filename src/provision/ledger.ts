@@ -20,7 +20,9 @@
  * runner does, after the suites.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
+import { parseJson, stringifyJson } from '../base/json.ts';
 import { HarnessError } from '../errors.ts';
+import { type Id, isId } from '../spec/index.ts';
 
 export const LEDGER_FILE = 'ledger.jsonl';
 export const LEDGER_VERSION = 1;
@@ -42,9 +44,10 @@ export interface LedgerLine {
   org?: string;
   externalId?: string;
   customerExternalId?: string;
-  id?: number;
+  /** Ids beyond 2^53 are written as their exact integers and read back as bigints (src/spec/id.ts). */
+  id?: Id;
   /** On `created`: the id of the case's customer, made with it (none known: absent). */
-  customerId?: number;
+  customerId?: Id;
   /** On `created`: the case is the run's, shared by suite files; the runner removes it after them. */
   shared?: boolean;
   status?: number;
@@ -83,7 +86,7 @@ export class Ledger {
       ...line,
     };
     try {
-      appendFileSync(this.path, `${JSON.stringify(full)}\n`);
+      appendFileSync(this.path, `${stringifyJson(full)}\n`);
     } catch (err) {
       // Creating what cannot be recorded could leave it behind unnoticed: stop instead.
       throw new HarnessError(
@@ -108,14 +111,14 @@ export class Ledger {
     });
   }
 
-  created(org: string, externalId: string, id: number, customerId?: number, shared = false): void {
+  created(org: string, externalId: string, id: Id, customerId?: Id, shared = false): void {
     this.#append({
       event: 'created',
       kind: 'case',
       org,
       externalId,
       id,
-      ...(customerId ? { customerId } : {}),
+      ...(customerId !== undefined ? { customerId } : {}),
       ...(shared ? { shared } : {}),
     });
   }
@@ -124,7 +127,7 @@ export class Ledger {
     this.#append({ event: 'refused', kind: 'case', org, externalId, status });
   }
 
-  deleted(org: string, id: number): void {
+  deleted(org: string, id: Id): void {
     this.#append({ event: 'deleted', kind: 'case', org, id });
   }
 }
@@ -133,7 +136,7 @@ export interface LedgerCase {
   run: string;
   baseUrl: string;
   org: string;
-  id: number;
+  id: Id;
   externalId?: string;
   /** Shared by the run's suite files (the `shared` mark of its `created` line). */
   shared?: boolean;
@@ -187,7 +190,7 @@ export function readLedger(path: string, text?: string): LedgerState {
     if (raw.trim() === '') continue;
     let line: LedgerLine;
     try {
-      line = JSON.parse(raw) as LedgerLine;
+      line = parseJson(raw) as LedgerLine;
     } catch {
       unreadable += 1;
       continue;
@@ -201,7 +204,7 @@ export function readLedger(path: string, text?: string): LedgerState {
     ) {
       throw new HarnessError('SC_LEDGER', `${path} line ${lineNo} is not a screenconf ledger line`);
     }
-    const key = (id: number | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
+    const key = (id: Id | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
     const intentKey = `${line.run} ${line.org} ${line.externalId}`;
     switch (line.event) {
       case 'run':
@@ -221,12 +224,12 @@ export function readLedger(path: string, text?: string): LedgerState {
         break;
       case 'created':
         intents.delete(intentKey);
-        if (typeof line.customerId === 'number' && line.org) {
+        if (isId(line.customerId) && line.org) {
           const made = customers.get(line.run) ?? new Set<string>();
           made.add(`${line.baseUrl} ${line.org} ${line.customerId}`);
           customers.set(line.run, made);
         }
-        if (typeof line.id === 'number' && line.org) {
+        if (isId(line.id) && line.org) {
           cases.set(key(line.id), {
             run: line.run,
             baseUrl: line.baseUrl,

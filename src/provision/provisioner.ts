@@ -7,7 +7,8 @@
 import type { ApiClient, AuthMode } from '../client/api.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { HarnessError, TransportError } from '../errors.ts';
-import type { CheckType } from '../spec/index.ts';
+import { stringifyJson } from '../base/json.ts';
+import { type CheckType, type Id, isId } from '../spec/index.ts';
 import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
 import { Ledger } from './ledger.ts';
 import { removeSampled } from './removal.ts';
@@ -29,7 +30,7 @@ export const PROVISION_PATHS = {
   startCase: '/api/cases/{id}/start/',
 } as const;
 
-type CaseBody = Record<string, unknown> & { id: number };
+type CaseBody = Record<string, unknown> & { id: Id };
 
 /** Answers to GET of a case that may mean the target has no such route (not shown by the interface). */
 const GET_MISSING_STATUSES: readonly number[] = [403, 404, 405, 501];
@@ -48,9 +49,9 @@ export interface ProvisionerOptions {
 }
 
 export class Provisioner {
-  readonly #created = new Set<number>();
+  readonly #created = new Set<Id>();
   /** Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. */
-  readonly #deletedByChecks = new Set<number>();
+  readonly #deletedByChecks = new Set<Id>();
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
@@ -83,7 +84,7 @@ export class Provisioner {
     const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
     const hint = this.options.adapterFile
       ? `the --provisioner module ${this.options.adapterFile}`
-      : '"Provisioning conventions" in the README, or give a --provisioner module';
+      : '"Provisioning conventions" in docs/running.md, or give a --provisioner module';
     throw new HarnessError(
       'SC_TARGET_BROKEN',
       `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`,
@@ -109,7 +110,7 @@ export class Provisioner {
     };
   }
 
-  async #path(key: keyof typeof PROVISION_PATHS, id?: number): Promise<string> {
+  async #path(key: keyof typeof PROVISION_PATHS, id?: Id): Promise<string> {
     const template = (await this.#loadAdapter()).paths?.[key] ?? PROVISION_PATHS[key];
     return id === undefined ? template : pathFor(template, id);
   }
@@ -133,7 +134,7 @@ export class Provisioner {
     body: CreateCaseBody,
   ): Promise<ReceivedResponse> {
     const created: unknown = await this.#callAdapter('createCase', (ctx) => createCase(ctx, body));
-    return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
+    return { status: 201, headers: {}, text: stringifyJson(created ?? null) ?? 'null', json: created };
   }
 
   /**
@@ -174,7 +175,7 @@ export class Provisioner {
       throw err;
     }
     const created = res.json as CaseBody | undefined;
-    const ok = (res.status === 201 || res.status === 200) && typeof created?.id === 'number';
+    const ok = (res.status === 201 || res.status === 200) && isId(created?.id);
     if (!ok) {
       this.#ledger?.refused(this.#org, body.external_id, res.status);
       const what = adapter.createCase ? "the provisioner's createCase" : `POST ${createPath}`;
@@ -186,7 +187,7 @@ export class Provisioner {
       this.#org,
       body.external_id,
       created.id,
-      typeof customerId === 'number' && !(input.customer && 'id' in input.customer) ? customerId : undefined,
+      isId(customerId) && !(input.customer && 'id' in input.customer) ? customerId : undefined,
       shared,
     );
     if (!shared) this.#created.add(created.id);
@@ -200,7 +201,7 @@ export class Provisioner {
    * that reads the case, GET is taken to be missing and every later read is a PATCH. Once GET has
    * answered 2xx, its 403 or 404 is an answer about the case and is returned as it is.
    */
-  async readCase(id: number): Promise<ReceivedResponse> {
+  async readCase(id: Id): Promise<ReceivedResponse> {
     if (this.#getWorks === false) return this.api.patchCase(id, {});
     const res = await this.api.request('GET', await this.#path('readCase', id));
     if (res.status >= 200 && res.status < 300) this.#getWorks = true;
@@ -216,11 +217,11 @@ export class Provisioner {
   }
 
   /** GET of a case (the route readCase uses) with a credential of the caller's choosing. */
-  async getCase(id: number, auth: AuthMode): Promise<ReceivedResponse> {
+  async getCase(id: Id, auth: AuthMode): Promise<ReceivedResponse> {
     return this.api.request('GET', await this.#path('readCase', id), { auth });
   }
 
-  async startCase(id: number): Promise<void> {
+  async startCase(id: Id): Promise<void> {
     const adapter = await this.#loadAdapter();
     const { startCase } = adapter;
     if (startCase) return this.#callAdapter(`startCase(${id})`, (ctx) => startCase(ctx, id));
@@ -233,7 +234,7 @@ export class Provisioner {
    * Marks a case as deleted by a check, whose DELETE of it answered 2xx, 404 or 410: teardown
    * confirms it is gone only in its sample (`removeSampled`).
    */
-  forget(id: number): void {
+  forget(id: Id): void {
     if (this.#created.delete(id)) this.#deletedByChecks.add(id);
   }
 
@@ -243,7 +244,7 @@ export class Provisioner {
    * so a worker's later suite files confirm none once it held), recording each in the
    * ledger; returns the ids that could not be removed. With --keep, removes nothing.
    */
-  async cleanup(): Promise<number[]> {
+  async cleanup(): Promise<Id[]> {
     if (this.options.keep) return [];
     const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
     ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
@@ -251,7 +252,7 @@ export class Provisioner {
     const sampled = removals.filter((r) => r.confirmed);
     if (this.#confirmedGone >= 0)
       this.#confirmedGone = sampled.every((r) => r.gone) ? this.#confirmedGone + sampled.length : -1;
-    const left: number[] = [];
+    const left: Id[] = [];
     for (const r of removals) {
       this.#created.delete(r.id);
       this.#deletedByChecks.delete(r.id);

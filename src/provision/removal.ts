@@ -5,11 +5,12 @@
  * DELETE's word for the rest once the sample held (`removeSampled`).
  */
 import type { ApiClient } from '../client/api.ts';
+import type { Id } from '../spec/index.ts';
 import type { LedgerCase } from './ledger.ts';
 
 export interface Removal {
   org: string;
-  id: number;
+  id: Id;
   gone: boolean;
   /** Why it is not gone (or how it went). */
   detail: string;
@@ -37,7 +38,7 @@ function message(err: unknown): string {
 export async function removeCase(
   api: ApiClient,
   org: string,
-  id: number,
+  id: Id,
   options: { deletedAlready?: boolean; confirm?: boolean } = {},
 ): Promise<Removal> {
   const result = (gone: boolean, detail: string): Removal => ({ org, id, gone, detail });
@@ -84,7 +85,7 @@ export const CONFIRMED_SAMPLE = 3;
 export async function removeSampled(
   api: ApiClient,
   org: string,
-  cases: readonly { id: number; deletedAlready: boolean }[],
+  cases: readonly { id: Id; deletedAlready: boolean }[],
   /** Deletions earlier teardowns of the same client confirmed, none of them found still there: the sample's start. */
   confirmedBefore = 0,
 ): Promise<Removal[]> {

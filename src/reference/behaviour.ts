@@ -4,6 +4,7 @@
  * (each defined beside its handler). A switch (switches.ts) overrides points: a fault with a
  * defect, a variant with another legal choice. State (store, tokens, timers) is kept apart, in Env.
  */
+import { idPlus } from '../spec/index.ts';
 import type { ServerOptions } from './options.ts';
 import type { TenantCredentials } from './organisations.ts';
 import { answerDefaults, type AnswerPoints } from './handlers/answers.ts';
@@ -81,7 +82,7 @@ export interface Env {
 /** The correct behaviour: every point's default. */
 export function correctBehaviour(env: Env): Behaviour {
   return {
-    idAfter: (last) => last + 1,
+    idAfter: (last) => idPlus(last, 1),
     ...answerDefaults(env),
     ...authDefaults(env),
     ...tokenDefaults(env),

@@ -6,6 +6,7 @@
  * the server conforms on that point now, 2 when it could not run. Pure: from the report's data to text.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are sh, where ${VAR:-x} is expansion
+import { stringifyJson } from '../base/json.ts';
 import type { Failure, RequirementResult } from '../results/report.ts';
 import { type Part, planSteps, type Step, type Who } from './repro-plan.ts';
 
@@ -281,7 +282,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
   if (header) {
     const value = `[[:space:]]*:.*${header.contains.replace(/[^A-Za-z0-9 _/-]/g, '.')}`;
     lines.push(
-      `# header ${header.name}: expected to hold ${JSON.stringify(header.contains)}`,
+      `# header ${header.name}: expected to hold ${stringifyJson(header.contains)}`,
       `grep -i ${q(`^${header.name}${value}`)} "$TMP/hdr_${n}" >/dev/null || FIELDS_OK=0`,
       `shown=$(tr -d '\\r' < "$TMP/hdr_${n}" | grep -i ${q(`^${header.name}:`)})`,
       `echo "Header: \${shown:-(no ${header.name})}"`,

@@ -2,6 +2,7 @@
  * What the invariant watcher saw in one suite file's case bodies: plain data, so it travels in
  * task metadata from the suite's worker to the runner (src/kit/invariants.ts does the watching).
  */
+import type { Id } from '../spec/index.ts';
 import type { Evidence } from './evidence.ts';
 import type { Exchange } from './exchange.ts';
 import type { Expectation } from './failure.ts';
@@ -32,7 +33,7 @@ export interface InvariantFinding {
 }
 
 export interface InvariantViolation extends InvariantFinding {
-  caseId: number | null;
+  caseId: Id | null;
   /** The request whose answer held the case: `GET /api/cases/12/`. */
   request: string;
 }

@@ -284,7 +284,10 @@ export const CREDENTIAL_VARIATIONS: readonly CredentialVariation[] = [
 
 /** One cell of the matrix: a variation sent to one endpoint, and the requirements that judge the answer. */
 export interface CredentialCell {
-  /** `<endpoint>/authorization/<variation>` (`bulk-cases/authorization/api-key.truncated`): stable. */
+  /**
+   * `<endpoint>/header/Authorization/<variation>` (`bulk-cases/header/Authorization/api-key.truncated`), as the
+   * input matrix names a cell (way in / encoding / field / kind of value): stable.
+   */
   id: string;
   variation: CredentialVariation;
   endpoint: ProtectedEndpoint;
@@ -308,7 +311,7 @@ function oraclesOf(v: CredentialVariation): CredentialCell['judgedBy'] {
 export function credentialCells(variations: readonly CredentialVariation[] = CREDENTIAL_VARIATIONS): CredentialCell[] {
   return variations.flatMap((variation) =>
     (variation.endpoints ?? PROTECTED_ENDPOINTS.map((e) => e.name)).map((endpoint) => ({
-      id: `${endpoint}/authorization/${variation.name}`,
+      id: `${endpoint}/header/Authorization/${variation.name}`,
       variation,
       endpoint,
       judgedBy: oraclesOf(variation),

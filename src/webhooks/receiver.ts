@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseJson } from '../base/json.ts';
 import { HarnessError, WebhookReceiverClosedError, WebhookTimeoutError } from '../errors.ts';
 import type {
   PendingDelivery,
@@ -224,7 +225,7 @@ function readBody(
         headers: flattenHeaders(req),
         body,
         truncated: overCap,
-        json: overCap ? undefined : parseJson(body),
+        json: overCap ? undefined : parseBody(body),
         receivedAt,
         receivedAtIso: new Date(receivedAt).toISOString(),
       },
@@ -290,10 +291,11 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-function parseJson(body: string): unknown {
+/** The body as JSON (ids beyond 2^53 exact), or undefined when it is empty or not JSON. */
+function parseBody(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return JSON.parse(body) as unknown;
+    return parseJson(body);
   } catch {
     return undefined;
   }

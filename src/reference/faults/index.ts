@@ -4,6 +4,7 @@ import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
+import { INPUT_FAULTS } from './input.ts';
 import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
@@ -27,4 +28,5 @@ export const ALL_FAULTS = [
   ...UNIQUE_FAULTS,
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
+  ...INPUT_FAULTS,
 ];

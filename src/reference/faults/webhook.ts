@@ -1,4 +1,5 @@
 /** Faults of the completion webhook (requirements WEBHOOK-*). */
+import type { Id } from '../../spec/index.ts';
 import { sendWebhook } from '../handlers/webhook.ts';
 import type { CaseRecord } from '../store.ts';
 import { fault, type Switch } from '../switches.ts';
@@ -8,10 +9,10 @@ function atStart<N extends string, T>(
   name: N,
   description: string,
   remember: (c: CaseRecord, env: Parameters<Switch['apply']>[1]) => T,
-  override: (kept: Map<number, T>, ...args: Parameters<Switch['apply']>) => ReturnType<Switch['apply']>,
+  override: (kept: Map<Id, T>, ...args: Parameters<Switch['apply']>) => ReturnType<Switch['apply']>,
 ): Switch<N> {
   return fault(name, description, (base, env) => {
-    const kept = new Map<number, T>();
+    const kept = new Map<Id, T>();
     return {
       processingStarted(c) {
         base.processingStarted(c);
@@ -111,7 +112,7 @@ export const WEBHOOK_FAULTS = [
     'webhook.crosstalk',
     "every webhook carries the body of the organisation's most recently started case",
     (base, env) => {
-      const lastStarted = new Map<string, number>();
+      const lastStarted = new Map<string, Id>();
       return {
         processingStarted(c) {
           base.processingStarted(c);

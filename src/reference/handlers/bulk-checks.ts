@@ -1,5 +1,5 @@
 /** POST /api/checks/bulk-delete/ (interface § Endpoints): up to 100 check ids to delete. */
-import { BulkCheckDeleteRequest } from '../../spec/index.ts';
+import { BulkCheckDeleteRequest, type Id } from '../../spec/index.ts';
 import type { Env } from '../behaviour.ts';
 import type { Answer } from '../http.ts';
 import type { CheckRecord } from '../store.ts';
@@ -26,7 +26,7 @@ export function bulkDeleteChecks(env: Env, org: string, body: unknown): Answer {
     body,
     (id) => ({ id }),
     (entry) => {
-      const id = entry as number;
+      const id = entry as Id;
       const check = lookupIn(env, org, 'bulk-checks', (o) => env.store.getCheck(o, id));
       if (!check) throw env.b.notFound({ kind: 'check', org, id });
       env.b.removeCheck(check);

@@ -2,6 +2,7 @@
  * The completion webhook (interface § Events 1-2): a POST of the case read representation to
  * the webhook_url the case has when it completes; retried after a failed delivery.
  */
+import { stringifyJson } from '../../base/json.ts';
 import type { Env } from '../behaviour.ts';
 import type { CaseRecord } from '../store.ts';
 
@@ -43,7 +44,7 @@ export function webhookDefaults(env: Env): WebhookPoints {
 export function sendWebhook(env: Env, c: CaseRecord) {
   const url = env.b.webhookTarget(c);
   if (!url) return;
-  const body = JSON.stringify(env.b.webhookBody(c));
+  const body = stringifyJson(env.b.webhookBody(c)) ?? '';
   const headers = { 'content-type': env.b.contentType('application/json'), 'user-agent': 'screenconf-reference' };
   env.b.deliver({ url, body, headers }).catch((err: unknown) => {
     process.emitWarning(`reference server: webhook delivery: ${(err as Error)?.stack ?? String(err)}`);
