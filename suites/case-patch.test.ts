@@ -5,12 +5,12 @@ import { describe } from 'vitest';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import {
   check,
-  excerpt,
   changedFields,
   confirmedByRead,
   differentValue,
   processingBegun,
   expectCaseBody,
+  expectDeleteOfNoCase,
   expectEqual,
   expectNoServerError,
   expectRejected,
@@ -167,19 +167,14 @@ describe('PATCH /api/cases/{id}/', () => {
     }
   });
 
-  check('external_id set to null', ['CASE-PATCH-EXTERNAL-ID-NULL', 'CASE-EXTERNAL-ID-STRING'], async (t) => {
+  // The PATCH table types external_id "string or null": null is a value it lists, so it is accepted. The read
+  // type is string: what the case then shows is recorded, and that it is a string is judged on every read of it
+  // (CASE-EXTERNAL-ID-STRING, by the invariant watcher).
+  check('external_id set to null', ['CASE-PATCH-NULLABLE', 'CASE-PATCH-EXTERNAL-ID-NULL'], async (t) => {
     const c = await t.primary.provision.createCase();
     const res = await t.primary.api.patchCase(c.id, { external_id: null });
-    if (res.status >= 500)
-      fail(`PATCH {external_id: null} on case ${c.id}`, 'a 2xx or a 4xx', excerpt(res), {
-        judged: [res],
-        expect: { status: ['2xx', '4xx'] },
-      });
+    expectStatus(res, 200, `PATCH {external_id: null} on case ${c.id}`);
     const read = await readCase(t.primary, c.id);
-    if (typeof read.external_id !== 'string')
-      fail(`external_id of case ${c.id} after PATCH {external_id: null}`, 'a string', stringifyJson(read.external_id), {
-        judged: [read],
-      });
     const changed = read.external_id !== c.external_id;
     t.observe(
       'CASE-PATCH-EXTERNAL-ID-NULL',
@@ -283,7 +278,7 @@ describe('PATCH /api/cases/{id}/', () => {
         });
       for (const id of ids) {
         const res = await t.primary.api.deleteCase(id);
-        expectNoServerError(res, `DELETE /api/cases/${id}/`);
+        expectDeleteOfNoCase(res, `DELETE /api/cases/${id}/`);
         answers.push(`DELETE ${id}: HTTP ${res.status}`);
       }
       await readCase(t.primary, c.id, `reading case ${c.id} (still there) after DELETE of ${ids.join(', ')}`);

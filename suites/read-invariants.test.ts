@@ -1,6 +1,6 @@
 /**
  * Invariants of the Case read representation (interface § Resources › Case, Check; § States and
- * transitions; § Limits), on cases read as created, while processing and after it. The kit's
+ * transitions; § Limits), on cases read before processing, while it runs and after it. The kit's
  * invariant watcher judges the same invariants on every case body any suite receives; these
  * checks make sure the bodies worth judging (decided checks, risk scores) are seen.
  */
@@ -34,7 +34,7 @@ function withinProcessing(t: CheckApi): string {
 }
 
 interface Sighting {
-  /** Where the body came from: "the answer to its creation", "a read while processing", … */
+  /** Where the body came from: "a read before processing", "a read while processing", … */
   label: string;
   body: CaseBody;
 }
@@ -62,7 +62,7 @@ async function pollUntilComplete(t: CheckApi, id: Id, seen: Sighting[]): Promise
 }
 
 /**
- * Two cases with several checks: as created, read while processing and after, then PATCHed, and
+ * Two cases with several checks: read before processing, while it runs and after, then PATCHed, and
  * read again after bulk deletion of the highest-scored check of one and of every check of the other.
  */
 async function sightings(t: CheckApi): Promise<Sighting[]> {
@@ -79,7 +79,8 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
     customer: { full_name: 'Screenconf Holding Ltd', customer_type: 'COMPANY', external_id: p.externalId('customer') },
     checks: [{ check_type: 'NAME_CHECK' }, { check_type: 'CRA', input_details: { method: 'average' } }],
   });
-  all.push({ label: 'the answer to its creation', body: a }, { label: 'the answer to its creation', body: b });
+  // Read, not taken from the answers to creation: those are the provisioning conventions', not the case read API's.
+  for (const c of [a, b]) all.push({ label: 'a read before processing', body: await readCase(t.primary, c.id) });
   await Promise.all([p.startCase(a.id), p.startCase(b.id)]);
   const [doneA, doneB] = await Promise.all([pollUntilComplete(t, a.id, all), pollUntilComplete(t, b.id, all)]);
 

@@ -8,34 +8,14 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { bash, installedProject } from './support/actions.ts';
-import { cleanEnv, ROOT } from './support/cli.ts';
+import { installedProject } from './support/actions.ts';
+import { ROOT } from './support/cli.ts';
+import { runStep as runWorkflowStep } from './support/workflow.ts';
 
 const WORKFLOW = readFileSync(join(ROOT, 'docs/ci/github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(ROOT, 'docs/ci/gitlab-ci.yml'), 'utf8');
 
-/** The `run:` script of the step with this name (a `- name:` line, then `run: |` and its indented block). */
-function stepScript(name: string): string {
-  const lines = WORKFLOW.split('\n');
-  const at = lines.findIndex((l) => l.trim() === `- name: ${name}`);
-  if (at < 0) throw new Error(`no step named "${name}" in the workflow`);
-  const indent = lines[at]!.indexOf('-') + 2;
-  for (let i = at + 1; i < lines.length && (lines[i]!.search(/\S/) >= indent || !lines[i]!.trim()); i++) {
-    const run = /^(\s*)run: (.*)$/.exec(lines[i]!);
-    if (!run) continue;
-    if (run[2] !== '|') return run[2]!;
-    const block: string[] = [];
-    for (let j = i + 1; j < lines.length && (!lines[j]!.trim() || lines[j]!.search(/\S/) > run[1]!.length); j++)
-      block.push(lines[j]!.slice(run[1]!.length + 2));
-    return block.join('\n').trim();
-  }
-  throw new Error(`the step "${name}" has no run script`);
-}
-
-/** Runs a step's script as GitHub Actions does (`bash --noprofile --norc -eo pipefail`). */
-function runStep(name: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; out: string }> {
-  return bash(stepScript(name), cwd, { ...cleanEnv(), npm_config_offline: 'true', ...env });
-}
+const runStep = (name: string, cwd: string, env: NodeJS.ProcessEnv) => runWorkflowStep(WORKFLOW, name, cwd, env);
 
 describe('docs/ci/github-actions.yml', () => {
   it('is a matrix of 4 shards and a merge job that needs them, uploading the report', () => {

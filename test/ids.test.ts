@@ -146,8 +146,8 @@ describe('what the harness writes and reads back', () => {
   it('the ledger keeps each id exact: two cases JSON.parse would make one stay two, and each deletion its own', () => {
     const path = `${tempDir()}/ledger.jsonl`;
     const ledger = new Ledger(path, 'run1', 'http://target.example');
-    ledger.created('a', 'ext-a', A, idPlus(A, 1));
-    ledger.created('a', 'ext-b', B, idPlus(B, 1));
+    ledger.created('a', 'ext-a', A, { customerId: idPlus(A, 1) });
+    ledger.created('a', 'ext-b', B, { customerId: idPlus(B, 1) });
     ledger.deleted('a', A);
     const state = readLedger(path);
     expect(state.pending.map((c) => c.id)).toEqual([B]);

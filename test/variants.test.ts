@@ -25,6 +25,10 @@ const COMBINED: VariantName[][] = [
     'text.trim',
     'numbers.lenient',
     'token.jwt',
+    'bulk.keep-last-check',
+    'delete.absent-no-op',
+    'bulk.case-summary-complete',
+    'webhook.envelope',
   ],
   [
     'errors.status-422',
@@ -37,6 +41,10 @@ const COMBINED: VariantName[][] = [
     'limit.utf16',
     'form.empty-skips',
     'text.nul-refused',
+    'token.bearer-api-key',
+    'bulk.over-limit-per-item',
+    'bulk.case-summary-outcome',
+    'webhook.queue-timeout',
   ],
   [
     'text.nfc',
@@ -51,6 +59,9 @@ const COMBINED: VariantName[][] = [
     'read.get-403',
     'ids.above-2^53',
     'token.uuid',
+    'bulk.over-limit-per-item',
+    'delete.absent-no-op',
+    'bulk.keep-last-check',
   ],
 ];
 

@@ -1,5 +1,5 @@
 /** Typed operations of the interface over one Transport, with a chosen credential. */
-import { TokenSource, TOKEN_PATH } from './auth.ts';
+import { type TokenEndpointAuth, TokenSource, TOKEN_PATH } from './auth.ts';
 import { encodeBody, type ContentType } from './encode.ts';
 import { HarnessError } from '../errors.ts';
 import type { Id } from '../spec/index.ts';
@@ -163,9 +163,21 @@ export class ApiClient {
     return res;
   }
 
-  /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
+  /**
+   * What this organisation's token requests carry besides their body: the API key as a bearer header when the token
+   * endpoint was found to want it (TokenSource.endpointAuth), else nothing.
+   */
+  get tokenEndpointAuth(): TokenEndpointAuth {
+    return this.#tokens?.endpointAuth === 'api-key' && this.#apiKey ? 'api-key' : 'none';
+  }
+
+  /**
+   * POST to the token endpoint with a body of the caller's choosing, with the Authorization the organisation's
+   * token requests carry (none, or the API key where the endpoint wants it) unless the caller names one.
+   */
   requestToken(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
-    return this.request('POST', PATHS.token, { auth: 'none', ...options, body });
+    const auth: AuthMode = this.tokenEndpointAuth === 'api-key' ? 'api-key-bearer' : 'none';
+    return this.request('POST', PATHS.token, { auth, ...options, body });
   }
 
   patchCase(id: Id | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
@@ -200,13 +212,19 @@ export function organisationClient(options: {
   organisation?: OrganisationRole;
   /** Where the run's worker processes share their access tokens (token-share.ts). */
   shareDir?: string | undefined;
+  /** What token requests carry, when the run found it (preflight); unknown, the token source finds it. */
+  tokenEndpointAuth?: TokenEndpointAuth | undefined;
 }): ApiClient | undefined {
-  const { baseUrl, credentials, transport, organisation, shareDir } = options;
+  const { baseUrl, credentials, transport, organisation, shareDir, tokenEndpointAuth } = options;
   if (!credentials) return undefined;
   const { clientId, clientSecret, apiKey } = credentials;
   const tokens =
     clientId && clientSecret
-      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, shareDir)
+      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, {
+          shareDir,
+          apiKey,
+          endpointAuth: tokenEndpointAuth,
+        })
       : undefined;
   if (!tokens && !apiKey) return undefined;
   return new ApiClient({ baseUrl, transport, tokens, apiKey, organisation });

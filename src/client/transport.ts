@@ -95,7 +95,14 @@ export function partOfBody(part: object, body: unknown): void {
   if (exchange) answeredIn.set(part, exchange);
 }
 
+/** What an answer's body is recorded of, at most: a hostile server's answer cannot fill the run's memory. */
 const RECORDED_BODY_CHARS = 16_384;
+/**
+ * What a request's body is recorded of, at most: the harness's own requests are bounded (the
+ * largest legal request, 100 items with every field at its limit, is some 110 KB), and are kept
+ * whole so that a reproduction sends exactly what the run sent.
+ */
+const RECORDED_REQUEST_CHARS = 1_048_576;
 
 /** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */
 let isoOf = { ms: Number.NaN, text: '' };
@@ -378,7 +385,7 @@ export class Transport {
         headers: this.redactor.redactHeaders(req.headers),
         ...(req.credential ? { credential: req.credential } : {}),
         ...(req.organisation ? { organisation: req.organisation } : {}),
-        ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
+        ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_REQUEST_CHARS)) } : {}),
       },
     };
     const deadline = startDeadline(this.options.timeoutMs);

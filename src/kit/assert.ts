@@ -85,6 +85,22 @@ export function expectNoServerError(res: ReceivedResponse, what: string): void {
   fail(what, `a 2xx or a 4xx${why}`, excerpt(res), { judged: [res], expect: { status: ['2xx', '4xx'] } });
 }
 
+/**
+ * The one rule for a DELETE of a case that does not exist for the caller: an id that never named a case, a case
+ * deleted already, another organisation's case, a path id that is no integer. The interface shows no status for
+ * DELETE at all ("Success status code and response body: not shown"), and DELETE is idempotent (RFC 9110 §9.2.2):
+ * a 4xx and a 2xx that does nothing both conform; a 5xx never does (nor a 1xx or 3xx). That nothing else changed
+ * is judged by the check's reads of what it must have left alone.
+ */
+export function expectDeleteOfNoCase(res: ReceivedResponse, what: string): void {
+  if ((res.status >= 200 && res.status <= 299) || (res.status >= 400 && res.status <= 499)) return;
+  const why = res.status >= 500 ? ' (a 5xx never conforms)' : '';
+  fail(what, `a 4xx, or a 2xx that deletes nothing${why}`, excerpt(res), {
+    judged: [res],
+    expect: { status: ['2xx', '4xx'] },
+  });
+}
+
 /** Parses with a schema; a mismatch lists every issue with its path. `judged`: the answer the value came in. */
 export function expectSchema<T extends z.ZodType>(
   schema: T,

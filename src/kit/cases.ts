@@ -30,10 +30,30 @@ const POLL_FIRST_MS = 15;
 const POLL_MAX_MS = 1_000;
 
 /**
- * Reads a case until it shows is_complete true or `timeoutMs` pass, handing each read to `seen`;
- * the last read, and whether it was complete. The waits between reads grow (15 ms, half again as
- * long each time, at most 1 s): a fast target is seen complete soon after it is, a slow one costs
- * a few dozen reads where a fixed 15 ms cost hundreds.
+ * Reads a case until `done` holds for a read or `timeoutMs` pass; the last read, and whether `done` held for it. The
+ * waits between reads grow (15 ms, half again as long each time, at most 1 s): a fast target is seen done soon after
+ * it is, a slow one costs a few dozen reads where a fixed 15 ms cost hundreds.
+ */
+export async function readUntil(
+  org: Organisation,
+  id: Id,
+  timeoutMs: number,
+  what: string,
+  done: (body: CaseBody) => boolean,
+): Promise<{ body: CaseBody; done: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
+    const body = await readCase(org, id, what);
+    if (done(body)) return { body, done: true };
+    const left = deadline - Date.now();
+    if (left <= 0) return { body, done: false };
+    await sleep(Math.min(wait, left));
+  }
+}
+
+/**
+ * Reads a case until it shows is_complete true or `timeoutMs` pass (readUntil), handing each read to `seen`;
+ * the last read, and whether it was complete.
  */
 export async function readUntilComplete(
   org: Organisation,
@@ -42,15 +62,11 @@ export async function readUntilComplete(
   what: string,
   seen: (body: CaseBody) => void = () => {},
 ): Promise<{ body: CaseBody; complete: boolean }> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
-    const body = await readCase(org, id, what);
-    seen(body);
-    if (body.is_complete === true) return { body, complete: true };
-    const left = deadline - Date.now();
-    if (left <= 0) return { body, complete: false };
-    await sleep(Math.min(wait, left));
-  }
+  const { body, done } = await readUntil(org, id, timeoutMs, what, (read) => {
+    seen(read);
+    return read.is_complete === true;
+  });
+  return { body, complete: done };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject } from 'vitest';
 import { ApiClient, type Credentials, organisationClient } from '../client/api.ts';
+import type { TokenEndpointAuth } from '../client/auth.ts';
 import { Redactor } from '../base/redact.ts';
 import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
@@ -29,6 +30,11 @@ export interface RunContext {
     kind: 'embedded' | 'url';
     primary: Credentials;
     peer?: Credentials;
+    /**
+     * What token requests carry besides their body, as the preflight found it: the API key as a bearer header
+     * where the token endpoint refused a request without one (interface § Authentication 3), else nothing.
+     */
+    tokenEndpointAuth?: TokenEndpointAuth;
   };
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
@@ -195,8 +201,14 @@ function organisation(
   const baseUrl = run.target.baseUrl;
   // Without any credential the client still exists: the auth checks send requests with none.
   const api =
-    organisationClient({ baseUrl, credentials, transport, organisation: role, shareDir: run.shareDir }) ??
-    new ApiClient({ baseUrl, transport, organisation: role });
+    organisationClient({
+      baseUrl,
+      credentials,
+      transport,
+      organisation: role,
+      shareDir: run.shareDir,
+      tokenEndpointAuth: run.target.tokenEndpointAuth,
+    }) ?? new ApiClient({ baseUrl, transport, organisation: role });
   return {
     api,
     credentials,
@@ -223,7 +235,7 @@ export function getHarness(): Harness {
   ]);
   // Outside a check (hooks, setup); a check records into its own list (runInCheck).
   const exchanges: Exchange[] = [];
-  const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
+  const watcher = new InvariantWatcher(redactor, run.target.baseUrl, run.shareDir);
   const serverHeaders = new ServerHeaders();
   const stats = { requests: 0 };
   const record = (e: Exchange) => {

@@ -115,17 +115,23 @@ export interface AuthTargets {
  * New targets. The case is read first (not taken as its creation answered it) when `fromRead`, or while it is not
  * yet known whether the target answers GET of a case: the GET cells are sent only where it does.
  */
+/**
+ * Two checks, so the bulk check delete takes one and the case keeps the other: "a case holds one or more checks"
+ * (§ What the service does 2), and a server may refuse to delete a case's last one.
+ */
+const TWO_CHECKS = { checks: [{ check_type: 'PEP' as const }, { check_type: 'SANCTIONS' as const }] };
+
 export async function authTargets(t: Harness, fromRead = false): Promise<AuthTargets> {
-  const { case: c, tokens } = await privateCase(t.primary);
+  const { case: c, tokens } = await privateCase(t.primary, TWO_CHECKS);
   const victim = await t.primary.provision.createCase();
   const before = await stateBefore(t.primary, c, fromRead || t.primary.provision.getAnswers === undefined);
-  // Every case is created with one check; without it the bulk check delete could not be tried,
+  // The case is created with two checks; without one the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
   const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
-      `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
+      `provisioning: case ${c.id} was created with two checks but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
   return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before, tokens };

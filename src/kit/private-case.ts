@@ -15,8 +15,11 @@ export interface PrivateCase {
   tokens: [string, string][];
 }
 
-/** Creates a case whose external_id, webhook_url, metadata and customer name each hold a random token. */
-export async function privateCase(org: Organisation): Promise<PrivateCase> {
+/**
+ * Creates a case whose external_id, webhook_url, metadata and customer name each hold a random token;
+ * `extra` adds fields of the creation (checks, say).
+ */
+export async function privateCase(org: Organisation, extra: Record<string, unknown> = {}): Promise<PrivateCase> {
   const token = () => randomBytes(6).toString('hex');
   const tokens: [string, string][] = [
     ['external_id', token()],
@@ -26,6 +29,7 @@ export async function privateCase(org: Organisation): Promise<PrivateCase> {
   ];
   const [e, w, m, n] = tokens.map(([, v]) => v) as [string, string, string, string];
   const created = await org.provision.createCase({
+    ...extra,
     external_id: org.provision.externalId(`private-${e}`),
     webhook_url: `https://example.com/screenconf/private-${w}`,
     metadata: { screenconf: `private-${m}` },

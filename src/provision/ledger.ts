@@ -15,7 +15,11 @@
  *            deletions were so confirmed) the DELETE answered 2xx or 404/410
  *
  * A `created` line also names the case's customer (`customerId`): the interface has no way to
- * delete a customer, so the run can only count the customers it made, and say so. A case several
+ * delete a customer, so the run can only count the customers it made, and say so. It keeps the
+ * case's created_at as its creation answered (`createdAt`), and a `deleted` line the external id
+ * the case was created with: a server may give a deleted case's id to another case
+ * (CASE-ID-NOT-REUSED), so a removal compares what it finds with created_at before it deletes, and
+ * a deletion marks only the case of that external id. A case several
  * suite files share (kit/shared-pool.ts) is marked `shared`: no file's teardown removes it; the
  * runner does, after the suites.
  */
@@ -48,6 +52,8 @@ export interface LedgerLine {
   id?: Id;
   /** On `created`: the id of the case's customer, made with it (none known: absent). */
   customerId?: Id;
+  /** On `created`: the case's created_at as the answer to its creation showed it. */
+  createdAt?: string;
   /** On `created`: the case is the run's, shared by suite files; the runner removes it after them. */
   shared?: boolean;
   status?: number;
@@ -111,7 +117,12 @@ export class Ledger {
     });
   }
 
-  created(org: string, externalId: string, id: Id, customerId?: Id, shared = false): void {
+  created(
+    org: string,
+    externalId: string,
+    id: Id,
+    { customerId, createdAt, shared = false }: { customerId?: Id; createdAt?: string; shared?: boolean } = {},
+  ): void {
     this.#append({
       event: 'created',
       kind: 'case',
@@ -119,6 +130,7 @@ export class Ledger {
       externalId,
       id,
       ...(customerId !== undefined ? { customerId } : {}),
+      ...(createdAt ? { createdAt } : {}),
       ...(shared ? { shared } : {}),
     });
   }
@@ -127,8 +139,9 @@ export class Ledger {
     this.#append({ event: 'refused', kind: 'case', org, externalId, status });
   }
 
-  deleted(org: string, id: Id): void {
-    this.#append({ event: 'deleted', kind: 'case', org, id });
+  /** The case is gone; `externalId`: the one it was created with, so a case given its id since is not marked. */
+  deleted(org: string, id: Id, externalId?: string): void {
+    this.#append({ event: 'deleted', kind: 'case', org, id, ...(externalId ? { externalId } : {}) });
   }
 }
 
@@ -140,6 +153,8 @@ export interface LedgerCase {
   externalId?: string;
   /** Shared by the run's suite files (the `shared` mark of its `created` line). */
   shared?: boolean;
+  /** Its created_at as its creation answered. */
+  createdAt?: string;
 }
 
 export interface LedgerRun {
@@ -237,13 +252,15 @@ export function readLedger(path: string, text?: string): LedgerState {
             id: line.id,
             ...(line.externalId ? { externalId: line.externalId } : {}),
             ...(line.shared === true ? { shared: true } : {}),
+            ...(typeof line.createdAt === 'string' ? { createdAt: line.createdAt } : {}),
             deleted: false,
           });
         }
         break;
       case 'deleted': {
+        // A deletion naming the external id of an earlier case with this id leaves the one created since.
         const c = cases.get(key(line.id));
-        if (c) c.deleted = true;
+        if (c && (!line.externalId || !c.externalId || c.externalId === line.externalId)) c.deleted = true;
         break;
       }
     }

@@ -10,6 +10,7 @@ import { HarnessError, TransportError } from '../errors.ts';
 import { stringifyJson } from '../base/json.ts';
 import { type CheckType, type Id, isId } from '../spec/index.ts';
 import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
+import { type CaseIdentity, identityOf } from './identity.ts';
 import { Ledger } from './ledger.ts';
 import { removeSampled } from './removal.ts';
 
@@ -49,9 +50,13 @@ export interface ProvisionerOptions {
 }
 
 export class Provisioner {
-  readonly #created = new Set<Id>();
-  /** Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. */
-  readonly #deletedByChecks = new Set<Id>();
+  /** The cases made and not deleted by a check, with what identifies each (identity.ts). */
+  readonly #created = new Map<Id, CaseIdentity>();
+  /**
+   * Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. Kept apart
+   * from #created: a server that gives a deleted case's id to a new case has both under one id.
+   */
+  readonly #deletedByChecks = new Map<Id, CaseIdentity>();
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
@@ -183,14 +188,17 @@ export class Provisioner {
       this.#fail(`${what} (no integer id in the case it gave)`, res);
     }
     const customerId = (created.customer as { id?: unknown } | null | undefined)?.id;
-    this.#ledger?.created(
-      this.#org,
-      body.external_id,
-      created.id,
-      isId(customerId) && !(input.customer && 'id' in input.customer) ? customerId : undefined,
+    this.#ledger?.created(this.#org, body.external_id, created.id, {
+      ...(isId(customerId) && !(input.customer && 'id' in input.customer) ? { customerId } : {}),
+      ...(typeof created.created_at === 'string' ? { createdAt: created.created_at } : {}),
       shared,
-    );
-    if (!shared) this.#created.add(created.id);
+    });
+    if (!shared) {
+      // Known by the external id it was sent first (the ledger's), then by the one it showed.
+      const shown = identityOf(created)!;
+      shown.externalIds = [body.external_id, ...shown.externalIds.filter((v) => v !== body.external_id)];
+      this.#created.set(created.id, shown);
+    }
     return created;
   }
 
@@ -235,7 +243,10 @@ export class Provisioner {
    * confirms it is gone only in its sample (`removeSampled`).
    */
   forget(id: Id): void {
-    if (this.#created.delete(id)) this.#deletedByChecks.add(id);
+    const identity = this.#created.get(id);
+    if (!identity) return;
+    this.#created.delete(id);
+    this.#deletedByChecks.set(id, identity);
   }
 
   /**
@@ -246,8 +257,10 @@ export class Provisioner {
    */
   async cleanup(): Promise<Id[]> {
     if (this.options.keep) return [];
-    const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
-    ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
+    const listed =
+      (deletedAlready: boolean) =>
+      ([id, identity]: [Id, CaseIdentity]) => ({ id, deletedAlready, identity });
+    const ids = [...[...this.#created].map(listed(false)), ...[...this.#deletedByChecks].map(listed(true))];
     const removals = await removeSampled(this.api, this.#org, ids, Math.max(0, this.#confirmedGone));
     const sampled = removals.filter((r) => r.confirmed);
     if (this.#confirmedGone >= 0)
@@ -256,7 +269,8 @@ export class Provisioner {
     for (const r of removals) {
       this.#created.delete(r.id);
       this.#deletedByChecks.delete(r.id);
-      if (r.gone) this.#ledger?.deleted(this.#org, r.id);
+      const created = r.identity?.externalIds[0];
+      if (r.gone) this.#ledger?.deleted(this.#org, r.id, typeof created === 'string' ? created : undefined);
       else left.push(r.id);
     }
     return left;

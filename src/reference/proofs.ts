@@ -38,6 +38,11 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
   'token.expires-in-string': { suites: ['token'], fails: ['TOKEN-ISSUE'] },
   'token.any-grant-type': { suites: ['token'], fails: ['TOKEN-REJECT-GRANT-TYPE'] },
+  'token.grant-type-any-case': {
+    suites: ['token'],
+    fails: ['TOKEN-GRANT-TYPE-CASE'],
+    passes: ['TOKEN-REJECT-GRANT-TYPE'],
+  },
   'token.cacheable': { suites: ['token'], fails: ['TOKEN-NO-STORE'] },
   'token.unknown-client-500': { suites: ['token'], fails: ['TOKEN-REJECT-UNKNOWN-CLIENT'] },
   'token.grant-type-default': { suites: ['token'], fails: ['TOKEN-REJECT-MISSING-FIELD'] },
@@ -206,6 +211,51 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'webhook.old-url': { suites: ['webhooks'], fails: ['WEBHOOK-NEW-URL-ONLY'] },
   'webhook.null-notifies': { suites: ['webhooks'], fails: ['WEBHOOK-NULL-NO-DELIVERY'] },
   'webhook.crosstalk': { suites: ['webhooks'], fails: ['WEBHOOK-NO-CROSSTALK'] },
+  // A stale reference that meets the case given the id since is not the deleted case back: deletion, the model
+  // and uniqueness are not blamed.
+  'ids.reuse-freed': {
+    suites: ['case-delete', 'model', 'uniqueness'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT', 'UNIQUE-DELETED-VALUE', 'UNIQUE-FREED-VALUE'],
+  },
+  'ids.reuse-highest': {
+    suites: ['case-delete', 'model'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT'],
+  },
+  'webhook.omit-nulls': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // Only the fields a read shows beside the always-present ones: the comparison with the read at arrival.
+  'webhook.customer-summary': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // A read at arrival does not show the completion, later reads do: not the results' fault.
+  'webhook.before-commit': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-COMPLETE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.outcome-after': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.retry-204': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  // Only the cases whose receivers answer 201 and 202 see the repeat.
+  'webhook.retry-202': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  'webhook.on-save': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NO-REPEAT-ON-WRITE'],
+    passes: ['WEBHOOK-ONE-PER-COMPLETION'],
+  },
+  // Judged last, alone: the queue held up holds up no other check's webhook.
+  'webhook.serial-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
+  'webhook.host-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
   // The input matrix: at least two faults per oracle, on different fields and ways in, each caught by that
   // oracle's requirement only (the other oracles of its ways in pass).
   'input.int64-overflow-500': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-ANSWERED'),
@@ -250,6 +300,19 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
  * token refresh), not one requirement's reading.
  */
 export const VARIANT_READINGS: Readonly<Record<VariantName, readonly RequirementId[]>> = {
+  'webhook.envelope': ['WEBHOOK-ENVELOPE', 'WEBHOOK-BODY-CASE', 'WEBHOOK-AFTER-COMMIT'],
+  'webhook.queue-timeout': ['WEBHOOK-NOT-HELD-UP', 'WEBHOOK-DELIVERED'],
+  'bulk.over-limit-per-item': ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+  'bulk.keep-last-check': [
+    'BULK-CHECKS-LAST-CHECK',
+    'BULK-CHECKS-ACCEPT-100',
+    'AUTH-TOKEN-OPENS',
+    'AUTH-API-KEY-BEARER',
+  ],
+  'bulk.case-summary-complete': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'bulk.case-summary-outcome': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'delete.absent-no-op': ['CASE-DELETE-UNKNOWN-ID', 'CASE-DELETE-REPEAT', 'TENANT-DELETE', 'CASE-ID-NON-INTEGER'],
+  'token.bearer-api-key': ['TOKEN-ISSUE', 'TOKEN-ENDPOINT-BEARER-HEADER', 'TOKEN-REJECT-WRONG-SECRET'],
   'errors.status-422': [
     'CASE-PATCH-INVALID-REJECTED',
     'LIMIT-WEBHOOK-URL-511',

@@ -39,7 +39,7 @@ export const ExchangeSchema = obj({
     method: z.string(),
     url: text('absolute URL, secrets redacted'),
     headers: z.record(z.string(), z.string()).describe('as sent; Authorization and Cookie values redacted'),
-    body: text('as sent (first 16384 characters), secrets redacted').optional(),
+    body: text('as sent (first 1048576 characters), secrets redacted').optional(),
     credential: CredentialKindSchema.optional(),
     organisation: OrganisationRoleSchema.optional(),
     cleanup: z.boolean().optional(),

@@ -7,7 +7,10 @@ import type { Evidence } from './evidence.ts';
 import type { Exchange } from './exchange.ts';
 import type { Expectation } from './failure.ts';
 
-/** What the watcher judges on every case body, one requirement per invariant. */
+/**
+ * What the watcher judges on every case body, one requirement per invariant (CASE-ID-NOT-REUSED across bodies: a
+ * deleted case's id shown by another case).
+ */
 export const WATCHED_REQUIREMENTS = [
   'READ-CASE-SCHEMA',
   'READ-ENUMS',
@@ -15,6 +18,7 @@ export const WATCHED_REQUIREMENTS = [
   'READ-CASE-RISK-MAX',
   'CASE-EXTERNAL-ID-STRING',
   'CASE-ORIGIN-URL-ALIAS',
+  'CASE-ID-NOT-REUSED',
 ] as const;
 export type WatchedRequirement = (typeof WATCHED_REQUIREMENTS)[number];
 

@@ -11,7 +11,7 @@ import { kindsFor, WAY_ENCODINGS, type CellSpec } from '../../spec/inputs/matrix
 import { oneOf, UNCHANGED, type Expect } from '../../spec/inputs/stored.ts';
 import { valueKinds } from '../../spec/inputs/values.ts';
 import type { CaseBody } from '../cases.ts';
-import { createdState } from '../cases.ts';
+import { readCase } from '../cases.ts';
 import type { Harness, Organisation } from '../context.ts';
 import { mapLimit } from '../bulk.ts';
 import { failed, judge, label, notJudged, type SentCell } from './cell.ts';
@@ -95,7 +95,8 @@ export async function runPatchMatrix(
 ): Promise<{ cells: SentCell[]; cases: Id[] }> {
   const org = t.primary;
   const cases: CaseBody[] = await mapLimit(Array.from({ length: CASES }), CASES, async () =>
-    createdState(org, await org.provision.createCase()),
+    // The state before, as a read shows it (a creation's answer may show a case otherwise than a read does).
+    readCase(org, (await org.provision.createCase()).id, 'reading a case before the input matrix'),
   );
   const rounds = planRounds(
     cells,

@@ -5,6 +5,7 @@ import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { INPUT_FAULTS } from './input.ts';
+import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
@@ -22,6 +23,7 @@ export const ALL_FAULTS = [
   ...READ_FAULTS,
   ...MODEL_FAULTS,
   ...DELETE_FAULTS,
+  ...ID_FAULTS,
   ...BULK_FAULTS,
   ...CONTENT_FAULTS,
   ...LIMIT_FAULTS,

@@ -55,7 +55,11 @@ export const INPUT_FAULTS = [
     (base) => ({
       decodeBody(op, mediaType, body, header) {
         const v = isObject(body) ? body.delete_after : undefined;
-        if (op === 'patch' && typeof v === 'number' && Math.abs(v) >= 2 ** 63) throw CRASH('long overflow');
+        // Past a long: a bigint of 2^63 or more (the body is read exactly), or a number too large to be finite.
+        const overflow =
+          (typeof v === 'bigint' && (v >= 2n ** 63n || v < -(2n ** 63n))) ||
+          (typeof v === 'number' && !Number.isFinite(v));
+        if (op === 'patch' && overflow) throw CRASH('long overflow');
         return base.decodeBody(op, mediaType, body, header);
       },
     }),

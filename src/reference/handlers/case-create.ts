@@ -35,7 +35,7 @@ export function createCase(env: Env, org: string, body: unknown): Answer {
     });
   }
   const record: CaseRecord = {
-    id: store.nextId(),
+    id: env.b.caseIdFor(() => store.nextId()),
     org,
     external_id: input.external_id ?? randomUUID(),
     webhook_url: input.webhook_url ?? null,

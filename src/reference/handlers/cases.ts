@@ -25,6 +25,8 @@ export interface CasePoints {
   customerOrphaned(org: string, customerId: Id): void;
   /** The answer to a DELETE that removed this case. */
   deletedAnswer(c: CaseRecord): Answer;
+  /** The answer to a DELETE that found no case of the caller's (`refusal`: why not): by default, that refusal. */
+  deleteAbsent(refusal: HttpError): Answer;
 }
 
 /** The correct case endpoints: GET reads; DELETE removes the case, its checks and an unused customer, 204. */
@@ -48,6 +50,9 @@ export function caseDefaults(env: Env): CasePoints {
       if (!store.customerInUse(org, customerId)) store.deleteCustomer(org, customerId);
     },
     deletedAnswer: () => ({ status: 204 }),
+    deleteAbsent: (refusal) => {
+      throw refusal;
+    },
   };
 }
 
@@ -73,7 +78,13 @@ export async function caseRoute(env: Env, req: IncomingMessage, idText: string, 
   }
   if (op === 'read') return env.b.readCase(org, id);
   if (op === 'delete') {
-    const c = env.b.findCase(org, id, 'delete');
+    let c: CaseRecord;
+    try {
+      c = env.b.findCase(org, id, 'delete');
+    } catch (err) {
+      if (err instanceof HttpError) return env.b.deleteAbsent(err);
+      throw err;
+    }
     env.b.deleteCase(c);
     return env.b.deletedAnswer(c);
   }

@@ -3,6 +3,7 @@
  * matrix's oracles must judge each conforming. Numeric spellings taken as the integer they mean exactly;
  * an empty form value read as "not given"; NUL refused.
  */
+import { stringifyJson } from '../../base/json.ts';
 import { isForm } from '../handlers/content.ts';
 import { HttpError } from '../http.ts';
 import { variant } from '../switches.ts';
@@ -74,7 +75,7 @@ export const INPUT_VARIANTS = [
     (base) => ({
       decodeBody(op, mediaType, body, header) {
         const decoded = base.decodeBody(op, mediaType, body, header);
-        if (op === 'patch' && JSON.stringify(decoded)?.includes('\\u0000'))
+        if (op === 'patch' && stringifyJson(decoded)?.includes('\\u0000'))
           throw new HttpError(400, 'validation_error', 'text may not hold NUL');
         return decoded;
       },

@@ -58,7 +58,7 @@ const q = (s: string) => JSON.stringify(s);
 const digitsOf = (t: string) => String(Number.parseInt(t.replace(/[^0-9a-z]/g, '').slice(-10), 36));
 
 /** A text of exactly `n` code points beginning with `head` (ASCII), padded with `pad`. */
-function exact(head: string, n: number, pad = 'a'): string {
+export function exact(head: string, n: number, pad = 'a'): string {
   const rest = n - [...head].length;
   return rest > 0 ? head + pad.repeat(rest) : [...head].slice(0, n).join('');
 }
