@@ -11,7 +11,7 @@ import type { ConformanceReport } from './report.ts';
 /** An oracle of the input matrix or of its credential dimension. */
 export type MatrixOracle = OracleName | CredentialOracle;
 
-/** The suite file that sends each way in's cells; `credential`: the Authorization header on every protected endpoint. */
+/** The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint. */
 export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth' };
 
 interface MatrixCell {
