@@ -1,20 +1,40 @@
 /**
- * Authentication of the protected endpoints (interface § Authentication): the token and the
- * API key open them; missing, malformed and wrong credentials are rejected and change nothing.
+ * Authentication of the protected endpoints (interface § Authentication): the token and the API key open them;
+ * every other credential (missing, malformed, never issued, expired) is refused, changes nothing and shows none
+ * of the organisation's data. The credentials sent are the credential dimension of the input matrix
+ * (spec/credential-matrix.ts: credentialCells), crossed with every protected endpoint; each check sends the cells
+ * its requirement owns, on targets all the refusals of the file share, read back once per group, and gives each
+ * cell a verdict (kit/credential-cells.ts CellRecord).
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'vitest';
 import type { AuthMode } from '../src/client/api.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { HarnessError } from '../src/errors.ts';
 import {
+  type AuthTargets,
+  authTargets,
+  type CellRecord,
+  cellRecord,
+  effectShown,
+  type EndpointRequest,
+  notSentRecords,
+  type PlannedCell,
+  planCells,
+  sendTo,
+  sentCells,
+  valuesOf,
+} from '../src/kit/credential-cells.ts';
+import {
   anotherCase,
   check,
   checkIds,
+  ConformanceFailure,
   confirmedByRead,
   deepEqual,
-  expectEqual,
-  expectRejected,
+  excerpt,
+  expectNoPrivateData,
   expectSuccess,
   fail,
   identityOf,
@@ -22,76 +42,30 @@ import {
   readCase,
   show,
   stableFields,
-  stateBefore,
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
-import { type Id, isId } from '../src/spec/index.ts';
+import { type CredentialCell, credentialCells, variationsOwnedBy } from '../src/spec/credential-matrix.ts';
+import type { RequirementId } from '../src/spec/index.ts';
 
-interface Attempt {
-  what: string;
-  res: ReceivedResponse;
+/** A cell as sent, with the private values of the case its request named or acted on. */
+interface Sent {
+  cell: CredentialCell;
+  req: EndpointRequest;
+  tokens: [string, string][];
 }
 
-/** What the protected requests act on: a case, its customer and check, and a case to delete. */
-interface Targets {
-  c: CaseBody;
-  victim: CaseBody;
-  customerId: Id;
-  checkId: Id;
-  /** The case as known before any request: as created (or read, `fromRead`), then as last read back unchanged. */
-  before: CaseBody;
+/** Sends each planned cell once, in order. */
+async function sendCells(t: CheckApi, x: AuthTargets, plan: readonly PlannedCell[]): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  for (const { cell, auth } of sentCells(plan)) {
+    const req = await sendTo(t, x, cell.endpoint, auth);
+    sent.push({ cell, req: { ...req, what: `${req.what} with ${cell.variation.description}` }, tokens: x.tokens });
+  }
+  return sent;
 }
 
-const HOOK = 'https://hooks.example.com/screenconf/auth';
-const FULL_NAME = 'Screenconf Auth Changed';
-
-/**
- * Two checks, so the bulk check delete takes one and the case keeps the other: "a case holds one or more checks"
- * (§ What the service does 2), and a server may refuse to delete a case's last one.
- */
-const TWO_CHECKS = { checks: [{ check_type: 'PEP' as const }, { check_type: 'SANCTIONS' as const }] };
-
-async function targets(t: CheckApi, fromRead = false): Promise<Targets> {
-  const c = await t.primary.provision.createCase(TWO_CHECKS);
-  const victim = await t.primary.provision.createCase();
-  // The answer to a creation is the case's read representation (provisioning conventions).
-  const before = await stateBefore(t.primary, c, fromRead);
-  // The case is created with two checks; without one the bulk check delete could not be tried,
-  // and leaving it out silently would judge four endpoints while claiming five.
-  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
-  if (checkId === undefined)
-    throw new HarnessError(
-      'SC_TARGET_BROKEN',
-      `provisioning: case ${c.id} was created with two checks but shows none, so POST /api/checks/bulk-delete/ ` +
-        `cannot be tried`,
-    );
-  return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before };
-}
-
-/**
- * One state-changing request to each protected endpoint with the given credential: the same
- * requests, bodies and all, whether the credential must open them or be refused.
- */
-async function sendToEveryEndpoint(t: CheckApi, x: Targets, auth: AuthMode, label: string): Promise<Attempt[]> {
-  const api = t.primary.api;
-  return [
-    {
-      what: `PATCH /api/cases/${x.c.id}/ ${label}`,
-      res: await api.patchCase(x.c.id, { webhook_url: HOOK, delete_after: 7 }, { auth }),
-    },
-    { what: `DELETE /api/cases/${x.victim.id}/ ${label}`, res: await api.deleteCase(x.victim.id, { auth }) },
-    {
-      what: `POST /api/cases/bulk-update/ ${label}`,
-      res: await api.bulkUpdateCases({ items: [{ id: x.c.id, metadata: { changed: true } }] }, { auth }),
-    },
-    {
-      what: `POST /api/customers/bulk-update/ ${label}`,
-      res: await api.bulkUpdateCustomers({ items: [{ id: x.customerId, full_name: FULL_NAME }] }, { auth }),
-    },
-    { what: `POST /api/checks/bulk-delete/ ${label}`, res: await api.bulkDeleteChecks({ ids: [x.checkId] }, { auth }) },
-  ];
-}
+const refused = (s: Sent) => s.req.res.status >= 400 && s.req.res.status <= 499;
 
 /**
  * The refused requests' targets, shared by every refusal in the file: once a refusal is shown to
@@ -99,68 +73,136 @@ async function sendToEveryEndpoint(t: CheckApi, x: Targets, auth: AuthMode, labe
  * back is the next refusal's state before it. Taken away while a refusal is judged, so a refusal
  * that does not pass leaves the next one fresh targets.
  */
-let unchanged: Targets | undefined;
+let unchanged: AuthTargets | undefined;
+
+/** Every request the file sent with a credential that must be refused, for AUTH-REFUSAL-NO-DATA. */
+let refusals: Sent[] = [];
+
+/** Records a check's cells for the report, and fails with every failed one, one line each, judging their requests. */
+function failCells(
+  t: CheckApi,
+  records: readonly CellRecord[],
+  judged: readonly unknown[],
+  what: string,
+  expected: string,
+): void {
+  t.recordCells(records);
+  const failed = records.filter((r) => r.result === 'fail');
+  const sent = records.filter((r) => r.status !== undefined).length;
+  const lines = failed.map((r) => `${r.cell}: ${r.why}`).join('\n');
+  if (failed.length) fail(`${failed.length} of ${sent} ${what}`, expected, lines, { judged });
+}
 
 /**
- * Sends the protected requests with each credential of a check, all of which must be refused; the
- * target case (its customer and its check with it) and the case to delete are read after the
- * check's last refusal, and any change fails the check. A change cannot be undone by a later
- * request of the check (each sends the same values, and a deletion stays), so one read after all
- * of them shows what any of them did; the failure names every credential it sent. Judged against
- * the case as created or last read, and when that fails, again on new targets read first
- * (confirmedByRead): a creation's answer may show the case otherwise than a read.
+ * Sends the cells of a plan, each of which must be refused: every answer a 4xx, and the target case (its customer
+ * and its check with it) and the case to delete read once after the last; a cell whose own value the read shows,
+ * or a deletion, took effect. A change cannot be undone by a later request (each sends values of its own, and a
+ * deletion stays), so one read after all of them shows what any of them did. A change no cell's value explains is
+ * judged again on new targets read first (confirmedByRead): a creation's answer may show the case otherwise than a
+ * read.
  */
-async function tryEveryEndpoint(t: CheckApi, credentials: [AuthMode, string][]): Promise<Attempt[]> {
-  let attempts: Attempt[] = [];
+async function refuseCells(t: CheckApi, plan: readonly PlannedCell[]): Promise<Sent[]> {
+  if (sentCells(plan).length === 0) {
+    t.recordCells(notSentRecords(plan, 'refused-unchanged'));
+    t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+  }
+  let judged: { sent: Sent[]; records: CellRecord[]; read: unknown[] } = { sent: [], records: [], read: [] };
   await confirmedByRead(async (fromRead) => {
-    attempts = await refuseAll(t, credentials, fromRead);
+    judged = await refuseAll(t, plan, fromRead);
   });
-  return attempts;
+  const { sent, records, read } = judged;
+  const opened = sent.filter((s) => !refused(s)).map((s) => s.req.res);
+  failCells(
+    t,
+    [...records, ...notSentRecords(plan, 'refused-unchanged')],
+    [...opened, ...(opened.length ? [] : read)],
+    'requests with credentials that must be refused',
+    'a 4xx rejection that changes nothing, for each (a 5xx never conforms: a rejection is a 4xx)',
+  );
+  return sent;
 }
 
-async function refuseAll(t: CheckApi, credentials: [AuthMode, string][], fromRead: boolean): Promise<Attempt[]> {
-  const x = (fromRead ? undefined : unchanged) ?? (await targets(t, fromRead));
+async function refuseAll(
+  t: CheckApi,
+  plan: readonly PlannedCell[],
+  fromRead: boolean,
+): Promise<{ sent: Sent[]; records: CellRecord[]; read: unknown[] }> {
+  const x = (fromRead ? undefined : unchanged) ?? (await authTargets(t, fromRead));
   unchanged = undefined;
-  const attempts: Attempt[] = [];
-  for (const [auth, label] of credentials) {
-    const sent = await sendToEveryEndpoint(t, x, auth, label);
-    for (const a of sent) expectRejected(a.res, a.what);
-    attempts.push(...sent);
-  }
-  const labels = credentials.map(([, label]) => label).join('; ');
+  const sent = await sendCells(t, x, plan);
+  refusals.push(...sent);
   const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the rejected requests`);
-  expectEqual(
-    stableFields(after),
-    stableFields(x.before),
-    `case ${x.c.id} after requests ${labels} (nothing may change)`,
-    {
-      judged: [after],
-    },
-  );
-  await readCase(t.primary, x.victim.id, `case ${x.victim.id} still exists after DELETE ${labels}`);
-  unchanged = { ...x, before: after };
-  return attempts;
+  const victim = await t.primary.provision.readCase(x.victim.id);
+  const victimGone = victim.status !== 200;
+  // A deletion names no cell: it is the doing of a cell of its endpoint that opened it, or else of any of them.
+  const opened = new Set(sent.filter((s) => !refused(s)).map((s) => s.cell.endpoint));
+  const suspects = (e: string) => sent.filter((s) => s.cell.endpoint === e).length;
+  const records = sent.map((s) => {
+    const status = s.req.res.status;
+    if (!refused(s)) return cellRecord(s.cell, 'refused-unchanged', 'fail', { status, why: excerpt(s.req.res) });
+    const deletes = s.cell.endpoint === 'delete' || s.cell.endpoint === 'bulk-checks';
+    const shown =
+      deletes && opened.has(s.cell.endpoint) ? undefined : effectShown(after, x, s.cell.endpoint, s.req.n, victimGone);
+    const which =
+      deletes && suspects(s.cell.endpoint) > 1 ? ` by one of ${suspects(s.cell.endpoint)} such requests` : '';
+    if (shown)
+      return cellRecord(s.cell, 'refused-unchanged', 'fail', { status, why: `HTTP ${status}, yet ${shown}${which}` });
+    return cellRecord(s.cell, 'refused-unchanged', 'pass', { status });
+  });
+  const explained = records.some((r) => r.result === 'fail');
+  if (!explained && !deepEqual(stableFields(after), stableFields(x.before)))
+    fail(
+      `case ${x.c.id} read back after ${sent.length} rejected requests`,
+      'nothing changed',
+      `${show(stableFields(after))}, was ${show(stableFields(x.before))}`,
+      { judged: [after, victim] },
+    );
+  if (!explained) unchanged = { ...x, before: after };
+  return { sent, records, read: [after, victim] };
+}
+
+function notSentReasons(plan: readonly PlannedCell[]): string {
+  const reasons = new Map<string, string>();
+  for (const p of plan) if ('notSent' in p) reasons.set(p.cell.variation.name, p.notSent);
+  return [...reasons].map(([name, why]) => `${name}: ${why}`).join('; ');
+}
+
+/** Records a requirement's cells as not sent, for why, and skips the check with it. */
+function skipCells(t: CheckApi, owner: RequirementId, why: string): never {
+  const oracle = (c: CredentialCell) => c.judgedBy[0]!.oracle;
+  t.recordCells(credentialCells(variationsOwnedBy(owner)).map((c) => cellRecord(c, oracle(c), 'not-judged', { why })));
+  return t.skip(why);
+}
+
+/** The cells of the variations a requirement owns, planned with the run's credentials (or `value`). */
+function ownedCells(t: CheckApi, owner: RequirementId, value?: string): Promise<PlannedCell[]> {
+  return planCells(t, credentialCells(variationsOwnedBy(owner)), value === undefined ? {} : { value });
 }
 
 /**
- * Sends the same protected requests with a credential that must open them: each answers 2xx
- * and takes effect (read back with the run's own credential).
+ * Sends the requests of the refusal cells to the five endpoints of the interface with a credential that must open
+ * them: each answers 2xx and takes effect (read back with the run's own credential).
  */
 async function openEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Promise<void> {
-  const x = await targets(t);
-  const attempts = await sendToEveryEndpoint(t, x, auth, label);
-  for (const a of attempts) expectSuccess(a.res, a.what);
+  const x = await authTargets(t);
+  const attempts: EndpointRequest[] = [];
+  for (const e of ['patch', 'delete', 'bulk-cases', 'bulk-customers', 'bulk-checks'] as const)
+    attempts.push(await sendTo(t, x, e, auth));
+  for (const a of attempts) expectSuccess(a.res, `${a.what} ${label}`);
   t.primary.provision.forget(x.victim.id);
   const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the requests ${label}`);
+  const [patch, , cases, customers] = attempts.map((a) => valuesOf(a.n));
   const problems: string[] = [];
   // delete_after is not among the always-present fields: judged where the read shows it.
-  if ('delete_after' in after && after.delete_after !== 7)
-    problems.push(`delete_after is ${show(after.delete_after)}, PATCH sent 7`);
-  if ('metadata' in after && !deepEqual(after.metadata, { changed: true }))
-    problems.push(`metadata is ${show(after.metadata)}, the bulk case update sent {"changed":true}`);
+  if ('delete_after' in after && after.delete_after !== patch!.delete_after)
+    problems.push(`delete_after is ${show(after.delete_after)}, PATCH sent ${patch!.delete_after}`);
+  if ('metadata' in after && !deepEqual(after.metadata, cases!.metadata))
+    problems.push(`metadata is ${show(after.metadata)}, the bulk case update sent ${show(cases!.metadata)}`);
   const fullName = (after.customer as { full_name?: unknown } | undefined)?.full_name;
-  if (!deepEqual(fullName, FULL_NAME))
-    problems.push(`customer full_name is ${show(fullName)}, the bulk customer update sent ${show(FULL_NAME)}`);
+  if (!deepEqual(fullName, customers!.full_name))
+    problems.push(
+      `customer full_name is ${show(fullName)}, the bulk customer update sent ${show(customers!.full_name)}`,
+    );
   if (checkIds(after).includes(x.checkId)) problems.push(`check ${x.checkId} is still listed after the bulk delete`);
   const gone = await t.primary.api.patchCase(x.victim.id, {});
   // Another case answering there (given the id since) shows the victim gone: CASE-ID-NOT-REUSED's.
@@ -174,8 +216,8 @@ async function openEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pr
 }
 
 /**
- * The case the two checks that only PATCH {} with a credential send to (the Token scheme, the 401's
- * header): a PATCH {} changes nothing, and neither judges the case. Made once for the file.
+ * The case the checks that only PATCH {} with a credential send to (the Token scheme, the 401's
+ * header, the token's life): a PATCH {} changes nothing, and none judges the case. Made once for the file.
  */
 let spare: Promise<CaseBody> | undefined;
 function spareCase(t: CheckApi): Promise<CaseBody> {
@@ -186,15 +228,89 @@ function spareCase(t: CheckApi): Promise<CaseBody> {
   return spare;
 }
 
-const MALFORMED: [string, string][] = [
-  ['scheme without credential', 'Bearer'],
-  ['empty credential', 'Bearer '],
-  ['Basic scheme', `Basic ${Buffer.from('user:password').toString('base64')}`],
-  ['two credentials', 'Bearer abc def'],
-  ['credential without scheme', randomBytes(16).toString('hex')],
-];
+/** Ms of its stated lifetime a token has left when it is used late (AUTH-TOKEN-LIFETIME), where the run can wait. */
+const LATE_LEFT_MS = 2000;
+/**
+ * Ms of its stated lifetime a token must have left to be judged on (AUTH-TOKEN-LIFETIME), and that must have passed
+ * after it for it to be expired (AUTH-TOKEN-EXPIRED): the request's way to the server, and a clock's second.
+ */
+const GRACE_MS = 1000;
+/** The longest a check waits for a token to expire (AUTH-TOKEN-EXPIRED): a run does not wait longer. */
+const MAX_WAIT_S = 10;
+
+/** A token the file got for the timed cells, and its answer once a newer one was issued to the client. */
+interface TokenLife {
+  token: string;
+  /** When its answer came (epoch ms): its lifetime counts from no earlier. */
+  receivedAt: number;
+  expiresIn: unknown;
+  afterNewer: ReceivedResponse;
+  /** The cell that answer is. */
+  superseded: CredentialCell;
+}
+let life: Promise<TokenLife> | undefined;
+
+async function newToken(t: CheckApi): Promise<{ token: string; expiresIn: unknown; receivedAt: number }> {
+  const { clientId, clientSecret } = t.primary.credentials;
+  if (!clientId || !clientSecret) t.skip('no client credentials configured (API key only)');
+  const res = await t.primary.api.requestToken({
+    client_id: clientId,
+    client_secret: clientSecret,
+    grant_type: 'client_credentials',
+  });
+  const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
+  if (res.status !== 200 || typeof body?.access_token !== 'string' || body.access_token === '')
+    t.skip(`the token endpoint answered ${excerpt(res).slice(0, 200)} (TOKEN-ISSUE judges it)`);
+  t.redactor.add(body.access_token);
+  return { token: body.access_token, expiresIn: body.expires_in, receivedAt: Date.now() };
+}
+
+/** The timed cell of a requirement on PATCH, made from `token`. */
+async function timedCell(
+  t: CheckApi,
+  owner: RequirementId,
+  token: string,
+): Promise<{ cell: CredentialCell; auth: AuthMode }> {
+  const [planned] = sentCells(await ownedCells(t, owner, token)).filter((p) => p.cell.endpoint === 'patch');
+  if (!planned) throw new HarnessError('SC_HARNESS', `${owner}: no PATCH cell to send`);
+  return planned;
+}
+
+/** Gets a token, then a newer one for the same client, and sends the first with PATCH {}: once for the file. */
+function tokenLife(t: CheckApi): Promise<TokenLife> {
+  life ??= (async () => {
+    const c = await spareCase(t);
+    const first = await newToken(t);
+    await newToken(t);
+    const { cell: superseded, auth } = await timedCell(t, 'AUTH-TOKEN-SUPERSEDED', first.token);
+    const afterNewer = await t.primary.api.patchCase(c.id, {}, { auth });
+    return { ...first, afterNewer, superseded };
+  })().catch((err: unknown) => {
+    life = undefined;
+    throw err;
+  });
+  return life;
+}
+
+/** The stated lifetime in seconds, or a skip. */
+function statedSeconds(t: CheckApi, l: TokenLife): number {
+  if (typeof l.expiresIn !== 'number' || !(l.expiresIn > 0))
+    t.skip(`the token response's expires_in is ${show(l.expiresIn)}, not a positive number of seconds`);
+  return l.expiresIn;
+}
+
+const is2xx = (status: number) => status >= 200 && status <= 299;
 
 describe('authentication', () => {
+  check('an access token after a newer one was issued to its client', ['AUTH-TOKEN-SUPERSEDED'], async (t) => {
+    const l = await tokenLife(t);
+    const status = l.afterNewer.status;
+    const what = is2xx(status) ? 'still opens' : status >= 400 && status <= 499 ? 'refused' : 'unclear';
+    const text = `PATCH {} with a token after a newer one was issued: HTTP ${status} (${what})`;
+    t.observe('AUTH-TOKEN-SUPERSEDED', text);
+    t.recordCells([cellRecord(l.superseded, 'observed', 'not-judged', { status, why: text })]);
+  });
+
   check('an access token opens every protected endpoint', ['AUTH-TOKEN-OPENS'], async (t) => {
     if (!t.primary.credentials.clientId) t.skip('no client credentials configured');
     await openEveryEndpoint(t, 'token', 'with the access token');
@@ -220,55 +336,191 @@ describe('authentication', () => {
     'requests without an Authorization header are rejected and change nothing',
     ['AUTH-REQUIRED-MISSING', 'AUTH-REJECT-STATUS'],
     async (t) => {
-      const attempts = await tryEveryEndpoint(t, [['none', 'without Authorization']]);
+      const sent = await refuseCells(t, await ownedCells(t, 'AUTH-REQUIRED-MISSING'));
       t.observe(
         'AUTH-REJECT-STATUS',
-        `missing credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}; body: ` +
-          `${attempts[0]!.res.text.slice(0, 200)}`,
+        `missing credentials: ${[...new Set(sent.map((s) => s.req.res.status))].join(', ')}; body: ` +
+          `${sent[0]!.req.res.text.slice(0, 200)}`,
       );
     },
   );
 
   check('malformed Authorization headers are rejected and change nothing', ['AUTH-REQUIRED-MALFORMED'], async (t) => {
-    await tryEveryEndpoint(
-      t,
-      MALFORMED.map(([label, header]) => [{ header }, `with a malformed Authorization (${label})`]),
-    );
+    await refuseCells(t, await ownedCells(t, 'AUTH-REQUIRED-MALFORMED'));
   });
 
   check(
-    'credentials the server did not issue are rejected and change nothing',
+    'credentials the server did not issue (unknown, or made from ours) are rejected and change nothing',
     ['AUTH-REQUIRED-WRONG', 'AUTH-REJECT-STATUS'],
     async (t) => {
-      const bogus = randomBytes(32).toString('base64url');
-      const attempts = await tryEveryEndpoint(t, [
-        [{ header: `Bearer ${bogus}` }, 'with an unknown bearer token'],
-        [{ header: `Token ${bogus}` }, 'with an unknown API key in the Token scheme'],
-      ]);
-      t.observe(
-        'AUTH-REJECT-STATUS',
-        `wrong credentials: ${[...new Set(attempts.map((a) => a.res.status))].join(', ')}`,
+      const sent = await refuseCells(t, await ownedCells(t, 'AUTH-REQUIRED-WRONG'));
+      const statuses = [...new Set(sent.map((s) => s.req.res.status))];
+      t.observe('AUTH-REJECT-STATUS', `wrong credentials: ${statuses.join(', ')}`);
+    },
+  );
+
+  check(
+    'a valid credential with the scheme in lower case or after two spaces opens every protected endpoint',
+    ['AUTH-SCHEME-FORMS'],
+    async (t) => {
+      const plan = await ownedCells(t, 'AUTH-SCHEME-FORMS');
+      const cells = sentCells(plan);
+      if (cells.length === 0) {
+        t.recordCells(notSentRecords(plan, 'opens'));
+        t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
+      }
+      const x = unchanged ?? (await authTargets(t));
+      unchanged = undefined;
+      // DELETE and the bulk check delete name ids that do not exist, so that every form can be tried: each must
+      // answer as "Bearer <credential>" does. Elsewhere a form must answer 2xx; one that does not is compared with
+      // "Bearer <credential>" too, and where that is refused as well, the form is not to blame (AUTH-TOKEN-OPENS and
+      // AUTH-API-KEY-BEARER judge it).
+      const canonical = new Map<string, ReceivedResponse>();
+      const plainly = async (cell: CredentialCell, ids: 'real' | 'unknown') => {
+        const key = `${cell.variation.from} ${cell.endpoint}`;
+        if (!canonical.has(key)) {
+          const plain = cell.variation.from === 'access-token' ? 'token' : 'api-key-bearer';
+          canonical.set(key, (await sendTo(t, x, cell.endpoint, plain, ids)).res);
+        }
+        return canonical.get(key)!.status;
+      };
+      const records: CellRecord[] = [];
+      const judged: ReceivedResponse[] = [];
+      for (const { cell, auth } of cells) {
+        const nowhere = cell.endpoint === 'delete' || cell.endpoint === 'bulk-checks';
+        const { res, what } = await sendTo(t, x, cell.endpoint, auth, nowhere ? 'unknown' : 'real');
+        const status = res.status;
+        const plain = nowhere || !is2xx(status) ? await plainly(cell, nowhere ? 'unknown' : 'real') : undefined;
+        if (plain !== undefined && !nowhere && !is2xx(plain)) {
+          const why = `HTTP ${status}, and HTTP ${plain} with "Bearer <credential>"`;
+          records.push(cellRecord(cell, 'opens', 'not-judged', { status, why }));
+          continue;
+        }
+        const ok = nowhere ? status === plain : is2xx(status);
+        const expected = nowhere ? `HTTP ${plain}, as with "Bearer <credential>"` : 'a 2xx';
+        if (!ok) judged.push(res);
+        const why = ok ? undefined : `${what}: expected ${expected}, got ${excerpt(res).slice(0, 200)}`;
+        records.push(cellRecord(cell, 'opens', ok ? 'pass' : 'fail', { status, ...(why ? { why } : {}) }));
+      }
+      failCells(
+        t,
+        [...records, ...notSentRecords(plan, 'opens')],
+        judged,
+        'requests with a valid credential in another form of the scheme',
+        'each answered as with "Bearer <credential>" (RFC 9110 §11.1, §11.4)',
       );
     },
   );
 
   check('a 401 carries WWW-Authenticate', ['AUTH-401-WWW-AUTHENTICATE'], async (t) => {
-    const c = await spareCase(t);
-    const answers = [
-      await t.primary.api.patchCase(c.id, {}, { auth: 'none' }),
-      await t.primary.api.patchCase(c.id, {}, { auth: { header: `Bearer ${randomBytes(32).toString('base64url')}` } }),
-    ];
+    // The refusals the checks above got; when they did not run (--only), two of its own.
+    let answers = refusals.map((s) => s.req.res);
+    if (answers.length === 0) {
+      const c = await spareCase(t);
+      const unknown = `Bearer ${randomBytes(32).toString('base64url')}`;
+      answers = [
+        await t.primary.api.patchCase(c.id, {}, { auth: 'none' }),
+        await t.primary.api.patchCase(c.id, {}, { auth: { header: unknown } }),
+      ];
+    }
     const unauthorized = answers.filter((r) => r.status === 401);
     if (unauthorized.length === 0)
-      t.skip(`the server rejected with ${answers.map((r) => r.status).join(', ')}, not 401`);
-    for (const r of unauthorized) {
-      if (!r.headers['www-authenticate'])
-        fail(
-          '401 answer to PATCH without valid credentials',
-          'a WWW-Authenticate header',
-          'no WWW-Authenticate header',
-          { judged: [r], expect: { header: { name: 'www-authenticate', contains: '' } } },
+      t.skip(`the server rejected with ${[...new Set(answers.map((r) => r.status))].join(', ')}, not 401`);
+    const bare = unauthorized.filter((r) => !r.headers['www-authenticate']);
+    if (bare.length)
+      fail(
+        `${bare.length} of ${unauthorized.length} 401 answers to requests without valid credentials`,
+        'a WWW-Authenticate header',
+        'no WWW-Authenticate header',
+        { judged: bare.slice(0, 1), expect: { header: { name: 'www-authenticate', contains: '' } } },
+      );
+  });
+
+  check('an access token still opens late in its stated lifetime', ['AUTH-TOKEN-LIFETIME'], async (t) => {
+    const l = await tokenLife(t);
+    const kept = l.afterNewer.status;
+    if (!is2xx(kept))
+      skipCells(
+        t,
+        'AUTH-TOKEN-LIFETIME',
+        `the token answered HTTP ${kept} once a newer one was issued (AUTH-TOKEN-SUPERSEDED): a server may revoke a ` +
+          "client's earlier tokens, so a later refusal could be that",
+      );
+    const stated = statedSeconds(t, l);
+    // Late: near its end where the run can wait for that (as for AUTH-TOKEN-EXPIRED), else now, at the suite's end.
+    const end = l.receivedAt + stated * 1000;
+    if (Date.now() > end - GRACE_MS)
+      skipCells(
+        t,
+        'AUTH-TOKEN-LIFETIME',
+        `the token is ${((Date.now() - l.receivedAt) / 1000).toFixed(1)} s old, too near its lifetime (${stated} s)`,
+      );
+    if (stated <= MAX_WAIT_S) await sleep(Math.max(0, end - LATE_LEFT_MS - Date.now()));
+    const elapsed = Date.now() - l.receivedAt;
+    const c = await spareCase(t);
+    const { cell, auth } = await timedCell(t, 'AUTH-TOKEN-LIFETIME', l.token);
+    const res = await t.primary.api.patchCase(c.id, {}, { auth });
+    const why = `a token ${(elapsed / 1000).toFixed(1)} s old, expires_in ${stated}: HTTP ${res.status}`;
+    t.recordCells([cellRecord(cell, 'opens', is2xx(res.status) ? 'pass' : 'fail', { status: res.status, why })]);
+    if (!is2xx(res.status))
+      fail(
+        `PATCH {} of case ${c.id} with a token issued ${(elapsed / 1000).toFixed(1)} s before, with expires_in ` +
+          `${stated} (it still opened an endpoint after a newer token was issued)`,
+        'a 2xx: the token is within its stated lifetime',
+        excerpt(res),
+        { judged: [res], expect: { status: ['2xx'] } },
+      );
+  });
+
+  check(
+    'an access token past its stated lifetime is refused and changes nothing',
+    ['AUTH-TOKEN-EXPIRED'],
+    async (t) => {
+      const l = await tokenLife(t);
+      const stated = statedSeconds(t, l);
+      if (stated > MAX_WAIT_S)
+        skipCells(
+          t,
+          'AUTH-TOKEN-EXPIRED',
+          `the token's stated lifetime (${stated} s) is longer than a run waits to see one expire (${MAX_WAIT_S} s)`,
         );
+      const wait = l.receivedAt + stated * 1000 + GRACE_MS - Date.now();
+      if (wait > 0) await sleep(wait);
+      await refuseCells(t, await ownedCells(t, 'AUTH-TOKEN-EXPIRED', l.token));
+    },
+  );
+
+  check("a refusal for the credential shows none of the organisation's data", ['AUTH-REFUSAL-NO-DATA'], async (t) => {
+    // The answers the refusal checks above got; when they did not run (--only), or on a re-run, its own.
+    let judged = refusals;
+    refusals = [];
+    if (judged.length === 0) {
+      const owners: RequirementId[] = ['AUTH-REQUIRED-MISSING', 'AUTH-REQUIRED-MALFORMED', 'AUTH-REQUIRED-WRONG'];
+      const plan = (await Promise.all(owners.map((o) => ownedCells(t, o)))).flat();
+      const x = unchanged ?? (await authTargets(t));
+      unchanged = undefined;
+      judged = await sendCells(t, x, plan);
     }
+    const records: CellRecord[] = [];
+    const shown: ReceivedResponse[] = [];
+    for (const s of judged) {
+      const status = s.req.res.status;
+      if (is2xx(status)) {
+        const why = 'the endpoint opened (AUTH-REQUIRED-* fail it)';
+        records.push(cellRecord(s.cell, 'refusal-no-data', 'not-judged', { status, why }));
+        continue;
+      }
+      try {
+        expectNoPrivateData(s.req.res, s.tokens, s.req.what);
+        records.push(cellRecord(s.cell, 'refusal-no-data', 'pass', { status }));
+      } catch (err) {
+        if (!(err instanceof ConformanceFailure)) throw err;
+        shown.push(s.req.res);
+        records.push(cellRecord(s.cell, 'refusal-no-data', 'fail', { status, why: err.detail.received ?? '' }));
+      }
+    }
+    if (records.every((r) => r.result === 'not-judged'))
+      t.skip('every request answered 2xx: AUTH-REQUIRED-* fail them');
+    failCells(t, records, shown, 'refusals', "an answer showing none of the case's values");
   });
 });

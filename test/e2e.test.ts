@@ -6,6 +6,14 @@ import { AREA_SUITES, CATALOGUE } from '../src/spec/index.ts';
 import { readReport, runFolder, tempDir, type CliResult } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
 
+/**
+ * What a default run cannot judge against the embedded server, and the reason its skip gives: its tokens live an hour
+ * (the token.short-lived variant judges it in test/variants.test.ts, fault token.expiry-not-enforced fails it).
+ */
+const NOT_HERE: Record<string, string> = {
+  'AUTH-TOKEN-EXPIRED': 'is longer than a run waits to see one expire',
+};
+
 describe('screenconf run against the embedded reference server', () => {
   const dir = tempDir();
   let result: CliResult;
@@ -23,10 +31,16 @@ describe('screenconf run against the embedded reference server', () => {
   it('passes every MUST and SHOULD, and records every OBSERVE', () => {
     const report = readReport(dir);
     expect(report.summary.conforming).toBe(true);
-    const notPassing = report.results.filter((r) =>
-      r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass',
+    const notPassing = report.results.filter(
+      (r) =>
+        !Object.hasOwn(NOT_HERE, r.id) && (r.level === 'OBSERVE' ? r.verdict !== 'observed' : r.verdict !== 'pass'),
     );
     expect(notPassing.map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
+    for (const [id, reason] of Object.entries(NOT_HERE))
+      expect(report.results.find((r) => r.id === id)).toMatchObject({
+        verdict: 'skip',
+        reason: expect.stringContaining(reason),
+      });
   });
 
   it('names, for each area, the suites whose checks judge it (AREA_SUITES)', () => {

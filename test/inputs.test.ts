@@ -4,6 +4,7 @@
  * say; the comparison every oracle uses; the plan's one reader per record and field a round; `list --matrix`.
  * A run against faulty and legal servers is in faults.test.ts and variants.test.ts.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bulkCells } from '../src/kit/inputs/bulk-cells.ts';
 import { shows, type SentCell } from '../src/kit/inputs/cell.ts';
@@ -13,11 +14,13 @@ import { isReader, planRounds } from '../src/kit/inputs/plan.ts';
 import { tagger } from '../src/kit/inputs/send.ts';
 import { tokenCells } from '../src/kit/inputs/token.ts';
 import { CATALOGUE, codePointLength, LIMITS } from '../src/spec/index.ts';
+import { credentialCells } from '../src/spec/credential-matrix.ts';
 import { CASE_WRITE_FIELDS } from '../src/spec/inputs/fields.ts';
 import { enumerateCells, MATRIX_REQUIREMENTS } from '../src/spec/inputs/matrix.ts';
 import { exactly, number, sameNumber, text } from '../src/spec/inputs/stored.ts';
 import { TOKEN_KINDS } from '../src/spec/inputs/token.ts';
 import { valueKinds } from '../src/spec/inputs/values.ts';
+import { runFolder, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
 
 describe('the input matrix', () => {
@@ -135,7 +138,24 @@ describe('screenconf list --matrix', () => {
     expect(r.stdout).toContain('token/json/client_secret/prefix');
     expect(r.stdout).toContain('not sent: no run given');
     const json = JSON.parse((await screenconfInProcess(['list', '--matrix', '--json'])).stdout);
-    expect(json.cells.length).toBe(enumerateCells().length);
+    // The input matrix's cells, then the credential variations' on every protected endpoint.
+    expect(json.cells.length).toBe(enumerateCells().length + credentialCells().length);
+  });
+
+  it("joins the credential cells a run's auth suite sent, each with its oracles' results", async () => {
+    const dir = tempDir();
+    const run = await screenconfInProcess(['run', '--suites', 'auth', '--report-dir', dir, '--max-rps', '0']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const report = join(runFolder(dir), 'conformance.json');
+    const r = await screenconfInProcess(['list', '--matrix', '--way', 'credential', '--report', report, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout).cells as { cell: string; sent: boolean; results: Record<string, string> }[];
+    expect(rows).toHaveLength(credentialCells().length);
+    const truncated = rows.find((c) => c.cell === 'patch/header/Authorization/api-key.truncated')!;
+    expect(truncated.sent).toBe(true);
+    expect(truncated.results).toEqual({ 'refused-unchanged': 'pass', 'refusal-no-data': 'pass' });
+    // Sent or said why not: no cell of the auth suite is silently left out.
+    expect(rows.filter((c) => !c.sent && !('notSent' in c))).toEqual([]);
   });
 
   it('refuses what it cannot read, with a code', async () => {

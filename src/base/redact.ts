@@ -100,8 +100,9 @@ const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 /** A credential header's value as recorded: an Authorization header keeps its scheme. */
 function hiddenValue(lower: string, value: string): string {
   if (lower === 'authorization' || lower === 'proxy-authorization') {
-    const scheme = /^(\S+)\s/.exec(value)?.[1];
-    return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+    // The scheme and the blanks after it as sent ("bearer  " stays so): only the credential is hidden.
+    const scheme = /^\S+\s+/.exec(value)?.[0];
+    return scheme ? `${scheme}${REDACTED}` : REDACTED;
   }
   return REDACTED;
 }

@@ -8,9 +8,19 @@ import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts
 
 /**
  * How a request authenticates: the OAuth token (default when client credentials are set), the
- * API key in either scheme, nothing, or a literal Authorization header (for negative tests).
+ * API key in either scheme, nothing, a literal Authorization header (for negative tests), or one
+ * of the organisation's own credentials written in a form of the check's choosing.
  */
-export type AuthMode = 'token' | 'api-key-bearer' | 'api-key-token' | 'none' | { header: string };
+export type AuthMode = 'token' | 'api-key-bearer' | 'api-key-token' | 'none' | { header: string } | CredentialForm;
+
+/**
+ * The Authorization header made from the organisation's own access token or API key by `form` ("bearer <token>"):
+ * recorded as that credential, and, for the token, renewed when refused, as 'token' is.
+ */
+export interface CredentialForm {
+  credential: 'token' | 'api-key';
+  form: (credential: string) => string;
+}
 
 export interface RequestOptions {
   body?: unknown;
@@ -67,8 +77,33 @@ export class ApiClient {
     return this.#apiKey !== undefined;
   }
 
-  async #authorization(mode: AuthMode, cleanup: boolean): Promise<[string | undefined, CredentialKind]> {
-    if (typeof mode === 'object') return [mode.header, 'other'];
+  /**
+   * The access token requests go out with now, for checks that send a credential made from it (never recorded:
+   * an Authorization header's credential is redacted); undefined without client credentials.
+   */
+  accessToken(): Promise<string | undefined> {
+    return this.#tokens ? this.#tokens.get() : Promise.resolve(undefined);
+  }
+
+  /**
+   * The Authorization header and the kind of credential it carries; with our access token in it, the token and how
+   * the header is written from it (to write it again with a renewed one).
+   */
+  async #authorization(
+    mode: AuthMode,
+    cleanup: boolean,
+  ): Promise<[string | undefined, CredentialKind, { token: string; written: (token: string) => string }?]> {
+    if (typeof mode === 'object' && 'header' in mode) return [mode.header, 'other'];
+    if (typeof mode === 'object') {
+      if (mode.credential === 'api-key') {
+        if (!this.#apiKey) throw new HarnessError('SC_HARNESS', 'a check sent the API key, but none is configured');
+        return [mode.form(this.#apiKey), 'api-key'];
+      }
+      if (!this.#tokens) throw new HarnessError('SC_HARNESS', 'a check sent an access token, but none is configured');
+      const token = await this.#tokens.get({ cleanup });
+      return [mode.form(token), 'access-token', { token, written: mode.form }];
+    }
+    const bearer = (token: string) => `Bearer ${token}`;
     switch (mode) {
       case 'none':
         return [undefined, 'none'];
@@ -77,7 +112,10 @@ export class ApiClient {
         if (!this.#apiKey) throw new HarnessError('SC_HARNESS', 'a check sent the API key, but none is configured');
         return [`${mode === 'api-key-bearer' ? 'Bearer' : 'Token'} ${this.#apiKey}`, 'api-key'];
       case 'token':
-        if (this.#tokens) return [`Bearer ${await this.#tokens.get({ cleanup })}`, 'access-token'];
+        if (this.#tokens) {
+          const token = await this.#tokens.get({ cleanup });
+          return [bearer(token), 'access-token', { token, written: bearer }];
+        }
         if (this.#apiKey) return [`Bearer ${this.#apiKey}`, 'api-key'];
         throw new HarnessError('SC_HARNESS', 'a check sent a request with credentials, but none are configured');
     }
@@ -85,7 +123,10 @@ export class ApiClient {
 
   /** Sends a request to a path of the target. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ReceivedResponse> {
-    const [authorization, credential] = await this.#authorization(options.auth ?? 'token', options.cleanup === true);
+    const [authorization, credential, ours] = await this.#authorization(
+      options.auth ?? 'token',
+      options.cleanup === true,
+    );
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (authorization !== undefined) headers.authorization = authorization;
     let body: string | undefined;
@@ -112,13 +153,12 @@ export class ApiClient {
     // since a fresh token can expire or be revoked (by another worker's renewal) again while its
     // request waits out a 429. What the last retry answers stands.
     const tries = 3;
-    let used = authorization;
+    let used = ours?.token;
     for (let i = 0; i < tries; i++) {
-      if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || used === undefined) return res;
-      const renewed = await this.#tokens.renew(used.slice('Bearer '.length), { cleanup: options.cleanup });
+      if (res.status !== 401 || !ours || !this.#tokens || used === undefined) return res;
+      used = await this.#tokens.renew(used, { cleanup: options.cleanup });
       this.transport.logTokenRenewal(req, res.status);
-      used = `Bearer ${renewed}`;
-      res = await this.transport.send({ ...req, headers: { ...headers, authorization: used } });
+      res = await this.transport.send({ ...req, headers: { ...headers, authorization: ours.written(used) } });
     }
     return res;
   }

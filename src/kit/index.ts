@@ -44,6 +44,7 @@ export { sharedPool, type MakeCases, type PoolLease, type SharedPool } from './s
 export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
 export { differentValue, processingBegun } from './read-only.ts';
 export { property, propertySeed, type PropertyOptions } from './property.ts';
+export { expectNoPrivateData, privateCase, type PrivateCase } from './private-case.ts';
 export {
   recogniseBulkReport,
   jsonPathValue,

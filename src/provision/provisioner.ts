@@ -4,7 +4,7 @@
  * ("Provisioning conventions"). Every case is written to the run ledger before the create
  * request is sent, and teardown deletes it (confirming a sample of the deletions is gone).
  */
-import type { ApiClient } from '../client/api.ts';
+import type { ApiClient, AuthMode } from '../client/api.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { HarnessError, TransportError } from '../errors.ts';
 import { stringifyJson } from '../base/json.ts';
@@ -217,6 +217,16 @@ export class Provisioner {
     const patched = await this.api.patchCase(id, {});
     if (patched.status >= 200 && patched.status < 300) this.#getWorks = false;
     return patched;
+  }
+
+  /** Whether GET of a case answers here: true once it answered 2xx, false once it did not (else undefined). */
+  get getAnswers(): boolean | undefined {
+    return this.#getWorks;
+  }
+
+  /** GET of a case (the route readCase uses) with a credential of the caller's choosing. */
+  async getCase(id: Id, auth: AuthMode): Promise<ReceivedResponse> {
+    return this.api.request('GET', await this.#path('readCase', id), { auth });
   }
 
   async startCase(id: Id): Promise<void> {

@@ -29,7 +29,9 @@ export async function route(env: Env, req: IncomingMessage): Promise<Answer> {
   if (bulk) {
     allowOnly(method, ['POST']);
     const org = authenticate(env, req, bulk.op);
-    return bulk.handle(env, org, await readApiBody(env, req, bulk.op));
+    const answer = bulk.handle(env, org, await readApiBody(env, req, bulk.op));
+    env.b.afterBulk(req, bulk.op);
+    return answer;
   }
   if (path === '/api/cases/') {
     allowOnly(method, ['POST']);

@@ -22,6 +22,17 @@ export class TokenStore {
     return undefined;
   }
 
+  /** The token's record, live or expired (until revoked): for faults that forget to look at the expiry. */
+  issued(token: string): IssuedToken | undefined {
+    return this.#tokens.get(token);
+  }
+
+  /** The first live token `matches` accepts (for faults that compare tokens otherwise than whole). */
+  find(matches: (token: string) => boolean, now = Date.now()): IssuedToken | undefined {
+    for (const [token, issued] of this.#tokens) if (issued.expiresAt > now && matches(token)) return issued;
+    return undefined;
+  }
+
   /** Forgets every token of a client but `keep`. */
   revokeClient(clientId: string, keep?: string) {
     for (const [token, issued] of this.#tokens)

@@ -4,8 +4,41 @@
  * what failed. Built from the spec's enumeration and a report's checks[] alone: the same view for a run,
  * a merged run of shards, or no run at all (every cell not sent).
  */
+import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
+
+/** An oracle of the input matrix or of its credential dimension. */
+export type MatrixOracle = OracleName | CredentialOracle;
+
+/** The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint. */
+export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth' };
+
+interface MatrixCell {
+  id: string;
+  way: string;
+  encoding: string;
+  field: string;
+  kind: string;
+  verdict: string;
+  oracles: readonly MatrixOracle[];
+}
+
+/** Every cell: the input matrix's, then the credential variations' (way in `credential`, the endpoint its field). */
+function matrixCells(): MatrixCell[] {
+  const credentials = credentialCells().map(
+    (c): MatrixCell => ({
+      id: c.id,
+      way: 'credential',
+      encoding: 'header',
+      field: `Authorization on ${c.endpoint}`,
+      kind: c.variation.name,
+      verdict: ORACLE_VERDICTS[c.judgedBy[0]!.oracle],
+      oracles: c.judgedBy.map((j) => j.oracle),
+    }),
+  );
+  return [...enumerateCells(), ...credentials];
+}
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
 export type OracleResult = 'pass' | 'fail' | 'not-judged' | '-';
@@ -23,7 +56,7 @@ export interface MatrixRow {
   /** The checks that judged it. */
   checks: string[];
   status?: number;
-  results: Partial<Record<OracleName, OracleResult>>;
+  results: Partial<Record<MatrixOracle, OracleResult>>;
   /** Why an oracle failed it or could not judge it, first of them. */
   why?: string;
 }
@@ -33,7 +66,7 @@ export interface MatrixCounts {
   way: string;
   cells: number;
   sent: number;
-  byOracle: Partial<Record<OracleName, { pass: number; fail: number; notJudged: number }>>;
+  byOracle: Partial<Record<MatrixOracle, { pass: number; fail: number; notJudged: number }>>;
 }
 
 /** Every cell of the matrix, joined with what `report` (when given) says of it. */
@@ -47,13 +80,13 @@ export function matrixRows(report?: ConformanceReport): MatrixRow[] {
     }
   }
   const suites = new Set(report?.run.suites ?? []);
-  return enumerateCells().map((spec): MatrixRow => {
+  return matrixCells().map((spec): MatrixRow => {
     const seen = judged.get(spec.id) ?? [];
     const results: MatrixRow['results'] = Object.fromEntries(spec.oracles.map((o) => [o, '-']));
-    for (const s of seen) results[s.oracle as OracleName] = s.result as OracleResult;
+    for (const s of seen) results[s.oracle as MatrixOracle] = s.result as OracleResult;
     const sent = seen.some((s) => s.status !== undefined || s.result !== 'not-judged');
     const why = seen.find((s) => s.result === 'fail')?.why ?? seen.find((s) => s.result === 'not-judged')?.why;
-    const suite = WAY_SUITES[spec.way];
+    const suite = MATRIX_WAYS[spec.way]!;
     const notSent = sent
       ? undefined
       : !report
@@ -91,7 +124,7 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
     byWay.set(r.way, c);
     c.cells += 1;
     if (r.sent) c.sent += 1;
-    for (const [o, result] of Object.entries(r.results) as [OracleName, OracleResult][]) {
+    for (const [o, result] of Object.entries(r.results) as [MatrixOracle, OracleResult][]) {
       if (result === '-') continue;
       const n = (c.byOracle[o] ??= { pass: 0, fail: 0, notJudged: 0 });
       if (result === 'pass') n.pass += 1;
@@ -103,4 +136,7 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
 }
 
 /** The oracles in their order, with what each says. */
-export const ORACLE_ORDER = Object.keys(ORACLES) as OracleName[];
+export const ORACLE_ORDER: readonly MatrixOracle[] = [
+  ...(Object.keys(ORACLES) as OracleName[]),
+  ...(Object.keys(ORACLE_VERDICTS) as CredentialOracle[]),
+];

@@ -1,9 +1,19 @@
 /** Faults of the token endpoint (requirements TOKEN-*). */
 import { z } from 'zod';
+import type { Env } from '../behaviour.ts';
 import { AnswerNow } from '../http.ts';
+import { claimedToken, decodeJwt, JwtSigner } from '../jwt.ts';
 import { fault } from '../switches.ts';
+import type { IssuedToken } from '../tokens.ts';
 
 const serverError = () => new AnswerNow({ status: 500, body: { error: 'server_error' } });
+
+/** The token a JWT-shaped credential's payload claims to be, taken without its signature, while its exp lasts. */
+function claimedLive(env: Env, credential: string): IssuedToken | undefined {
+  const decoded = decodeJwt(credential);
+  const claimed = decoded && claimedToken(decoded.claims, env.organisations);
+  return claimed && claimed.expiresAt > Date.now() ? claimed : undefined;
+}
 
 export const TOKEN_FAULTS = [
   fault('token.accept-wrong-secret', 'issues a token for a known client_id whatever client_secret is sent', () => ({
@@ -50,5 +60,41 @@ export const TOKEN_FAULTS = [
     'token.type-not-bearer',
     'tokens are issued with token_type "JWT" (a SHOULD: the run warns, and fails only with --strict)',
     (base) => ({ tokenBody: (token, ttl) => ({ ...base.tokenBody(token, ttl), token_type: 'JWT' }) }),
+  ),
+  fault(
+    'token.jwt-unverified',
+    'issues JWT access tokens and reads them without checking the signature (decode instead of verify): any ' +
+      'signature, or a payload naming another organisation, opens',
+    (_base, env) => {
+      const signer = new JwtSigner();
+      return { newAccessToken: (org, ttl) => signer.issue(org, ttl), tokenOwner: (c) => claimedLive(env, c) };
+    },
+  ),
+  fault(
+    'token.jwt-alg-none',
+    'issues JWT access tokens and checks their HS256 signature, but takes a token whose header says alg "none" ' +
+      'unsigned (the algorithm is read from the token)',
+    (base, env) => {
+      const signer = new JwtSigner();
+      return {
+        newAccessToken: (org, ttl) => signer.issue(org, ttl),
+        tokenOwner: (credential, op) =>
+          String(decodeJwt(credential)?.header.alg).toLowerCase() === 'none'
+            ? claimedLive(env, credential)
+            : base.tokenOwner(credential, op),
+      };
+    },
+  ),
+  fault(
+    'token.expiry-not-enforced',
+    'access tokens are issued with expires_in 2 and still open everything after (the expiry is never compared) ' +
+      '(a SHOULD: the run warns, and fails only with --strict)',
+    (_base, env) => ({ tokenTtlSeconds: 2, tokenOwner: (credential) => env.tokens.issued(credential) }),
+  ),
+  fault(
+    'token.expires-early',
+    'access tokens are issued with expires_in 10 but stop opening anything after 3 s (the lifetime stated and the ' +
+      'one enforced are two settings that drifted apart) (a SHOULD: the run warns, and fails only with --strict)',
+    () => ({ tokenTtlSeconds: 10, tokenLifetimeMs: () => 3000 }),
   ),
 ];

@@ -25,6 +25,10 @@ export interface TokenPoints {
   secretAccepted(org: TenantCredentials, secret: string): boolean;
   /** The lifetime of a new access token, in seconds. */
   tokenTtlSeconds: number;
+  /** How long after its issue a token stops opening anything, in ms, for the lifetime its answer states. */
+  tokenLifetimeMs(ttlSeconds: number): number;
+  /** A new access token for an organisation's client. */
+  newAccessToken(org: TenantCredentials, ttlSeconds: number): string;
   /** The body of a successful token response. */
   tokenBody(accessToken: string, ttlSeconds: number): Record<string, unknown>;
   /** The headers of a successful token response. */
@@ -45,6 +49,8 @@ export function tokenDefaults(env: Env): TokenPoints {
     unknownClient: () => env.b.oauthError(401, 'invalid_client', 'client authentication failed'),
     secretAccepted: (org, secret) => org.clientSecret === secret,
     tokenTtlSeconds: env.options.tokenTtlSeconds,
+    tokenLifetimeMs: (ttlSeconds) => ttlSeconds * 1000,
+    newAccessToken: () => randomBytes(32).toString('base64url'),
     tokenBody: (accessToken, ttlSeconds) => ({
       access_token: accessToken,
       token_type: 'Bearer',
@@ -87,9 +93,13 @@ export async function issueToken(env: Env, req: IncomingMessage): Promise<Answer
   if (!b.secretAccepted(org, parsed.data.client_secret))
     return b.oauthError(401, 'invalid_client', 'client authentication failed');
   b.throttle(`client ${org.clientId}`);
-  const accessToken = randomBytes(32).toString('base64url');
   const ttl = b.tokenTtlSeconds;
-  env.tokens.add(accessToken, { org: org.name, clientId: org.clientId, expiresAt: Date.now() + ttl * 1000 });
+  const accessToken = b.newAccessToken(org, ttl);
+  env.tokens.add(accessToken, {
+    org: org.name,
+    clientId: org.clientId,
+    expiresAt: Date.now() + b.tokenLifetimeMs(ttl),
+  });
   b.tokenIssued(org.clientId, accessToken);
   return { status: 200, body: b.tokenBody(accessToken, ttl), headers: b.tokenHeaders };
 }

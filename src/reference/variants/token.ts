@@ -3,6 +3,8 @@
  * a token's lifetime and how many a client may hold are unsaid; § Authentication 3: the token
  * endpoint "is documented with a bearer Authorization header of the form Bearer <token>").
  */
+import { randomUUID } from 'node:crypto';
+import { JwtSigner } from '../jwt.ts';
 import { variant } from '../switches.ts';
 
 export const TOKEN_VARIANTS = [
@@ -15,6 +17,28 @@ export const TOKEN_VARIANTS = [
       env.tokens.revokeClient(clientId, accessToken);
     },
   })),
+  variant(
+    'token.jwt',
+    'access tokens are JWTs (HS256: header.payload.signature, the payload naming the client and its organisation), ' +
+      'each checked by its signature and against the tokens issued',
+    (base) => {
+      const signer = new JwtSigner();
+      return {
+        newAccessToken: (org, ttl) => signer.issue(org, ttl),
+        tokenOwner: (credential, op) => (signer.verifies(credential) ? base.tokenOwner(credential, op) : undefined),
+      };
+    },
+    'token-format',
+  ),
+  variant(
+    'token.uuid',
+    'access tokens are UUIDs, found in any letter case (a UUID is case-insensitive: RFC 9562 §4)',
+    (base) => ({
+      newAccessToken: () => randomUUID(),
+      tokenOwner: (credential, op) => base.tokenOwner(credential.toLowerCase(), op),
+    }),
+    'token-format',
+  ),
   variant(
     'token.bearer-api-key',
     'the token endpoint wants Authorization: Bearer <API key> (of any organisation) besides the client ' +

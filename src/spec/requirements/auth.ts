@@ -57,8 +57,88 @@ export const AUTH_REQUIREMENTS = requirements([
     id: 'AUTH-REQUIRED-WRONG',
     level: 'MUST',
     area: 'auth',
-    statement: 'A bearer credential that the server did not issue is rejected with a 4xx and changes nothing.',
-    source: 'interface § Authentication 1-2',
+    statement:
+      'A bearer credential that the server did not issue is rejected with a 4xx and changes nothing, on every ' +
+      'protected endpoint: an unknown one, and one made from an issued access token or API key (a character ' +
+      'changed, cut short, a prefix of it, with a suffix, its letters in the other case; for a JWT, another ' +
+      'organisation\'s payload under our signature, or alg "none").',
+    source: 'interface § Authentication 1-2; RFC 6750 §3.1 (invalid_token); RFC 7515 §5.2 (a JWS is checked whole)',
+    decision:
+      'A credential is the string issued: one that differs from it in any character is another credential, which ' +
+      'the server did not issue (spec/credential-matrix.ts lists how each is made). Its letters in the other case ' +
+      'are sent only for a credential that is not all hexadecimal digits and dashes (a UUID or hex token may be ' +
+      'read in either case, RFC 9562 §4). A suffix is a whole base64 quantum ("AAAA"), and a changed character ' +
+      "changes its base64 value's top bit, so neither decodes to the bytes of the issued credential.",
+  },
+  {
+    id: 'AUTH-REFUSAL-NO-DATA',
+    level: 'MUST',
+    area: 'auth',
+    statement:
+      'The answer to a request refused for its credential (missing, malformed, never issued, expired) holds none ' +
+      "of the organisation's data: none of the external_id, webhook_url, metadata or customer name of the case it " +
+      'names or acts on appears in the body.',
+    source:
+      'interface § Authentication 1 ("every request … carries a bearer credential"); § Endpoints ("All ' +
+      'require authentication")',
+    decision:
+      "Judged as TENANT-REFUSAL-NO-DATA judges another organisation's refusals: the case is given values holding " +
+      'random tokens, and every answer that is not a 2xx must hold none of them (the id the request named may be ' +
+      'echoed). A 2xx is the credential opening the endpoint: AUTH-REQUIRED-* fail it, not this.',
+  },
+  {
+    id: 'AUTH-SCHEME-FORMS',
+    level: 'SHOULD',
+    area: 'auth',
+    statement:
+      'A valid access token or API key opens every protected endpoint with the scheme in lower case ("bearer") ' +
+      'and with more than one space between the scheme and the credential.',
+    source:
+      'RFC 9110 §11.1 (the scheme is a case-insensitive token), §11.4 (credentials = auth-scheme 1*SP …); ' +
+      'RFC 6750 §2.1',
+    decision:
+      'The interface shows "Bearer <token>" only; the RFCs define the other spellings as the same header but put ' +
+      'no MUST on the recipient, so a refusal is a SHOULD warning. Judged by status: the request that opens with ' +
+      '"Bearer " answers 2xx; DELETE and the bulk check delete name ids that do not exist and must answer as they ' +
+      'do with "Bearer ".',
+  },
+  {
+    id: 'AUTH-TOKEN-LIFETIME',
+    level: 'SHOULD',
+    area: 'auth',
+    statement:
+      'An access token keeps opening the protected endpoints while the lifetime its expires_in states (in seconds) ' +
+      'lasts, unless a newer token was issued to the client since.',
+    source: 'RFC 6749 §5.1 (expires_in: the lifetime in seconds); interface § Authentication 4 (unit: not shown)',
+    decision:
+      "The interface leaves the unit open, so this is RFC 6749's reading, a SHOULD. A server may revoke a " +
+      "client's earlier tokens when it issues a new one (AUTH-TOKEN-SUPERSEDED): the check judges only where the " +
+      'server keeps them. A token got at the start of the auth suite is used again 2 s before its stated lifetime ' +
+      'ends where that is at most 10 s after its issue (as AUTH-TOKEN-EXPIRED waits), else at the end of the suite ' +
+      '(a longer wait is not made); not judged within 1 s of its end.',
+  },
+  {
+    id: 'AUTH-TOKEN-EXPIRED',
+    level: 'SHOULD',
+    area: 'auth',
+    statement:
+      'An access token used after the lifetime its expires_in states (in seconds) is refused with a 4xx and ' +
+      'changes nothing, on every protected endpoint.',
+    source:
+      'RFC 6749 §5.1, §7 ("the resource server MUST validate the access token and ensure that it has not ' +
+      'expired"); RFC 6750 §3.1; interface § Authentication 4 (unit: not shown)',
+    decision:
+      "A SHOULD, for the unit of expires_in is the RFC's, not the interface's. Sent 1 s after the stated lifetime " +
+      'has passed, and only where that is at most 10 s after the token was issued: a run does not wait longer, so ' +
+      'against a server whose tokens live longer it is not judged.',
+  },
+  {
+    id: 'AUTH-TOKEN-SUPERSEDED',
+    level: 'OBSERVE',
+    area: 'auth',
+    statement: 'Whether an access token still opens the endpoints after a newer one was issued to the same client.',
+    source: 'interface § Authentication (how many tokens a client may hold: not shown); RFC 6750 §3.1 (revoked)',
+    decision: 'Either is legal; recorded, and used to decide whether AUTH-TOKEN-LIFETIME can be judged.',
   },
   {
     id: 'AUTH-401-WWW-AUTHENTICATE',

@@ -1,0 +1,101 @@
+/**
+ * The credential dimension of the input matrix as data (spec/credential-matrix.ts): every variation crossed with its
+ * endpoints, each cell judged by its owner (and, for a refusal, by AUTH-REFUSAL-NO-DATA); and each variation made
+ * from a real credential is another credential, whatever a server decodes it as.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  CREDENTIAL_VARIATIONS,
+  type CredentialVariation,
+  credentialCells,
+  jwtParts,
+  PROTECTED_ENDPOINTS,
+} from '../src/spec/credential-matrix.ts';
+import { requirement } from '../src/spec/index.ts';
+
+const token = randomBytes(32).toString('base64url');
+const apiKey = `sk_${randomBytes(24).toString('base64url')}`;
+const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const jwt = (org: string) =>
+  `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: org, exp: 2e9 })}.${randomBytes(32).toString('base64url')}`;
+const context = { random: randomBytes(32).toString('base64url'), peer: jwt('peer') };
+
+/** The credential a variation's header carries, or why it is not sent. */
+function made(v: CredentialVariation, value: string): string | undefined {
+  const header = v.header(value, context);
+  if (header === undefined || typeof header !== 'string') return undefined;
+  return header.replace(/^\S+\s+/, '');
+}
+
+const derived = CREDENTIAL_VARIATIONS.filter((v) => v.from !== undefined && v.expect === 'refused' && !v.timed);
+
+describe('the credential matrix', () => {
+  it('crosses every variation with every endpoint it names, under stable, unique ids', () => {
+    const cells = credentialCells();
+    const expected = CREDENTIAL_VARIATIONS.reduce((n, v) => n + (v.endpoints?.length ?? PROTECTED_ENDPOINTS.length), 0);
+    expect(cells).toHaveLength(expected);
+    expect(new Set(cells.map((c) => c.id)).size).toBe(cells.length);
+    expect(new Set(CREDENTIAL_VARIATIONS.map((v) => v.name)).size).toBe(CREDENTIAL_VARIATIONS.length);
+    expect(cells.map((c) => c.id)).toContain('bulk-checks/header/Authorization/api-key.truncated');
+  });
+
+  it('judges each cell by its owner at its level, and every refusal by AUTH-REFUSAL-NO-DATA too', () => {
+    for (const cell of credentialCells()) {
+      const owner = cell.judgedBy[0]!;
+      expect(owner.requirement).toBe(cell.variation.owner);
+      expect(owner.level).toBe(requirement(cell.variation.owner).level);
+      const noData = cell.judgedBy.some((j) => j.requirement === 'AUTH-REFUSAL-NO-DATA');
+      expect(noData, cell.id).toBe(cell.variation.expect === 'refused');
+    }
+  });
+
+  it.each([
+    ['an opaque token', token],
+    ['an API key', apiKey],
+    ['a JWT', jwt('ours')],
+  ])('makes from %s credentials that differ from it as text and as base64 bytes', (_kind, value) => {
+    // Each dot-separated part decoded on its own, as a JWT's are.
+    const bytes = (s: string) =>
+      s
+        .split('.')
+        .map((p) => Buffer.from(p, 'base64url').toString('hex'))
+        .join('.');
+    for (const v of derived) {
+      const other = made(v, value);
+      if (other === undefined) continue;
+      expect(other, v.name).not.toBe(value);
+      expect(bytes(other), v.name).not.toBe(bytes(value));
+    }
+  });
+
+  it('swaps the letter case only where the credential is not all hexadecimal digits and dashes', () => {
+    const swapped = derived.find((v) => v.name === 'access-token.case-swapped')!;
+    expect(made(swapped, token)).toBe(
+      [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
+    );
+    expect(swapped.header(randomUUID(), context)).toMatchObject({ notApplicable: expect.stringContaining('UUID') });
+    expect(swapped.header(randomBytes(16).toString('hex'), context)).toHaveProperty('notApplicable');
+  });
+
+  it("splices a JWT's parts only where both credentials are JWTs", () => {
+    const ours = jwt('ours');
+    const [h, , s] = jwtParts(ours)!;
+    const other = derived.find((v) => v.name === 'access-token.jwt-other-payload')!;
+    expect(made(other, ours)).toBe(`${h}.${jwtParts(context.peer)![1]}.${s}`);
+    expect(other.header(token, context)).toHaveProperty('notApplicable');
+    expect(other.header(ours, { random: context.random })).toHaveProperty('notApplicable');
+    const none = derived.find((v) => v.name === 'api-key.jwt-alg-none')!;
+    const [header, payload, signature] = made(none, ours)!.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: 'none', typ: 'JWT' });
+    expect([payload, signature]).toEqual([jwtParts(ours)![1], '']);
+    expect(jwtParts(token)).toBeUndefined();
+  });
+
+  it('writes a valid credential with the scheme in lower case, or after two spaces', () => {
+    const forms = CREDENTIAL_VARIATIONS.filter((v) => v.owner === 'AUTH-SCHEME-FORMS').map((v) =>
+      v.header(token, context),
+    );
+    expect(forms).toEqual([`bearer ${token}`, `Bearer  ${token}`, `bearer ${token}`, `Bearer  ${token}`]);
+  });
+});
