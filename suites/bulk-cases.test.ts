@@ -212,6 +212,7 @@ const CASES: ReadBack<{ org: Organisation; id: Id }, CaseBody> = {
   notApplied,
   sets: judgedPart,
   changed: (before, after) => changedFields(before, after),
+  sendAlone: (target, item) => target.org.api.bulkUpdateCases({ items: [item] }),
 };
 
 /**
@@ -409,7 +410,7 @@ describe('POST /api/cases/bulk-update/', () => {
                 );
               }
               expectBatchReport(sent.res, sent.what);
-              const applied = await appliedButReportedFailed(t, sent, request, CASES);
+              const applied = await appliedButReportedFailed(t, sent, request, CASES, setup);
               expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
             });
           }),

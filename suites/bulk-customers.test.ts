@@ -235,6 +235,7 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObj
   notApplied,
   sets: (_read, item) => setFields(item),
   changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
+  sendAlone: (target, item) => target.org.api.bulkUpdateCustomers({ items: [item] }),
 };
 
 /**
@@ -527,7 +528,7 @@ describe('POST /api/customers/bulk-update/', () => {
                 );
               }
               expectBatchReport(sent.res, sent.what);
-              const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
+              const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS, setup);
               expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
             });
           }),

@@ -570,6 +570,7 @@ describe('readBackProblems: what the record of a failing item must not show', ()
     notApplied: () => [],
     sets: (_read, item) => Object.fromEntries(Object.entries(item).filter(([k]) => k !== 'id')),
     changed: (before, a) => Object.keys(a).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(a[k])),
+    sendAlone: async () => ({ status: 200 }) as ReceivedResponse,
   });
   const problems = (before: Record<string, unknown>, item: Record<string, unknown>, after: Record<string, unknown>) => {
     const entry: Entry = {
@@ -596,5 +597,30 @@ describe('readBackProblems: what the record of a failing item must not show', ()
     const [p] = await problems(before, { id: 1, webhook_url: null }, { ...before, note: 'y' });
     expect(p?.text).toContain('changed the case: note');
     expect(p?.expect).toBeUndefined();
+  });
+
+  // Which fields a bulk item takes is not shown: a valid item the server refuses alone too is its choice.
+  it('blames a mixed batch for a valid item not applied only when that item alone is applied', async () => {
+    const valid = (appliedAlone: boolean) => {
+      let sentAlone = false;
+      const entry: Entry = { index: 0, label: 'valid sync_platforms', item: { id: 1, x: 1 }, valid: true };
+      entry.target = { id: 1, key: 'a:1' };
+      const sent = { entries: [entry], res: {} as ReceivedResponse, exchange: undefined, what: 'bulk update' };
+      return readBackProblems(
+        sent,
+        { pool: [], known: new Map() },
+        {
+          ...rb({ id: 1 }),
+          notApplied: () => (sentAlone && appliedAlone ? [] : ['x is absent']),
+          sendAlone: async () => {
+            sentAlone = true;
+            return { status: appliedAlone ? 200 : 400 } as ReceivedResponse;
+          },
+        },
+      );
+    };
+    expect(await valid(false)).toEqual([]);
+    const [p] = await valid(true);
+    expect(p?.text).toContain('item 0 (valid sync_platforms) not applied: x is absent');
   });
 });

@@ -42,6 +42,7 @@ const COMBINED: VariantName[][] = [
     'form.empty-skips',
     'text.nul-refused',
     'token.bearer-api-key',
+    'bulk.items-no-sync-platforms',
     'bulk.over-limit-per-item',
     'bulk.case-summary-outcome',
     'webhook.queue-timeout',

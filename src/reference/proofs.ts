@@ -309,6 +309,7 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
     'AUTH-TOKEN-OPENS',
     'AUTH-API-KEY-BEARER',
   ],
+  'bulk.items-no-sync-platforms': ['BULK-CASES-STORED-AS-SENT', 'BULK-CASES-ITEM-LIMITS'],
   'bulk.case-summary-complete': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
   'bulk.case-summary-outcome': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
   'delete.absent-no-op': ['CASE-DELETE-UNKNOWN-ID', 'CASE-DELETE-REPEAT', 'TENANT-DELETE', 'CASE-ID-NON-INTEGER'],

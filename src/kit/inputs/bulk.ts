@@ -156,7 +156,31 @@ export async function runBulkMatrix(
     });
   }
   await furtherWrite(org, made, holding);
+  fieldsNoItemTakes([...cells.cases, ...cells.customers]);
   return cells;
+}
+
+/**
+ * Which fields a bulk item takes is "not shown" (§ Bulk Update Cases, § Bulk Update Customers): a server whose
+ * items take no value of a field at all (every value the field allows refused, on that way in and encoding)
+ * keeps the interface, so those refusals are recorded, not failed. A field any value of which is taken is a
+ * field the items take: every refusal of a value it allows is judged.
+ */
+function fieldsNoItemTakes(cells: readonly SentCell[]): void {
+  const byField = new Map<string, SentCell[]>();
+  for (const c of cells) {
+    if (c.expect?.verdict !== 'accept') continue;
+    const key = `${c.spec.way}/${c.spec.encoding}/${c.spec.field}`;
+    byField.set(key, [...(byField.get(key) ?? []), c]);
+  }
+  for (const [key, group] of byField) {
+    if (group.some((c) => c.taken !== false)) continue;
+    for (const c of group)
+      if (c.verdicts.stored?.result === 'fail')
+        c.verdicts.stored = notJudged(
+          `${label(c)}: refused, as every value ${key} allows was: the fields a bulk item takes are not shown`,
+        );
+  }
 }
 
 /** A cell sent alone (a batch of one) to a fresh case, and that case read; undefined when it was refused there. */

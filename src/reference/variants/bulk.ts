@@ -105,6 +105,25 @@ export const BULK_VARIANTS = [
       },
     }),
   ),
+  variant(
+    'bulk.items-no-sync-platforms',
+    'a bulk case item takes no sync_platforms: an item carrying it fails (400 unknown_field), the others go on ' +
+      '("Item fields … not shown")',
+    (base) => ({
+      runBatch(spec, body, run) {
+        if (spec.op !== 'bulk-cases') return base.runBatch(spec, body, run);
+        return base.runBatch(spec, body, (entries) =>
+          entries.map((entry, index): ItemResult => {
+            if (!isObject(entry) || !('sync_platforms' in entry)) return { ...run([entry])[0]!, index };
+            const error = new HttpError(400, 'unknown_field', 'a bulk item does not take sync_platforms', {
+              fields: { sync_platforms: ['not a field of a bulk case item'] },
+            });
+            return { index, key: { id: (entry.id ?? null) as ItemResult['key']['id'] }, status: 'failed', error };
+          }),
+        );
+      },
+    }),
+  ),
   caseSummaries('bulk.case-summary-complete', ['id', 'external_id', 'is_complete']),
   caseSummaries('bulk.case-summary-outcome', ['id', 'external_id', 'outcome', 'note', 'updated_at']),
   shape(

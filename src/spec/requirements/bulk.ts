@@ -14,7 +14,8 @@ const PARTIAL_DECISION =
   'besides generated batches in generated order, a batch whose failing items (one of each kind) come first and ' +
   'between the valid ones is always sent, and a valid item after a failure that is not applied fails. Every value ' +
   'the interface lists for a field is valid in an item (customer_type "" and null among them), never sent as a ' +
-  'failing one.';
+  'failing one. Item fields are not shown: a valid item a batch left unapplied is blamed on the batch only when ' +
+  'it is applied sent alone; one refused alone too is an item the server does not take.';
 const LIMIT_DECISION =
   'The limit ("maximum length 100") bounds the request body: a body of 101 entries is not a request the server ' +
   'may carry out, in whole or in part, so none of its items is applied ("up to 100" per request). How that is ' +

@@ -93,7 +93,9 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
         `An item of a bulk ${what} update setting a value its field allows is applied, and any value an item ` +
         'applies is shown by a later read as sent (or trimmed, NFC, the exact number a numeric spelling means).',
       source: `interface § Endpoints › POST ${path}; § Resources`,
-      decision: STORED_DECISION,
+      decision:
+        `${STORED_DECISION} Item fields are not shown: a field no value of which an item takes (every value it ` +
+        'allows refused, on a way in and encoding) is the server\'s choice, recorded and not judged.',
     },
     {
       id: `${prefix}-READABLE`,
