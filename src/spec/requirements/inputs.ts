@@ -95,7 +95,7 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       source: `interface § Endpoints › POST ${path}; § Resources`,
       decision:
         `${STORED_DECISION} Item fields are not shown: a field no value of which an item takes (every value it ` +
-        'allows refused, on a way in and encoding) is the server\'s choice, recorded and not judged.',
+        "allows refused, on a way in and encoding) is the server's choice, recorded and not judged.",
     },
     {
       id: `${prefix}-READABLE`,
