@@ -23,6 +23,7 @@ Commands:
   report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
   verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
   merge    one report from the report folders of the shards of a run (run --shard I/N)
+  replay   a run's failures again against a target, judged by the run's own checks (1 reproduced)
   keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
   openapi  write the interface as an OpenAPI 3.1 document (--out FILE), with the requirement ids
   help     this help; "screenconf <command> --help" for a command's options
@@ -30,7 +31,19 @@ Commands:
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
 unreachable, harness fault or deadline passed, 130/143 stopped by SIGINT/SIGTERM.`;
 
-const COMMANDS = ['run', 'cleanup', 'serve', 'list', 'report', 'verify', 'merge', 'keygen', 'openapi', 'help'];
+const COMMANDS = [
+  'run',
+  'cleanup',
+  'serve',
+  'list',
+  'report',
+  'verify',
+  'merge',
+  'replay',
+  'keygen',
+  'openapi',
+  'help',
+];
 
 /** What `screenconf` alone prints (to standard error; exit 2). */
 const SHORT_USAGE = `Usage: screenconf <command> [options]   (${COMMANDS.join(', ')})
@@ -58,6 +71,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return (await import('./commands/openapi.ts')).openapiCommand(rest, io);
       case 'merge':
         return await (await import('./commands/merge.ts')).mergeCommand(rest, io);
+      case 'replay':
+        return await (await import('./commands/replay.ts')).replayCommand(rest, io);
       case 'report':
       case 'verify':
         return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);

@@ -5,12 +5,34 @@
  * --strict when the fault breaks only SHOULD requirements). main() runs in this process: a spawned
  * binary per fault cost a node + tsx + vitest start-up each, most of a small run's CPU; the binary
  * itself is tested in cli.test.ts.
+ *
+ * And proof a replay decides as the run did: `screenconf replay --all` of each fault's run folder exits 1 for every
+ * failure against a new reference server with the fault (the embedded one a replay of an embedded run starts) and 0
+ * against a correct one (one for every fault, its credentials given as a user gives them): never undecided where
+ * the run's judge decided.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
+import { newOrganisation } from '../src/reference/organisations.ts';
+import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { requirement, type RequirementId } from '../src/spec/index.ts';
-import { readReport, tempDir } from './support/cli.ts';
+import { readReport, runFolder, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
+
+/** `screenconf replay --all` of a run: its status, and each failed requirement's exit by id. */
+async function replayAll(
+  reports: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; exits: Record<string, number>; each: number[]; out: string }> {
+  const r = await screenconfInProcess(['replay', runFolder(reports), '--all', ...args], { env });
+  const exits = Object.fromEntries(
+    [...r.stdout.matchAll(/^([A-Z0-9-]+): exit (\d) /gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
+  // With several failures of a requirement, a line each follows its line: every one decides alike.
+  const each = [...r.stdout.matchAll(/^(?:[A-Z0-9-]+|  .+?): exit (\d) /gm)].map((m) => Number(m[1]));
+  return { status: r.status, exits, each, out: r.stdout + r.stderr };
+}
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
 
@@ -177,6 +199,13 @@ const CAUGHT_BY: Record<
 const table: string[] = [];
 
 describe('each fault is caught by its requirement', () => {
+  const organisations = [newOrganisation('org-1'), newOrganisation('org-2')];
+  const [ours, peer] = organisations as [(typeof organisations)[0], (typeof organisations)[0]];
+  let correct: ReferenceServer;
+  beforeAll(async () => {
+    correct = await createReferenceServer({ organisations });
+  });
+
   it('every fault switch has an expectation here', () => {
     expect(Object.keys(CAUGHT_BY).sort()).toEqual(Object.keys(FAULTS).sort());
   });
@@ -216,11 +245,31 @@ describe('each fault is caught by its requirement', () => {
         // Checks that could not judge make the run exit 3 (SC_INCOMPLETE), beside the failures.
         expect(result.status).toBe(expected.notJudged ? 3 : 1);
         // Some bulk faults take ~45 s when CI runs them beside other tests on 2 cores.
+
+        // Every failure replays as the run judged it: reproduced on the faulty server, conforming on a correct one.
+        const all = Object.fromEntries(failing.map((id) => [id, 1]));
+        const onFaulty = await replayAll(dir);
+        expect(onFaulty.exits, onFaulty.out).toEqual(all);
+        expect(new Set(onFaulty.each), onFaulty.out).toEqual(new Set([1]));
+        expect(onFaulty.status).toBe(1);
+        const onCorrect = await replayAll(
+          dir,
+          ['--base-url', correct.url, '--client-id', ours.clientId, '--peer-client-id', peer.clientId],
+          {
+            SCREENCONF_CLIENT_SECRET: ours.clientSecret,
+            SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret,
+            SCREENCONF_API_KEY: ours.apiKey,
+          },
+        );
+        expect(onCorrect.exits, onCorrect.out).toEqual(Object.fromEntries(failing.map((id) => [id, 0])));
+        expect(new Set(onCorrect.each), onCorrect.out).toEqual(new Set([0]));
+        expect(onCorrect.status).toBe(0);
       });
     },
   );
 
-  afterAll(() => {
+  afterAll(async () => {
     console.log(`fault → requirements that failed\n${table.sort().join('\n')}`);
+    await correct?.close();
   });
 });

@@ -116,6 +116,8 @@ export class ApiClient {
       if (res.status !== 401 || credential !== 'access-token' || !this.#tokens || used === undefined) return res;
       const renewed = await this.#tokens.renew(used.slice('Bearer '.length), { cleanup: options.cleanup });
       this.transport.logTokenRenewal(req, res.status);
+      // What the server did with a request it refused 401 is nothing: its later answer counts, and it is no setup.
+      if (res.exchange) res.exchange.superseded = true;
       used = `Bearer ${renewed}`;
       res = await this.transport.send({ ...req, headers: { ...headers, authorization: used } });
     }

@@ -111,6 +111,27 @@ function usageMessage(
   return first;
 }
 
+/**
+ * The settings of a command that talks to a target of its own (cleanup, replay): where it is, as whom, and how much
+ * it may be sent.
+ */
+export const TARGET_SETTINGS: readonly SettingKey[] = [
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'clientSecretFile',
+  'apiKey',
+  'apiKeyFile',
+  'peerClientId',
+  'peerClientSecret',
+  'peerClientSecretFile',
+  'allowInsecureHttp',
+  'timeoutMs',
+  'concurrency',
+  'maxRps',
+  'maxResponseBytes',
+];
+
 /** The options of the settings (SETTINGS), booleans as switches. */
 export function settingOptions(
   keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
@@ -126,11 +147,15 @@ export function settingOptions(
   return options;
 }
 
+/**
+ * The settings from flags, variables and the config file; `defaults` gives values below all three (what a command
+ * falls back on: a ledger's base URL, a run's settings), from what they give.
+ */
 export function configFrom(
   values: Values,
   io: CliIO,
   keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
-  fallbackBaseUrl?: string,
+  defaults: (given: ConfigInput) => ConfigInput = () => ({}),
 ): Config {
   const flags: ConfigInput = {};
   for (const key of keys) {
@@ -139,9 +164,8 @@ export function configFrom(
   }
   const file = loadConfigFile(values.config as string | undefined, io.cwd);
   const env = readEnv(io.env);
-  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined)
-    flags.baseUrl = fallbackBaseUrl;
-  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd });
+  const below = defaults({ ...file.values, ...env, ...flags });
+  return resolveConfig({ flags, env, file: { ...below, ...file.values }, fileSource: file.source, cwd: io.cwd });
 }
 
 /** Items joined with ", " into lines of at most `width` characters, each indented. */

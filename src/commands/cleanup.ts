@@ -3,25 +3,10 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { SETTINGS, type SettingKey } from '../runner/settings.ts';
-import { type CliIO, parse, settingOptions, configFrom, wrapList } from './args.ts';
+import { type CliIO, parse, settingOptions, configFrom, TARGET_SETTINGS, wrapList } from './args.ts';
 
 /** The settings cleanup takes: its help lists their flags, its parser accepts them. */
-const CLEANUP_SETTINGS: readonly SettingKey[] = [
-  'baseUrl',
-  'clientId',
-  'clientSecret',
-  'clientSecretFile',
-  'apiKey',
-  'apiKeyFile',
-  'peerClientId',
-  'peerClientSecret',
-  'peerClientSecretFile',
-  'allowInsecureHttp',
-  'timeoutMs',
-  'concurrency',
-  'maxRps',
-  'maxResponseBytes',
-];
+const CLEANUP_SETTINGS: readonly SettingKey[] = TARGET_SETTINGS;
 const CLEANUP_FLAGS = CLEANUP_SETTINGS.map((k) => `--${SETTINGS[k].flag}${k === 'baseUrl' ? ' URL' : ''}`);
 const CLEANUP_HELP = `Usage: screenconf cleanup LEDGER [options]
 
@@ -51,5 +36,9 @@ export async function cleanupCommand(args: string[], io: CliIO): Promise<number>
     );
   const { cleanupLedger } = await import('../runner/cleanup.ts');
   const ledgerPath = resolve(io.cwd, positionals[0]!);
-  return cleanupLedger(ledgerPath, (ledgerBaseUrl) => configFrom(values, io, CLEANUP_SETTINGS, ledgerBaseUrl), io);
+  const config = (ledgerBaseUrl: string | undefined) =>
+    configFrom(values, io, CLEANUP_SETTINGS, (given) =>
+      ledgerBaseUrl !== undefined && given.baseUrl === undefined ? { baseUrl: ledgerBaseUrl } : {},
+    );
+  return cleanupLedger(ledgerPath, config, io);
 }

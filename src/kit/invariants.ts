@@ -275,6 +275,8 @@ export function caseBodies(method: string, pathname: string, json: unknown): Jso
 /** Sees every answer the harness receives and keeps what broke a case invariant. */
 export class InvariantWatcher {
   #findings: InvariantFindings = InvariantWatcher.#empty();
+  /** The exchange each marked copy in the evidence was made from (its check's transcript knows that one). */
+  readonly #sources = new WeakMap<Exchange, Exchange>();
 
   constructor(
     private readonly redactor: Redactor,
@@ -327,7 +329,9 @@ export class InvariantWatcher {
             evidence.exchanges.length < EXCHANGES_KEPT &&
             !evidence.exchanges.some((e) => e.request === shown.request)
           ) {
-            evidence.exchanges.push({ ...shown, judged: true });
+            const marked = { ...shown, judged: true };
+            this.#sources.set(marked, shown);
+            evidence.exchanges.push(marked);
             evidence.curl.push(toCurl(shown, this.baseUrl));
             if (finding.expect) {
               const expect = JSON.parse(this.redactor.redact(JSON.stringify(finding.expect)));
@@ -341,6 +345,16 @@ export class InvariantWatcher {
         this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
       }
     }
+  }
+
+  /** The exchange as recorded that a judged exchange of the evidence is a marked copy of (itself otherwise). */
+  source(e: Exchange): Exchange {
+    return this.#sources.get(e) ?? e;
+  }
+
+  /** The findings since the last take, the watch going on. */
+  peek(): Readonly<InvariantFindings> {
+    return this.#findings;
   }
 
   /** The findings since the last take; the watch starts afresh. */
