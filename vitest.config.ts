@@ -18,6 +18,7 @@ const LONGEST_FIRST = [
   'test/safety-run.test.ts',
   'test/cli.test.ts',
   'test/shards.test.ts',
+  'test/mutate.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

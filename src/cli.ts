@@ -7,82 +7,74 @@ import { oneLine } from './base/text.ts';
 import { HarnessError } from './errors.ts';
 import { EXIT, exitForError } from './exit.ts';
 import type { CliIO } from './commands/args.ts';
+import type { Command, CommandSpec } from './commands/command.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIO } from './commands/args.ts';
 
-const MAIN_HELP = `screenconf ${VERSION} — conformance harness for the Compliance Screening Service interface
+/**
+ * Every command, in the order help lists them, loaded only when used. Each module declares its
+ * command as data (commands/command.ts): help and docs/reference/cli.md are rendered from it.
+ */
+export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => (await import('./commands/run.ts')).RUN_COMMAND,
+  init: async () => (await import('./commands/init.ts')).INIT_COMMAND,
+  cleanup: async () => (await import('./commands/cleanup.ts')).CLEANUP_COMMAND,
+  serve: async () => (await import('./commands/serve.ts')).SERVE_COMMAND,
+  list: async () => (await import('./commands/list.ts')).LIST_COMMAND,
+  report: async () => (await import('./commands/folder.ts')).REPORT_COMMAND,
+  verify: async () => (await import('./commands/folder.ts')).VERIFY_COMMAND,
+  merge: async () => (await import('./commands/merge.ts')).MERGE_COMMAND,
+  replay: async () => (await import('./commands/replay.ts')).REPLAY_COMMAND,
+  keygen: async () => (await import('./commands/keygen.ts')).KEYGEN_COMMAND,
+  openapi: async () => (await import('./commands/openapi.ts')).OPENAPI_COMMAND,
+};
+
+/** Every command's declaration, in help order (help, the CLI reference). */
+export async function commandSpecs(): Promise<CommandSpec[]> {
+  return Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).spec));
+}
+
+/** What `screenconf help` prints: every command with its summary, and the exit statuses. */
+async function mainHelp(): Promise<string> {
+  const specs = await commandSpecs();
+  const width = Math.max(...specs.map((s) => s.name.length), 4) + 2;
+  return `screenconf ${VERSION} — conformance harness for the Compliance Screening Service interface
 
 Usage: screenconf <command> [options]
 
 Commands:
-  run      run the conformance suites (embedded reference server unless --base-url)
-  cleanup  remove what a killed run left on the target, from its ledger
-  serve    start the reference server standalone
-  list     print the requirement catalogue (--json for JSON)
-  report   re-render report.html, report.md and junit.xml of a run folder from its conformance.json
-  verify   check a run folder against its SHA256SUMS and signature (0 intact, 1 changed, 2 usage)
-  merge    one report from the report folders of the shards of a run (run --shard I/N)
-  replay   a run's failures again against a target, judged by the run's own checks (1 reproduced)
-  keygen   make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)
-  openapi  write the interface as an OpenAPI 3.1 document (--out FILE), with the requirement ids
-  help     this help; "screenconf <command> --help" for a command's options
+${specs.map((s) => `  ${s.name.padEnd(width)} ${s.summary}`).join('\n')}
+  ${'help'.padEnd(width)} this help; "screenconf <command> --help" for a command's options
 
 Exit status (run): 0 conforming, 1 not conforming, 2 usage or config error, 3 target
 unreachable, harness fault or deadline passed, 130/143 stopped by SIGINT/SIGTERM.`;
+}
 
-const COMMANDS = [
-  'run',
-  'cleanup',
-  'serve',
-  'list',
-  'report',
-  'verify',
-  'merge',
-  'replay',
-  'keygen',
-  'openapi',
-  'help',
-];
+const NAMES = [...Object.keys(COMMANDS), 'help'];
 
 /** What `screenconf` alone prints (to standard error; exit 2). */
-const SHORT_USAGE = `Usage: screenconf <command> [options]   (${COMMANDS.join(', ')})
+const SHORT_USAGE = `Usage: screenconf <command> [options]   (${NAMES.join(', ')})
   screenconf run                 run the conformance suites against the embedded reference server
   screenconf run --base-url URL --client-id ID --client-secret SECRET
                                  run them against your server
+  screenconf init [--ci github]  write a credentials template, an expectations file and a CI workflow
   screenconf help                every command; "screenconf <command> --help" for its options`;
 
 /** Runs one command line; returns the exit status. Never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    const load = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (load) return await (await load()).run(rest, io);
     switch (command) {
-      case 'run':
-        return await (await import('./commands/run.ts')).runCommand(rest, io);
-      case 'cleanup':
-        return await (await import('./commands/cleanup.ts')).cleanupCommand(rest, io);
-      case 'serve':
-        return await (await import('./commands/serve.ts')).serveCommand(rest, io);
-      case 'list':
-        return (await import('./commands/list.ts')).listCommand(rest, io);
-      case 'keygen':
-        return (await import('./commands/keygen.ts')).keygenCommand(rest, io);
-      case 'openapi':
-        return (await import('./commands/openapi.ts')).openapiCommand(rest, io);
-      case 'merge':
-        return await (await import('./commands/merge.ts')).mergeCommand(rest, io);
-      case 'replay':
-        return await (await import('./commands/replay.ts')).replayCommand(rest, io);
-      case 'report':
-      case 'verify':
-        return await (await import('./commands/folder.ts')).folderCommand(command, rest, io);
       case undefined:
         io.err(SHORT_USAGE);
         return EXIT.usage;
       case 'help':
       case '--help':
       case '-h':
-        io.out(MAIN_HELP);
+        io.out(await mainHelp());
         return EXIT.ok;
       case '--version':
       case '-v':
@@ -91,7 +83,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       default:
         throw new HarnessError(
           'SC_USAGE',
-          `unknown command "${command}"${didYouMean(command, COMMANDS)} (commands: ${COMMANDS.join(', ')})`,
+          `unknown command "${command}"${didYouMean(command, NAMES)} (commands: ${NAMES.join(', ')})`,
         );
     }
   } catch (err) {

@@ -21,88 +21,125 @@ interface CodeInfo {
 
 const code = (exit: number, summary: string, inCheck: InCheck = 'not-judged'): CodeInfo => ({ exit, inCheck, summary });
 
-/** Every code, with its exit status and meaning; the README's error table lists each one. */
+/** Every code, with its exit status and meaning; docs/reference/errors.md (`npm run docs`) lists each one. */
 export const ERROR_CODES = {
-  SC_USAGE: code(2, 'unknown command, unknown flag or missing argument'),
-  SC_CONFIG: code(2, 'a configuration value breaks its rule'),
-  SC_CONFIG_FILE: code(2, 'the configuration file cannot be read or parsed'),
+  SC_USAGE: code(2, 'unknown command or flag, bad argument'),
+  SC_CONFIG: code(2, 'a setting breaks its rule; the message names the flag and variable'),
+  SC_CONFIG_FILE: code(2, 'the config file is missing, not JSON, or has an unknown key (named with its line)'),
   SC_EXPECT_FILE: code(
     2,
-    'the expectations file (--expect) cannot be read, is not valid, or names an unknown requirement or target',
+    'the expectations file is missing, not JSON (the line is named), or an entry names an unknown ' +
+      'requirement, an OBSERVE requirement, an impossible date or a target the run does not have',
   ),
-  SC_INSECURE_TRANSPORT: code(2, 'credentials would travel over plain HTTP to a host that is not loopback'),
-  SC_LEDGER: code(2, 'the ledger file given to cleanup cannot be read or is not a screenconf ledger'),
+  SC_INSECURE_TRANSPORT: code(
+    2,
+    'credentials would go over plain HTTP to a host that is not loopback (no connection was made); see ' +
+      '`--allow-insecure-http`',
+  ),
+  SC_LEDGER: code(2, 'the ledger given to `cleanup` cannot be read or is not a screenconf ledger'),
   SC_REPORT_INVALID: code(
     2,
-    'the conformance.json given to report cannot be read, is not JSON, or does not fit the report schema',
+    'the `conformance.json` given to `report` cannot be read, is not JSON, or does not fit the report ' +
+      'schema (the first problem is named with its path)',
   ),
   SC_MERGE_MISMATCH: code(
     2,
-    'the reports given to merge are not shards of one run: a different seed, runs, catalogue, target or settings, ' +
-      'a shard given twice, or a report of a run without --shard',
+    'the folders given to `merge` are not the shards of one run: a report of a run without `--shard`, a ' +
+      'different seed, runs per property, catalogue version, target or setting (`--suites`, `--only`, ' +
+      '`--strict`, `--require-complete`, `--expect`, `--shard-by`), or a shard given twice; what differs is ' +
+      'named',
   ),
-  SC_MERGE_INCOMPLETE: code(2, 'the reports given to merge lack a shard (each of 1/N … N/N is needed)'),
+  SC_MERGE_INCOMPLETE: code(
+    2,
+    'the folders given to `merge` lack a shard (each of 1/N … N/N is needed); the missing ones are named',
+  ),
   SC_KEY_FILE: code(
     2,
-    'a key file (run --sign-key, verify --public-key) cannot be read or is not an Ed25519 key in PEM; or keygen ' +
-      'would overwrite one',
+    'a key file (`run --sign-key`, `verify --public-key`) cannot be read or is not an Ed25519 key in PEM ' +
+      '(a private key given as `--public-key` is refused too); or `keygen` would overwrite a key',
   ),
+  SC_INIT_EXISTS: code(2, 'a file screenconf init would write exists (it is named); --force overwrites it'),
   SC_PROVISIONER: code(
     2,
-    'the --provisioner module cannot be loaded or has the wrong shape (checked before any ' + 'request)',
+    'the `--provisioner` module cannot be loaded or has the wrong shape (checked before any request)',
   ),
   SC_USER_CATALOGUE: code(
     2,
-    'the user catalogue (--user-catalogue, or catalogue.json in --suites-dir) cannot be read or parsed, breaks a ' +
-      "rule, gives an id twice or one of screenconf's ids",
+    'your catalogue (`--user-catalogue`, or `catalogue.json` in `--suites-dir`) cannot be read, is not ' +
+      'JSON, breaks a rule (an entry without `id`, `level` MUST/SHOULD/OBSERVE, `statement` or `source`, or ' +
+      "with a field it does not know), gives an id twice or one of screenconf's ids (checked before any " +
+      'request)',
   ),
   SC_USER_SUITES: code(
     2,
-    '--suites-dir cannot be read, holds no suite file (*.test.ts, .js, .mjs), or a suite file has the name of ' +
-      "one of screenconf's suites",
+    '`--suites-dir` cannot be read, holds no suite file (`*.test.ts`, `*.test.js`, `*.test.mjs`), or a ' +
+      "suite file has the name of one of screenconf's suites",
   ),
   SC_UNKNOWN_REQUIREMENT: code(
     2,
-    "a suite file names a requirement id in neither screenconf's catalogue nor the user's",
+    "a suite file names a requirement id in neither screenconf's catalogue nor yours: refused before any " +
+      'request when the id is written in its `check()` or `t.observe()` call; an id the scan cannot see ' +
+      '(held in a variable) fails its file when the suites are collected (the run is then INCOMPLETE)',
   ),
-  SC_CREDENTIALS_REJECTED: code(2, 'the target refused the configured client credentials'),
-  SC_TARGET_PLAIN_HTTP: code(2, 'the base URL says https:// but the port speaks plain HTTP (try http://)'),
-  SC_TARGET_UNREACHABLE: code(3, 'no HTTP answer from the target (refused, reset, DNS)'),
-  SC_TARGET_TIMEOUT: code(3, 'the target gave no complete answer within --timeout-ms', 'fails'),
-  SC_TARGET_TOO_LARGE: code(3, 'a response body was larger than --max-response-bytes', 'fails'),
-  SC_TARGET_PROTOCOL: code(3, 'the HTTP exchange broke off or was not HTTP', 'fails'),
+  SC_CREDENTIALS_REJECTED: code(2, 'the token endpoint refused the configured client credentials'),
+  SC_TARGET_PLAIN_HTTP: code(
+    2,
+    'the base URL says `https://` but the port speaks plain HTTP (the TLS handshake met an HTTP answer): ' +
+      'the message names the `http://` URL to try; nothing was sent',
+  ),
+  SC_TARGET_UNREACHABLE: code(3, 'no HTTP answer from the target (refused, reset, DNS, or it stopped answering)'),
+  SC_TARGET_TIMEOUT: code(
+    3,
+    'the target gave no complete answer within `--timeout-ms` (inside a check: the check fails)',
+    'fails',
+  ),
+  SC_TARGET_TOO_LARGE: code(
+    3,
+    'a response body was larger than `--max-response-bytes` (inside a check: the check fails)',
+    'fails',
+  ),
+  SC_TARGET_PROTOCOL: code(3, 'the HTTP exchange broke off or was not HTTP (inside a check: the check fails)', 'fails'),
   SC_TARGET_BROKEN: code(3, 'the target answered in a way the run cannot go on from'),
   SC_TARGET_THROTTLED: code(3, 'the target kept answering 429 beyond the retry budget'),
   SC_CONTAINER: code(
     3,
-    'the target container (--target-image) could not be started: no container engine, image missing, or it never ' +
-      'answered HTTP',
+    'the `--target-image` container could not be started: no container engine answers (see ' +
+      '`DOCKER_HOST`), the image is not there and cannot be pulled, or the container exited or never ' +
+      'answered HTTP on its port',
   ),
   SC_BULK_UNRECOGNISED: code(
     3,
-    'a bulk answer reports its items in a shape screenconf does not recognise (a harness limitation, not a verdict ' +
-      'on the server): --bulk-failures-path names where failed items are listed',
+    'a bulk answer reports its items in a shape screenconf does not recognise: a harness limitation, not ' +
+      'a MUST failure of the server; the check could not judge, and the report shows the body (inside a ' +
+      'check: not judged). `--bulk-failures-path` names where failed items are listed',
   ),
   SC_CONTAINER_SUPPORT: code(
     2,
-    '--target-image needs the optional dependency testcontainers, which is not installed (npm install testcontainers)',
+    '`--target-image` needs testcontainers, an optional peer dependency that is not installed: ' +
+      '`npm install --save-dev testcontainers` beside screenconf (the message gives its version range)',
   ),
   SC_SETUP_NOT_KEPT: code(
     3,
-    'a change a check made to set up what it judges was answered as done but a read shows it was not kept: the ' +
-      'check cannot judge its requirement (the requirement of that change fails where it is judged)',
+    'a change a check made to set up what it judges (a PATCH giving a case a value) was answered as done, ' +
+      'but a read shows the target did not keep it: the check cannot judge its own requirement (inside a ' +
+      'check: not judged); the requirement of that change (CASE-PATCH-ROUNDTRIP) fails where it is judged',
   ),
   SC_POOL_BUSY: code(
     3,
-    'the cases the bulk suites share were held by another suite file longer than a check may wait (a slow ' +
-      'target, or a low --max-rps): the check could not act on them',
+    'the 101 cases the two bulk suites share were held by the other suite file for longer than a check ' +
+      'may wait (75 s; a slow target or a low `--max-rps`): the check could not act on them (inside a ' +
+      'check: not judged)',
   ),
-  SC_WEBHOOK_TIMEOUT: code(3, 'an awaited webhook delivery did not arrive within --webhook-timeout-ms', 'fails'),
+  SC_WEBHOOK_TIMEOUT: code(
+    3,
+    'an awaited webhook delivery did not arrive within `--webhook-timeout-ms` (inside a check: the check ' + 'fails)',
+    'fails',
+  ),
   SC_WEBHOOK_CLOSED: code(3, 'the webhook receiver was closed while a check waited for a delivery'),
   SC_INCOMPLETE: code(3, 'the run finished but some checks could not judge the target (see the report)'),
-  SC_DEADLINE: code(3, 'the run deadline (--deadline-ms) passed; the run was stopped and cleaned up'),
+  SC_DEADLINE: code(3, '`--deadline-ms` passed; the run was stopped, cleaned up and reported'),
   SC_INTERRUPTED: code(3, 'the run is stopping (a signal or the deadline): only cleanup requests are sent'),
-  SC_HARNESS: code(3, 'a fault inside screenconf itself'),
+  SC_HARNESS: code(3, 'a fault inside screenconf'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -18,9 +18,17 @@ export const CODE_EXT: '.js' | '.ts' = COMPILED ? '.js' : '.ts';
 /** The folder screenconf is installed in (package.json, docs/, fixtures/). */
 export const PACKAGE_ROOT = COMPILED ? resolve(CODE_ROOT, '..') : CODE_ROOT;
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(resolve(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
-).version;
+const MANIFEST = JSON.parse(readFileSync(resolve(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  peerDependencies?: Record<string, string>;
+};
+
+export const VERSION: string = MANIFEST.version;
+
+/** The version range of a peer dependency (testcontainers, optional), for the command that installs it. */
+export function peerRange(name: string): string | undefined {
+  return MANIFEST.peerDependencies?.[name];
+}
 
 /**
  * The git commit screenconf runs from, when it runs from a checkout (a clone or a worktree):

@@ -8,6 +8,7 @@ import type { AuthMode } from '../src/client/api.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { HarnessError } from '../src/errors.ts';
 import {
+  anotherCase,
   check,
   checkIds,
   confirmedByRead,
@@ -16,6 +17,8 @@ import {
   expectRejected,
   expectSuccess,
   fail,
+  identityOf,
+  isJsonObject,
   readCase,
   show,
   stableFields,
@@ -23,6 +26,7 @@ import {
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
+import { type Id, isId } from '../src/spec/index.ts';
 
 interface Attempt {
   what: string;
@@ -33,8 +37,8 @@ interface Attempt {
 interface Targets {
   c: CaseBody;
   victim: CaseBody;
-  customerId: number;
-  checkId: number;
+  customerId: Id;
+  checkId: Id;
   /** The case as known before any request: as created (or read, `fromRead`), then as last read back unchanged. */
   before: CaseBody;
 }
@@ -42,23 +46,27 @@ interface Targets {
 const HOOK = 'https://hooks.example.com/screenconf/auth';
 const FULL_NAME = 'Screenconf Auth Changed';
 
+/**
+ * Two checks, so the bulk check delete takes one and the case keeps the other: "a case holds one or more checks"
+ * (§ What the service does 2), and a server may refuse to delete a case's last one.
+ */
+const TWO_CHECKS = { checks: [{ check_type: 'PEP' as const }, { check_type: 'SANCTIONS' as const }] };
+
 async function targets(t: CheckApi, fromRead = false): Promise<Targets> {
-  const c = await t.primary.provision.createCase();
+  const c = await t.primary.provision.createCase(TWO_CHECKS);
   const victim = await t.primary.provision.createCase();
   // The answer to a creation is the case's read representation (provisioning conventions).
   const before = await stateBefore(t.primary, c, fromRead);
-  // Every case is created with one check; without it the bulk check delete could not be tried,
+  // The case is created with two checks; without one the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
-  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => Number.isInteger(k?.id))?.id as
-    | number
-    | undefined;
+  const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
   if (checkId === undefined)
     throw new HarnessError(
       'SC_TARGET_BROKEN',
-      `provisioning: case ${c.id} was created with one check but shows none, so POST /api/checks/bulk-delete/ ` +
+      `provisioning: case ${c.id} was created with two checks but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
-  return { c, victim, customerId: (c.customer as { id: number }).id, checkId, before };
+  return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before };
 }
 
 /**
@@ -155,7 +163,10 @@ async function openEveryEndpoint(t: CheckApi, auth: AuthMode, label: string): Pr
     problems.push(`customer full_name is ${show(fullName)}, the bulk customer update sent ${show(FULL_NAME)}`);
   if (checkIds(after).includes(x.checkId)) problems.push(`check ${x.checkId} is still listed after the bulk delete`);
   const gone = await t.primary.api.patchCase(x.victim.id, {});
-  if (gone.status >= 200 && gone.status <= 299) problems.push(`case ${x.victim.id} still answers PATCH after DELETE`);
+  // Another case answering there (given the id since) shows the victim gone: CASE-ID-NOT-REUSED's.
+  const other = isJsonObject(gone.json) && anotherCase(identityOf(x.victim)!, gone.json);
+  if (gone.status >= 200 && gone.status <= 299 && !other)
+    problems.push(`case ${x.victim.id} still answers PATCH after DELETE`);
   if (problems.length)
     fail(`the cases read back after the requests ${label}`, 'every request applied', problems.join('; '), {
       judged: [attempts[0]!.res, after],

@@ -7,6 +7,7 @@
  * nested summary. Item fields are not shown: screenconf sends full_name and customer_type beside
  * id or external_id, never both (with both, which one identifies the customer is not shown).
  */
+import { stringifyJson } from '../src/base/json.ts';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe } from 'vitest';
@@ -19,14 +20,14 @@ import {
   CUSTOMER_FIELDS,
   customerOf,
   describeItems,
-  excerpt,
   describeReport,
   exchanged,
-  expectBulkAnswer,
+  expectBatchReport,
+  expectBatchSuccess,
   expectFailuresReported,
   expectMalformedHandled,
   expectNoServerError,
-  expectRejected,
+  expectOverLimitRefused,
   fail,
   failReadBack,
   fieldsTaken,
@@ -59,6 +60,7 @@ import {
   type ReadBack,
 } from '../src/kit/index.ts';
 import { CUSTOMER_TYPES, LIMITS } from '../src/spec/index.ts';
+import { exact } from '../src/spec/inputs/values.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const CONCURRENCY = 8;
@@ -142,7 +144,13 @@ const limit = limitBatches<CaseCustomer, CaseBody>({
     const tag = randomBytes(3).toString('hex');
     return customers.map((k, i) =>
       kind === 'full'
-        ? { id: k.id, full_name: `Screenconf Bulk ${tag} ${i}`, customer_type: CUSTOMER_TYPES[i % 2]! }
+        ? {
+            // The largest legal request: full_name at its 255-character limit (external_id, by which other
+            // checks of the file find these customers, is left as it is; the input matrix takes it to its limit).
+            id: k.id,
+            full_name: exact(`Screenconf Bulk ${tag} ${i} `, LIMITS.customerFullNameMaxLength, 'x'),
+            customer_type: CUSTOMER_TYPES[i % 2]!,
+          }
         : { id: k.id, full_name: `Screenconf Over Limit ${tag} ${i}` },
     );
   },
@@ -313,7 +321,7 @@ describe('POST /api/customers/bulk-update/', () => {
   check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CUSTOMERS-ACCEPT-100'], async (t) => {
     const batch = await limit.full(t);
     const what = `bulk update of ${LIMIT} customers`;
-    expectBulkAnswer(batch.res, [200], what);
+    expectBatchSuccess(batch.res, what);
     await keepingEvidence(t, batch.exchange, async () => {
       const wrong = batch.after.flatMap((read, i) => {
         const w = notApplied(customerIn(read), batch.items[i]!);
@@ -333,11 +341,12 @@ describe('POST /api/customers/bulk-update/', () => {
     });
   });
 
-  check('a batch of 101 items is rejected whole and changes no customer', ['BULK-CUSTOMERS-REJECT-101'], async (t) => {
+  check('a batch of 101 items applies none of them', ['BULK-CUSTOMERS-REJECT-101'], async (t) => {
     const batch = await limit.over(t);
     const what = `bulk update of ${LIMIT + 1} customers (one over the limit of ${LIMIT})`;
     await keepingEvidence(t, batch.exchange, async () => {
-      expectRejected(batch.res, what);
+      const request = batch.items.map((i) => ({ id: i.id }));
+      t.observe('BULK-CUSTOMERS-REJECT-101', expectOverLimitRefused(t, batch.res, request, what));
       const changed = batch.after.flatMap((read, i) => {
         const took = tookName(read, batch.items[i]!);
         return took.length
@@ -347,7 +356,7 @@ describe('POST /api/customers/bulk-update/', () => {
       const first = changed[0];
       if (first)
         fail(
-          `the customers read back after the rejected ${what}`,
+          `the customers read back after the ${what}`,
           'no customer took the full_name its item sent',
           `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
           { judged: [first.read], expect: { unlike: first.took } },
@@ -365,7 +374,7 @@ describe('POST /api/customers/bulk-update/', () => {
       const one = moved[0];
       if (one)
         fail(
-          `the customers read before and after the rejected ${what}`,
+          `the customers read before and after the ${what}`,
           'every customer as it was before the batch',
           `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
           {
@@ -394,13 +403,12 @@ describe('POST /api/customers/bulk-update/', () => {
       }));
       const what = `bulk update of ${items.length} customers named by external_id`;
       const { res, exchange } = await send(t, { items });
-      expectBulkAnswer(res, [200], what);
+      expectBatchSuccess(res, what);
       await keepingEvidence(t, exchange, async () => {
         const problems: string[] = [];
         for (const [i, k] of customers.entries()) {
           const w = notApplied(await readCustomer(t.primary, k), items[i]!);
-          if (w.length)
-            problems.push(`customer ${k.id} (external_id ${JSON.stringify(k.externalId)}): ${w.join(', ')}`);
+          if (w.length) problems.push(`customer ${k.id} (external_id ${stringifyJson(k.externalId)}): ${w.join(', ')}`);
         }
         if (problems.length)
           fail(
@@ -438,15 +446,11 @@ describe('POST /api/customers/bulk-update/', () => {
         const before = await readCustomer(t.primary, bystander);
         const item = { external_id: named, full_name: `Screenconf Exact ${tag} ${i}` };
         const what =
-          `bulk customer update naming external_id ${JSON.stringify(named)}, while customer ${bystander.id} holds ` +
-          `${JSON.stringify(near)} (they differ in ${differ} only)` +
-          (target ? ` and customer ${target.id} holds ${JSON.stringify(named)}` : ' and no customer holds it');
+          `bulk customer update naming external_id ${stringifyJson(named)}, while customer ${bystander.id} holds ` +
+          `${stringifyJson(near)} (they differ in ${differ} only)` +
+          (target ? ` and customer ${target.id} holds ${stringifyJson(named)}` : ' and no customer holds it');
         const { res, exchange } = await send(t, { items: [item] });
-        if (res.status >= 500)
-          fail(what, 'no 5xx (a 200 with the item reported, or a 4xx)', excerpt(res), {
-            judged: [res],
-            expect: { status: ['2xx', '4xx'] },
-          });
+        expectNoServerError(res, what);
         await keepingEvidence(t, exchange, async () => {
           const problems: string[] = [];
           const changed = changedFields(
@@ -483,7 +487,7 @@ describe('POST /api/customers/bulk-update/', () => {
           const setup = await mixedSetup(t, lease);
           const sent = await sendMixed(t, setup, batch, true);
           await keepingEvidence(t, sent.exchange, async () => {
-            expectBulkAnswer(sent.res, [200], sent.what);
+            expectBatchSuccess(sent.res, sent.what);
             failReadBack(
               `${sent.what}: the customers read back`,
               'every valid item applied, and no customer named by a failing item changed',
@@ -522,7 +526,7 @@ describe('POST /api/customers/bulk-update/', () => {
                   ),
                 );
               }
-              expectBulkAnswer(sent.res, '2xx', sent.what);
+              expectBatchReport(sent.res, sent.what);
               const applied = await appliedButReportedFailed(t, sent, request, CUSTOMERS);
               expectFailuresReported(t, sent.res, request, { failed, applied }, sent.what);
             });

@@ -9,6 +9,7 @@
  * with valid fields beside it) runs before the generated patches, so every kind is tried in
  * every run whatever the seed.
  */
+import { parseJson, stringifyJson } from '../src/base/json.ts';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
@@ -38,7 +39,7 @@ import {
 } from '../src/kit/index.ts';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { HarnessError } from '../src/errors.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { type Id, LIMITS } from '../src/spec/index.ts';
 
 type Patch = Record<string, unknown>;
 
@@ -49,7 +50,7 @@ const MISSING = '(missing)';
 const SHOWN = 700;
 
 function show(v: unknown): string {
-  const s = v === undefined ? MISSING : (JSON.stringify(v) ?? String(v));
+  const s = v === undefined ? MISSING : (stringifyJson(v) ?? String(v));
   return s.length > SHOWN ? `${s.slice(0, SHOWN)}… (${s.length} chars)` : s;
 }
 
@@ -76,14 +77,14 @@ const FIXED_BASE: Patch = {
   sync_platforms: [{ domain: 'crm.example.com', id: 'base' }],
 };
 
-async function patchOk(t: CheckApi, id: number, patch: Patch, what: string): Promise<CaseBody> {
+async function patchOk(t: CheckApi, id: Id, patch: Patch, what: string): Promise<CaseBody> {
   const res = await t.primary.api.patchCase(id, patch);
   expectStatus(res, 200, what);
   return expectCaseBody(res.json, id, `${what}: response body`);
 }
 
 /** Brings the case to a known state: every updatable field set; returns the answer, which is that state. */
-function knownState(t: CheckApi, id: number, base: Patch): Promise<CaseBody> {
+function knownState(t: CheckApi, id: Id, base: Patch): Promise<CaseBody> {
   const patch = { ...base, external_id: t.primary.provision.externalId('base') };
   return patchOk(t, id, patch, `PATCH ${describePatch(patch)} on case ${id} (bringing it to a known state)`);
 }
@@ -110,7 +111,7 @@ function inBase(diffs: Difference[], set: boolean): Difference[] {
  */
 async function confirmedDiffs(
   t: CheckApi,
-  id: number,
+  id: Id,
   base: Patch,
   state: CaseBody,
   read: CaseBody,
@@ -144,7 +145,7 @@ function report(diffs: Difference[], what: string, body: CaseBody): void {
   if (diffs.length === 0) return;
   const expected = Object.fromEntries(diffs.map((d) => [d.field, d.expected === undefined ? MISSING : d.expected]));
   const received = Object.fromEntries(diffs.map((d) => [d.field, d.received === undefined ? MISSING : d.received]));
-  const json = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+  const json = (v: unknown) => (v === undefined ? 'absent' : stringifyJson(v));
   const fields = diffs.map((d) => ({ name: d.field, expected: json(d.expected), received: json(d.received) }));
   fail(`${what}: ${diffs.map((d) => d.field).join(', ')}`, show(expected), show(received), {
     judged: [body],
@@ -202,7 +203,7 @@ function coercible(b: InvalidCasePatch): string | undefined {
   if (b.field === 'sync_platforms' && typeof v !== 'object') return 'a scalar for sync_platforms';
   if (b.field === 'metadata' && typeof v === 'string') {
     try {
-      const parsed: unknown = JSON.parse(v);
+      const parsed: unknown = parseJson(v);
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
         return 'a string of JSON object text for metadata';
     } catch {
@@ -254,7 +255,7 @@ function corpus(prefix: string): InvalidCasePatch[] {
   ];
 }
 
-function describeInvalid(b: InvalidCasePatch, id: number): string {
+function describeInvalid(b: InvalidCasePatch, id: Id): string {
   return `PATCH with ${b.field} ${b.reason} (${show(b.patch[b.field]).slice(0, 80)}) beside ${
     Object.keys(b.patch)
       .filter((k) => k !== b.field)
@@ -359,7 +360,7 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
         const state = read0 ?? (await knownState(t, c.id, base));
         unchanged = undefined;
         const res = await t.primary.api.patchCase(c.id, b.patch);
-        if (corpusKeys.has(JSON.stringify(b.patch))) corpusAnswers.set(JSON.stringify(b.patch), res);
+        if (corpusKeys.has(stringifyJson(b.patch))) corpusAnswers.set(stringifyJson(b.patch), res);
         // An accepted patch is judged by CASE-PATCH-INVALID-REJECTED (or recorded as a coercion).
         if (isSuccess(res)) return;
         const read = await readCase(t.primary, c.id);
@@ -375,7 +376,7 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
       };
       const input = fc.record({ base: baseValues, invalid: invalidCasePatch({ externalIdPrefix: prefix }) });
       const shared = sharedCorpus(t);
-      const corpusKeys = new Set(shared.map((b) => JSON.stringify(b.patch)));
+      const corpusKeys = new Set(shared.map((b) => stringifyJson(b.patch)));
       const examples = shared.map((invalid) => ({ base: FIXED_BASE, invalid }));
       await property(
         t,
@@ -397,7 +398,7 @@ describe('PATCH /api/cases/{id}/ over generated patches', () => {
       const judge = async (b: InvalidCasePatch) => {
         // The atomicity check (before this one) sent the corpus to the same case: its answers are judged.
         // Each answer once: a re-run of this check (after any error) sends afresh.
-        const key = JSON.stringify(b.patch);
+        const key = stringifyJson(b.patch);
         const sent = t.replay ? undefined : corpusAnswers.get(key);
         corpusAnswers.delete(key);
         const res = sent ?? (await t.primary.api.patchCase(c.id, b.patch));

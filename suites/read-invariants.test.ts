@@ -1,9 +1,10 @@
 /**
  * Invariants of the Case read representation (interface § Resources › Case, Check; § States and
- * transitions; § Limits), on cases read as created, while processing and after it. The kit's
+ * transitions; § Limits), on cases read before processing, while it runs and after it. The kit's
  * invariant watcher judges the same invariants on every case body any suite receives; these
  * checks make sure the bodies worth judging (decided checks, risk scores) are seen.
  */
+import { stringifyJson } from '../src/base/json.ts';
 import { describe } from 'vitest';
 import {
   check,
@@ -18,7 +19,7 @@ import {
 } from '../src/kit/index.ts';
 import { caseInvariants } from '../src/kit/invariants.ts';
 import type { WatchedRequirement } from '../src/results/invariants.ts';
-import type { CheckType } from '../src/spec/index.ts';
+import { type CheckType, type Id, isId } from '../src/spec/index.ts';
 
 /** Processing time is not shown: a setting (--processing-timeout-ms); the reference takes well under a second. */
 const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
@@ -33,7 +34,7 @@ function withinProcessing(t: CheckApi): string {
 }
 
 interface Sighting {
-  /** Where the body came from: "the answer to its creation", "a read while processing", … */
+  /** Where the body came from: "a read before processing", "a read while processing", … */
   label: string;
   body: CaseBody;
 }
@@ -49,7 +50,7 @@ function scoreOf(k: JsonObject): number | null {
 }
 
 /** Reads a case until it is complete (or the deadline passes), keeping every read. */
-async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Promise<CaseBody | undefined> {
+async function pollUntilComplete(t: CheckApi, id: Id, seen: Sighting[]): Promise<CaseBody | undefined> {
   const { body, complete } = await readUntilComplete(
     t.primary,
     id,
@@ -61,7 +62,7 @@ async function pollUntilComplete(t: CheckApi, id: number, seen: Sighting[]): Pro
 }
 
 /**
- * Two cases with several checks: as created, read while processing and after, then PATCHed, and
+ * Two cases with several checks: read before processing, while it runs and after, then PATCHed, and
  * read again after bulk deletion of the highest-scored check of one and of every check of the other.
  */
 async function sightings(t: CheckApi): Promise<Sighting[]> {
@@ -78,7 +79,8 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
     customer: { full_name: 'Screenconf Holding Ltd', customer_type: 'COMPANY', external_id: p.externalId('customer') },
     checks: [{ check_type: 'NAME_CHECK' }, { check_type: 'CRA', input_details: { method: 'average' } }],
   });
-  all.push({ label: 'the answer to its creation', body: a }, { label: 'the answer to its creation', body: b });
+  // Read, not taken from the answers to creation: those are the provisioning conventions', not the case read API's.
+  for (const c of [a, b]) all.push({ label: 'a read before processing', body: await readCase(t.primary, c.id) });
   await Promise.all([p.startCase(a.id), p.startCase(b.id)]);
   const [doneA, doneB] = await Promise.all([pollUntilComplete(t, a.id, all), pollUntilComplete(t, b.id, all)]);
 
@@ -90,7 +92,7 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   // (and a server may refuse to empty a case: "a case holds one or more checks"), so the case is
   // read whatever they answered.
   const top = [...checksOf(doneA ?? a)].sort((x, y) => (scoreOf(y) ?? -1) - (scoreOf(x) ?? -1))[0];
-  if (top && Number.isInteger(top.id)) {
+  if (top && isId(top.id)) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: [top.id] });
     all.push({
       label: `a read after bulk deletion of its highest-scored check (answered HTTP ${res.status})`,
@@ -99,7 +101,7 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
   }
   const idsB = checksOf(doneB ?? b)
     .map((k) => k.id)
-    .filter(Number.isInteger);
+    .filter(isId);
   if (idsB.length) {
     const res = await t.primary.api.bulkDeleteChecks({ ids: idsB });
     all.push({
@@ -159,7 +161,7 @@ function caseRiskText(body: CaseBody): string {
     .map(scoreOf)
     .filter((s): s is number => s !== null);
   if (typeof r === 'number' && scores.length && r === Math.max(...scores)) return 'the maximum of the scored checks';
-  return `${JSON.stringify(r)}${scores.length ? ` (scored checks: ${JSON.stringify(scores)})` : ''}`;
+  return `${stringifyJson(r)}${scores.length ? ` (scored checks: ${stringifyJson(scores)})` : ''}`;
 }
 
 describe('Case read representation', () => {
@@ -328,7 +330,7 @@ describe('Checks before a decision', () => {
           fail(
             `the checks of case ${body.id} in ${label}`,
             `each check's input_details as created: ${UNDECIDED_CHECKS.map(
-              (k) => `${k.check_type} ${JSON.stringify(k.input_details)}`,
+              (k) => `${k.check_type} ${stringifyJson(k.input_details)}`,
             ).join('; ')}`,
             problems.join('; '),
             { judged: [body] },

@@ -1,4 +1,5 @@
 /** POST /api/oauth/token/: client-credentials tokens (interface § Endpoints, § Authentication). */
+import { stringifyJson } from '../src/base/json.ts';
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { check, expectRejected, expectSchema, expectStatus, fail, type CheckApi } from '../src/kit/index.ts';
@@ -18,7 +19,7 @@ function validBody(t: CheckApi) {
 /** A rejection must also issue nothing. */
 function expectNoToken(json: unknown, what: string) {
   if (json && typeof json === 'object' && 'access_token' in json)
-    fail(what, 'no access_token in a rejection', JSON.stringify(json), { judged: [json] });
+    fail(what, 'no access_token in a rejection', stringifyJson(json), { judged: [json] });
 }
 
 describe('token endpoint', () => {
@@ -44,7 +45,7 @@ describe('token endpoint', () => {
     expectStatus(res, 200, 'token request with valid client credentials');
     const type = (res.json as { token_type?: unknown })?.token_type;
     if (typeof type !== 'string' || type.toLowerCase() !== 'bearer')
-      fail('token_type', '"Bearer"', JSON.stringify(type), { judged: [res] });
+      fail('token_type', '"Bearer"', stringifyJson(type), { judged: [res] });
   });
 
   check('token response is not cacheable (Cache-Control: no-store)', ['TOKEN-NO-STORE'], async (t) => {
@@ -62,7 +63,7 @@ describe('token endpoint', () => {
     const res = await t.primary.api.requestToken(validBody(t));
     const value = (res.json as { expires_in?: unknown })?.expires_in;
     const asSeconds = typeof value === 'number' ? ` (${(value / 3600).toFixed(2)} h if seconds)` : '';
-    t.observe('TOKEN-EXPIRES-IN-UNIT', `HTTP ${res.status}; expires_in = ${JSON.stringify(value)}${asSeconds}`);
+    t.observe('TOKEN-EXPIRES-IN-UNIT', `HTTP ${res.status}; expires_in = ${stringifyJson(value)}${asSeconds}`);
   });
 
   check('a wrong client_secret is rejected', ['TOKEN-REJECT-WRONG-SECRET'], async (t) => {
@@ -79,11 +80,18 @@ describe('token endpoint', () => {
   });
 
   check('a grant_type other than client_credentials is rejected', ['TOKEN-REJECT-GRANT-TYPE'], async (t) => {
-    for (const grant of ['password', 'authorization_code', 'refresh_token', 'CLIENT_CREDENTIALS']) {
+    for (const grant of ['password', 'authorization_code', 'refresh_token']) {
       const res = await t.primary.api.requestToken({ ...validBody(t), grant_type: grant });
       expectRejected(res, `token request with grant_type "${grant}"`);
       expectNoToken(res.json, `token request with grant_type "${grant}"`);
     }
+  });
+
+  // Another letter case of the one value: the interface lists the value, RFC 6749 §1.9 makes values case-sensitive.
+  check('client_credentials in another letter case is rejected', ['TOKEN-GRANT-TYPE-CASE'], async (t) => {
+    const res = await t.primary.api.requestToken({ ...validBody(t), grant_type: 'CLIENT_CREDENTIALS' });
+    expectRejected(res, 'token request with grant_type "CLIENT_CREDENTIALS"');
+    expectNoToken(res.json, 'token request with grant_type "CLIENT_CREDENTIALS"');
   });
 
   check(
@@ -103,24 +111,29 @@ describe('token endpoint', () => {
   check('a client_id that is not a UUID is rejected', ['TOKEN-REJECT-NON-UUID-CLIENT-ID'], async (t) => {
     for (const clientId of ['not-a-uuid', `${credentials(t).clientId}0`, '']) {
       const res = await t.primary.api.requestToken({ ...validBody(t), client_id: clientId });
-      expectRejected(res, `token request with client_id ${JSON.stringify(clientId)}`);
-      expectNoToken(res.json, `token request with client_id ${JSON.stringify(clientId)}`);
+      expectRejected(res, `token request with client_id ${stringifyJson(clientId)}`);
+      expectNoToken(res.json, `token request with client_id ${stringifyJson(clientId)}`);
     }
   });
 
+  // Every token request of the run carries what the endpoint was found to want (none, or the API key as a bearer
+  // header, § Authentication 3): this one goes the other way, so what the endpoint does with each is recorded.
   check(
-    'a token request that also carries a bearer Authorization header',
+    'a token request with the bearer Authorization header, or without it where the endpoint wants it',
     ['TOKEN-ENDPOINT-BEARER-HEADER'],
     async (t) => {
-      const { apiKey } = t.primary.credentials;
-      const header = apiKey ? `Bearer ${apiKey}` : undefined;
-      if (!header) t.skip('no API key configured to send as the bearer header');
-      const res = await t.primary.api.requestToken(validBody(t), { auth: 'api-key-bearer' });
+      if (!t.primary.api.hasApiKey) t.skip('no API key configured to send as the bearer header');
+      const wanted = t.primary.api.tokenEndpointAuth === 'api-key';
+      const res = await t.primary.api.requestToken(validBody(t), { auth: wanted ? 'none' : 'api-key-bearer' });
       const issued = typeof (res.json as { access_token?: unknown })?.access_token === 'string';
+      const answer = `HTTP ${res.status}, ${issued ? 'a token was issued' : 'no token issued'}`;
       t.observe(
         'TOKEN-ENDPOINT-BEARER-HEADER',
-        `with Authorization: Bearer <API key>: HTTP ${res.status}, ` +
-          `${issued ? 'a token was issued' : 'no token issued'}`,
+        wanted
+          ? `the endpoint refused a token request without an Authorization header, and the run's token requests ` +
+              `carry Authorization: Bearer <API key>; without it: ${answer}`
+          : 'the endpoint issues tokens without an Authorization header; with Authorization: Bearer <API key>: ' +
+              answer,
       );
     },
   );

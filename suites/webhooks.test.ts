@@ -5,15 +5,23 @@
  * conventions. Request shape, signing and retries are not shown: they are recorded, not judged.
  *
  * One case (the baseline) is processed once and its delivery judged by several checks, one
- * requirement each; a re-run of a failed body check processes a fresh one. When the server
- * delivers nothing at all, only WEBHOOK-DELIVERED fails: the checks that need a delivery skip.
+ * requirement each; a re-run of a failed body check processes a fresh one. The receiver holds its
+ * answer to that delivery while the case is read once (what a read shows when the webhook arrives).
+ * When the server delivers nothing at all, only WEBHOOK-DELIVERED fails: the checks that need a
+ * delivery skip. A receiver that never answers is judged last, alone, so a sender it holds up holds
+ * up no other check's webhook.
  */
+import { parseJson, stringifyJson } from '../src/base/json.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
 import { isLoopbackHost } from '../src/base/net.ts';
 import { caseInvariants } from '../src/kit/invariants.ts';
+import type { ReceivedResponse } from '../src/client/transport.ts';
 import {
+  CASE_FIELDS,
+  CHECK_FIELDS,
+  CUSTOMER_FIELDS,
   check,
   deepEqual,
   excerpt,
@@ -23,11 +31,13 @@ import {
   isJsonObject,
   looksLikeCase,
   readCase,
+  readUntil,
   readUntilComplete,
   type CaseBody,
   type CheckApi,
   type JsonObject,
 } from '../src/kit/index.ts';
+import type { Id } from '../src/spec/index.ts';
 import type { NewCase } from '../src/provision/provisioner.ts';
 import {
   createWebhookReceiver,
@@ -44,7 +54,11 @@ const DEADLINE_MS = SETTINGS.timeoutMs;
 const QUIET_MIN_MS = 1_000;
 /** A check waits for at most a few deadlines in a row (first delivery, a second one, a quiet period). */
 const CHECK_TIMEOUT_MS = 4 * DEADLINE_MS + 30_000;
-const CROSSTALK_CASES = 4;
+/**
+ * The cases processed at once (WEBHOOK-NO-CROSSTALK), whose receivers answer each of these: any 2xx acknowledges
+ * a delivery (WEBHOOK-ONE-PER-COMPLETION; the baseline's answers 204, the receiver's default).
+ */
+const ACK_STATUSES = [200, 201, 202, 204] as const;
 
 let receiver: WebhookReceiver | undefined;
 let receiverError: unknown;
@@ -117,20 +131,20 @@ function checksWithInputs(count: number): NonNullable<NewCase['checks']> {
 }
 
 /** Sets webhook_url by PATCH; returns the answer's case. A refusal means the scenario cannot run here. */
-async function setWebhookUrl(t: CheckApi, id: number, url: string | null): Promise<CaseBody> {
+async function setWebhookUrl(t: CheckApi, id: Id, url: string | null): Promise<CaseBody> {
   const res = await t.primary.api.patchCase(id, { webhook_url: url });
   if (res.status < 200 || res.status > 299) {
     const hint =
       url !== null && res.status < 500 ? ' (a target that refuses this address needs --webhook-public-url)' : '';
     throw new CannotJudge(
-      `PATCH webhook_url ${JSON.stringify(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`,
+      `PATCH webhook_url ${stringifyJson(url)} of case ${id} answered ${excerpt(res).slice(0, 200)}${hint}`,
     );
   }
   return expectCaseBody(res.json, id, `the answer to PATCH webhook_url of case ${id}`);
 }
 
 /** Starts processing; returns when the start was answered (ms since the epoch). */
-async function start(t: CheckApi, id: number): Promise<number> {
+async function start(t: CheckApi, id: Id): Promise<number> {
   await t.primary.provision.startCase(id);
   return Date.now();
 }
@@ -170,7 +184,7 @@ function deliveriesUntil(endpoint: WebhookEndpoint, from: number, ms: number): P
 }
 
 /** Reads the case until it shows is_complete true, for at most the deadline. */
-function readUntilCompleted(t: CheckApi, id: number, when: string): Promise<{ body: CaseBody; complete: boolean }> {
+function readUntilCompleted(t: CheckApi, id: Id, when: string): Promise<{ body: CaseBody; complete: boolean }> {
   return readUntilComplete(t.primary, id, DEADLINE_MS, `reading case ${id} ${when}`);
 }
 
@@ -183,7 +197,7 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
   if (/application\/x-www-form-urlencoded/i.test(d.headers['content-type'] ?? '')) {
     for (const [name, value] of new URLSearchParams(d.body)) {
       try {
-        const json = JSON.parse(value) as unknown;
+        const json = parseJson(value) as unknown;
         if (isJsonObject(json)) return { json, where: `form field ${name}: ` };
       } catch {
         // not JSON: try the next field
@@ -194,11 +208,11 @@ function payload(d: WebhookDelivery): { json: unknown; where: string } | undefin
 }
 
 /** The ids of the cases a delivery carries (objects that look like a case, up to three levels down). */
-function carriedCaseIds(d: WebhookDelivery): number[] {
+function carriedCaseIds(d: WebhookDelivery): Id[] {
   const p = payload(d);
-  const ids: number[] = [];
+  const ids: Id[] = [];
   const walk = (v: unknown, depth: number) => {
-    if (looksLikeCase(v)) ids.push(v.id as number);
+    if (looksLikeCase(v)) ids.push(v.id as Id);
     if (depth === 0 || v === null || typeof v !== 'object') return;
     for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth - 1);
   };
@@ -215,7 +229,7 @@ interface Located {
 }
 
 /** The case with this id in a delivery: the whole body, or an object inside it (an envelope). */
-function locateCase(d: WebhookDelivery, id: number): Located | undefined {
+function locateCase(d: WebhookDelivery, id: Id): Located | undefined {
   const p = payload(d);
   if (!p) return undefined;
   const found: { body: JsonObject; path: string; parent: JsonObject | undefined }[] = [];
@@ -227,7 +241,10 @@ function locateCase(d: WebhookDelivery, id: number): Located | undefined {
       for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, parent, depth - 1);
   };
   walk(p.json, '$', undefined, 3);
-  const best = found.find((f) => looksLikeCase(f.body)) ?? found.find((f) => f.path === '$');
+  // The object most like a case: an envelope may carry a summary of the case beside it, with the same id.
+  const fields = (o: JsonObject) => Object.keys(o).filter((k) => CASE_FIELDS.has(k)).length;
+  const cases = found.filter((f) => looksLikeCase(f.body)).sort((x, y) => fields(y.body) - fields(x.body));
+  const best = cases[0] ?? found.find((f) => f.path === '$');
   if (!best) return undefined;
   const where = p.where + (best.path === '$' ? 'the whole body' : best.path);
   const envelope = best.parent ? Object.keys(best.parent).filter((k) => best.parent![k] !== best.body) : [];
@@ -250,7 +267,7 @@ function show(d: WebhookDelivery): string {
  * Fails, after reading the case once more: the delivery is not an exchange with the target, so that read is the
  * exchange the failure judges (and its reproduction replays).
  */
-async function failFor(t: CheckApi, caseId: number, what: string, expected: string, received: string): Promise<never> {
+async function failFor(t: CheckApi, caseId: Id, what: string, expected: string, received: string): Promise<never> {
   const read = await t.primary.provision.readCase(caseId).catch(() => undefined);
   return fail(what, expected, received, { judged: [read] });
 }
@@ -269,14 +286,39 @@ function straysNote(): string {
 // ---------------------------------------------------------------------------------------------
 // The baseline: one case, webhook_url set by PATCH, processed once.
 
+/** A read of the case made when its delivery arrived, the receiver's answer to the delivery held meanwhile. */
+interface ArrivalRead {
+  /** The answer to the read (GET, or an empty PATCH where GET is missing), or what stopped it. */
+  res: ReceivedResponse | undefined;
+  error?: unknown;
+  /** The case it shows, when it answered 200 with the case. */
+  body: CaseBody | undefined;
+  /** Whether it was answered while the delivery's answer was held (false: only once the hold ended). */
+  whileHeld: boolean;
+  /** How long the delivery's answer was held, in ms. */
+  heldMs: number;
+}
+
+/** The delivered results against the case as read once they agree (settledRead). */
+interface Settled {
+  /** The read that showed the delivered results, or the last one read when none did. */
+  read: CaseBody;
+  /** How the delivered results differ from that read (none when it showed them). */
+  differences: string[];
+}
+
 interface Baseline {
-  caseId: number;
+  caseId: Id;
   url: string;
   endpoint: WebhookEndpoint;
   /** When the start request was answered (ms since the epoch). */
   startedAt: number;
   /** The first delivery, or undefined when none arrived within the deadline. */
   first: WebhookDelivery | undefined;
+  /** The read made when the first delivery arrived (undefined when none did). */
+  atArrival: ArrivalRead | undefined;
+  /** The case read until it shows the delivered results, once a check asked (settledRead). */
+  settled?: Promise<Settled>;
 }
 
 let baselineRun: Promise<Baseline> | undefined;
@@ -285,10 +327,45 @@ async function runBaseline(t: CheckApi): Promise<Baseline> {
   const r = ready(t);
   const c = await t.primary.provision.createCase({ checks: checksWithInputs(2) });
   const endpoint = r.endpoint(`case ${c.id}`);
-  await setWebhookUrl(t, c.id, endpoint.url);
-  const startedAt = await start(t, c.id);
-  const first = await firstDelivery(endpoint);
-  return { caseId: c.id, url: endpoint.url, endpoint, startedAt, first };
+  const release = endpoint.hold();
+  try {
+    await setWebhookUrl(t, c.id, endpoint.url);
+    const startedAt = await start(t, c.id);
+    const first = await firstDelivery(endpoint);
+    const atArrival = first && (await readAtArrival(t, c.id, release));
+    return { caseId: c.id, url: endpoint.url, endpoint, startedAt, first, atArrival };
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Reads the case while the receiver holds its answer to the delivery that just arrived, then releases the answer:
+ * what a receiver that reads the case on its webhook is shown. Held until the read is answered, at most the
+ * deadline: a server that cannot answer the read before the receiver answers shows it nothing meanwhile.
+ */
+async function readAtArrival(t: CheckApi, id: Id, release: () => void): Promise<ArrivalRead> {
+  const from = Date.now();
+  let answered = false;
+  const read = t.primary.provision.readCase(id).finally(() => {
+    answered = true;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DEADLINE_MS);
+  });
+  await Promise.race([read.catch(() => undefined), deadline]);
+  clearTimeout(timer);
+  const whileHeld = answered;
+  release();
+  const heldMs = Date.now() - from;
+  // What stopped the read (a timeout) is WEBHOOK-AFTER-COMMIT's to report; the other checks read for themselves.
+  const { res, error } = await read.then(
+    (r) => ({ res: r, error: undefined }),
+    (e: unknown) => ({ res: undefined, error: e }),
+  );
+  const body = res?.status === 200 && isJsonObject(res.json) && res.json.id === id ? (res.json as CaseBody) : undefined;
+  return { res, ...(error === undefined ? {} : { error }), body, whileHeld, heldMs };
 }
 
 /** The baseline, processed once per file (or afresh when a check is re-run after failing). */
@@ -324,9 +401,99 @@ function locatedIn(b: Baseline & { first: WebhookDelivery }): Located | undefine
   return locateCase(b.first, b.caseId);
 }
 
+/** The baseline's delivered case when it is well-formed and complete, else a skip naming who judges it. */
+function completedIn(t: CheckApi, b: Baseline & { first: WebhookDelivery }): JsonObject {
+  const located = locatedIn(b);
+  if (!located || caseInvariants(located.body).length > 0)
+    return t.skip(`the webhook for case ${b.caseId} does not carry a well-formed case (judged by WEBHOOK-BODY-CASE)`);
+  if (located.body.is_complete !== true)
+    return t.skip(
+      `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by ` +
+        'WEBHOOK-BODY-COMPLETE)',
+    );
+  return located.body;
+}
+
+/**
+ * How the results a delivered case announces differ from a read of it: is_complete, the case's outcome and
+ * risk_score, its checks by id and each one's outcome and risk_score.
+ */
+function resultDifferences(sent: JsonObject, read: JsonObject): string[] {
+  const differences: string[] = [];
+  const same = (what: string, inBody: unknown, inRead: unknown) => {
+    if (!deepEqual(inBody ?? null, inRead ?? null))
+      differences.push(
+        `${what}: ${stringifyJson(inBody) ?? 'missing'} in the webhook, ${stringifyJson(inRead) ?? 'missing'} ` +
+          'in the read',
+      );
+  };
+  same('is_complete', sent.is_complete, read.is_complete);
+  same('case outcome', sent.outcome, read.outcome);
+  same('case risk_score', sent.risk_score, read.risk_score);
+  const byId = (checks: unknown) =>
+    new Map((Array.isArray(checks) ? checks.filter(isJsonObject) : []).map((k) => [k.id, k] as const));
+  const sentChecks = byId(sent.checks);
+  const readChecks = byId(read.checks);
+  same('check ids', [...sentChecks.keys()].sort(), [...readChecks.keys()].sort());
+  for (const [id, k] of readChecks) {
+    const s = sentChecks.get(id);
+    if (!s) continue;
+    same(`check ${String(id)} outcome`, s.outcome, k.outcome);
+    same(`check ${String(id)} risk_score`, s.risk_score, k.risk_score);
+  }
+  return differences;
+}
+
+/**
+ * The delivered results against the case as read: the read made at arrival when it shows them, else reads until
+ * one does or the deadline passes. Once per baseline: WEBHOOK-BODY-RESULTS (what the results are) and
+ * WEBHOOK-AFTER-COMMIT (when a read shows them) share it.
+ */
+function settledRead(t: CheckApi, b: Baseline, sent: JsonObject): Promise<Settled> {
+  b.settled ??= (async (): Promise<Settled> => {
+    const atArrival = b.atArrival?.body;
+    if (atArrival && resultDifferences(sent, atArrival).length === 0) return { read: atArrival, differences: [] };
+    let differences: string[] = [];
+    const { body } = await readUntil(
+      t.primary,
+      b.caseId,
+      DEADLINE_MS,
+      `reading case ${b.caseId} after its webhook`,
+      (read) => {
+        differences = resultDifferences(sent, read);
+        return differences.length === 0;
+      },
+    );
+    return { read: body, differences };
+  })();
+  return b.settled;
+}
+
+/**
+ * The fields of the interface's Case, Customer and Check tables a read of the case shows that the delivered case
+ * leaves out (a check the webhook lacks is WEBHOOK-BODY-RESULTS').
+ */
+function fieldsLeftOut(sent: JsonObject, read: JsonObject): string[] {
+  const leftOut = (a: unknown, b: unknown, fields: ReadonlySet<string>, at: string) =>
+    isJsonObject(a) && isJsonObject(b)
+      ? Object.keys(b)
+          .filter((k) => fields.has(k) && !(k in a))
+          .map((k) => `${at}${k}`)
+      : [];
+  const byId = (v: unknown) => new Map((Array.isArray(v) ? v.filter(isJsonObject) : []).map((k) => [k.id, k] as const));
+  const sentChecks = byId(sent.checks);
+  return [
+    ...leftOut(sent, read, CASE_FIELDS, ''),
+    ...leftOut(sent.customer, read.customer, CUSTOMER_FIELDS, 'customer.'),
+    ...[...byId(read.checks)].flatMap(([id, k]) =>
+      leftOut(sentChecks.get(id), k, CHECK_FIELDS, `check ${String(id)}.`),
+    ),
+  ];
+}
+
 /** A case whose webhook_url changes from `old` to `next` (an endpoint, or null). */
 interface UrlChange<N extends WebhookEndpoint | null> {
-  id: number;
+  id: Id;
   when: string;
   old: WebhookEndpoint;
   new: N;
@@ -341,14 +508,14 @@ async function urlChanged<N extends WebhookEndpoint | null>(
   t: CheckApi,
   action: string,
   oldLabel: string,
-  next: (r: WebhookReceiver, id: number) => N,
+  next: (r: WebhookReceiver, id: Id) => N,
 ): Promise<{ before: UrlChange<N>; during: UrlChange<N>; duringJudged: boolean }> {
   const r = ready(t);
   const p = t.primary.provision;
   return judgeable(t, async () => {
     const a = await p.createCase({ checks: checksWithInputs(3) });
     const c = await p.createCase({ checks: checksWithInputs(3) });
-    const change = (id: number, when: string): UrlChange<N> => {
+    const change = (id: Id, when: string): UrlChange<N> => {
       const old = r.endpoint(`case ${id} ${oldLabel}`);
       return { id, when: `${action} ${when}`, old, new: next(r, id) };
     };
@@ -362,6 +529,94 @@ async function urlChanged<N extends WebhookEndpoint | null>(
     const patched = await setWebhookUrl(t, c.id, during.new?.url ?? null);
     return { before, during, duringJudged: patched.is_complete === false };
   });
+}
+
+/** A case and the endpoint its webhook_url names. */
+interface Watched {
+  id: Id;
+  endpoint: WebhookEndpoint;
+}
+
+/**
+ * A case of its own with one check, its webhook_url an endpoint of its own (`how` labels it, `statuses` are its
+ * first answers), processing started unless `started` is false.
+ */
+async function caseWithEndpoint(
+  t: CheckApi,
+  how: string,
+  { statuses = [], started = true }: { statuses?: number[]; started?: boolean } = {},
+): Promise<Watched> {
+  const r = ready(t);
+  return judgeable(t, async () => {
+    const c = await t.primary.provision.createCase({ checks: checksWithInputs(1) });
+    const endpoint = r.endpoint(`case ${c.id} (${how})`);
+    endpoint.respondWith(statuses);
+    await setWebhookUrl(t, c.id, endpoint.url);
+    if (started) await start(t, c.id);
+    return { id: c.id, endpoint };
+  });
+}
+
+let processedRun: Promise<Watched[]> | undefined;
+
+/**
+ * Cases processed at once, whose receivers answer 200, 201, 202 and 204 (ACK_STATUSES): made once per file (or
+ * afresh for a re-run) for WEBHOOK-NO-CROSSTALK and WEBHOOK-ONE-PER-COMPLETION.
+ */
+function processedAtOnce(t: CheckApi, fresh = false): Promise<Watched[]> {
+  if (fresh || !processedRun) processedRun = startAtOnce(t);
+  return judgeable(t, () => processedRun!);
+}
+
+async function startAtOnce(t: CheckApi): Promise<Watched[]> {
+  const r = ready(t);
+  const p = t.primary.provision;
+  const cases = await Promise.all(ACK_STATUSES.map(() => p.createCase({ checks: checksWithInputs(2) })));
+  const watched = cases.map((c, i) => {
+    const status = ACK_STATUSES[i]!;
+    const endpoint = r.endpoint(`case ${c.id} (answers ${status})`);
+    endpoint.respondWith([status]);
+    return { id: c.id, endpoint };
+  });
+  await Promise.all(watched.map((w) => setWebhookUrl(t, w.id, w.endpoint.url)));
+  await Promise.all(watched.map((w) => start(t, w.id)));
+  return watched;
+}
+
+/**
+ * One case's deliveries after the first one acknowledged with a 2xx, watched for `quiet` ms: what was seen, and
+ * the repeats that are a second webhook for the completion (not ones naming the same delivery id).
+ */
+async function repeatsAfterAck(
+  id: Id,
+  endpoint: WebhookEndpoint,
+  quiet: number,
+): Promise<{ seen: string; repeat?: string }> {
+  await firstDelivery(endpoint);
+  // A held answer the sender gave up on before it came acknowledged nothing: a repeat of it is a retry.
+  const acked = endpoint.deliveries().find((d) => d.status >= 200 && d.status <= 299 && !d.dropped);
+  if (!acked) return { seen: `case ${id}: no delivery acknowledged with a 2xx within ${DEADLINE_MS} ms` };
+  const seen = await deliveriesUntil(endpoint, acked.receivedAt, quiet);
+  const again = seen.filter((d) => d.seq > acked.seq);
+  const counted =
+    `case ${id}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'}, watched until ${quiet} ms after ` +
+    `the first was answered ${acked.status}`;
+  if (again.length === 0) return { seen: counted };
+  // At-least-once delivery that names the delivery (the same Webhook-Id as the one acknowledged)
+  // lets a receiver drop the repeat: recorded, not a warning.
+  const named = deliveryId(acked);
+  if (named && again.every((d) => deliveryId(d)?.value === named.value))
+    return {
+      seen:
+        `${counted}; the ${again.length === 1 ? 'repeat carries' : `${again.length} repeats carry`} the same ` +
+        `${named.header} header as the acknowledged delivery: at-least-once delivery a receiver can deduplicate`,
+    };
+  return {
+    seen: counted,
+    repeat:
+      `case ${id}: answered ${acked.status} at ${acked.receivedAtIso}, then ${again.length} more within ${quiet} ms: ` +
+      `${again.map((d) => laterDelivery(d, acked)).join('; ')}`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,9 +677,17 @@ describe.concurrent('the completion webhook', () => {
           ? 'the case is the whole body'
           : `the case is at ${located.where}; the envelope's other fields: ${located.envelope.join(', ') || 'none'}`,
       );
-      const findings = caseInvariants(located.body);
-      if (findings.length) {
-        const lines = findings.map((f) => `${f.what}: expected ${f.expected}, received ${f.received}`);
+      // The invariants every case read is judged by (the watcher's), then the fields a read at arrival shows.
+      const lines = caseInvariants(located.body).map(
+        (f) => `${f.what}: expected ${f.expected}, received ${f.received}`,
+      );
+      const read = b.atArrival?.body;
+      const leftOut = read ? fieldsLeftOut(located.body, read) : [];
+      if (leftOut.length)
+        lines.push(
+          `fields a read of case ${b.caseId} shows (null or not), left out of the webhook: ${leftOut.join(', ')}`,
+        );
+      if (lines.length) {
         return failFor(
           t,
           b.caseId,
@@ -464,53 +727,60 @@ describe.concurrent('the completion webhook', () => {
 
   const retriedResults = attempts();
   check(
-    'the delivered case carries the results a read after completion shows',
+    'the delivered case carries the results the case reads with once processing has completed',
     ['WEBHOOK-BODY-RESULTS'],
     async (t) => {
       const b = await delivered(t, retriedResults());
-      const located = locatedIn(b);
-      if (!located || caseInvariants(located.body).length > 0)
-        return t.skip(
-          `the webhook for case ${b.caseId} does not carry a well-formed case (judged by WEBHOOK-BODY-CASE)`,
-        );
-      if (located.body.is_complete !== true)
-        return t.skip(
-          `the webhook for case ${b.caseId} shows is_complete ${String(located.body.is_complete)} (judged by ` +
-            `WEBHOOK-BODY-COMPLETE)`,
-        );
-      const { body: read, complete } = await readUntilCompleted(t, b.caseId, 'after its webhook');
-      const sent = located.body;
-      const differences: string[] = [];
-      const same = (what: string, inBody: unknown, inRead: unknown) => {
-        if (!deepEqual(inBody ?? null, inRead ?? null))
-          differences.push(
-            `${what}: ${JSON.stringify(inBody) ?? 'missing'} in the webhook, ${JSON.stringify(inRead) ?? 'missing'} ` +
-              `in the read`,
-          );
-      };
-      same('case outcome', sent.outcome, read.outcome);
-      same('case risk_score', sent.risk_score, read.risk_score);
-      const byId = (checks: unknown) =>
-        new Map((Array.isArray(checks) ? checks.filter(isJsonObject) : []).map((k) => [k.id, k] as const));
-      const sentChecks = byId(sent.checks);
-      const readChecks = byId(read.checks);
-      same('check ids', [...sentChecks.keys()].sort(), [...readChecks.keys()].sort());
-      for (const [id, k] of readChecks) {
-        const s = sentChecks.get(id);
-        if (!s) continue;
-        same(`check ${String(id)} outcome`, s.outcome, k.outcome);
-        same(`check ${String(id)} risk_score`, s.risk_score, k.risk_score);
-      }
+      const sent = completedIn(t, b);
+      const { read, differences } = await settledRead(t, b, sent);
       if (differences.length) {
-        const note = complete ? '' : ` (the case still read is_complete false ${DEADLINE_MS} ms after the webhook)`;
+        const note =
+          read.is_complete === true ? '' : ` (the case still read is_complete false ${DEADLINE_MS} ms later)`;
         await failFor(
           t,
           b.caseId,
-          `the webhook for case ${b.caseId} at ${b.url}, against a read of the case after completion${note}`,
+          `the webhook for case ${b.caseId} at ${b.url}, against the case read until ${DEADLINE_MS} ms after it${note}`,
           'the same results: checks, outcomes and risk scores',
           differences.join('\n'),
         );
       }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  const retriedCommit = attempts();
+  check(
+    'a read of the case made when its webhook arrives already shows the completion the webhook announces',
+    ['WEBHOOK-AFTER-COMMIT'],
+    async (t) => {
+      const b = await delivered(t, retriedCommit());
+      const sent = completedIn(t, b);
+      const arrival = b.atArrival!;
+      if (!arrival.res) throw arrival.error;
+      const atArrival = arrival.body
+        ? resultDifferences(sent, arrival.body)
+        : [`the read answered ${excerpt(arrival.res).slice(0, 200)}`];
+      if (arrival.whileHeld && atArrival.length === 0) return;
+      // The read at arrival did not show it: judged only when the case came to show what the webhook announced.
+      const later = await settledRead(t, b, sent);
+      if (later.differences.length)
+        return t.skip(
+          `case ${b.caseId} never read with the results its webhook announced within ${DEADLINE_MS} ms (judged by ` +
+            'WEBHOOK-BODY-RESULTS)',
+        );
+      const shown = arrival.whileHeld
+        ? atArrival
+        : [
+            `no answer while the receiver held its answer to the delivery (${arrival.heldMs} ms): the read was ` +
+              'answered only after the receiver answered',
+            ...atArrival,
+          ];
+      fail(
+        `a read of case ${b.caseId} made when its webhook arrived at ${b.url}, the receiver's answer held meanwhile`,
+        'the completion the webhook announces: is_complete true, the same outcome, risk_score and checks',
+        `${shown.join('\n')}\n(a later read showed what the webhook announced)`,
+        { judged: [arrival.res] },
+      );
     },
     { timeout: CHECK_TIMEOUT_MS },
   );
@@ -524,7 +794,8 @@ describe.concurrent('the completion webhook', () => {
       const located = locatedIn(b);
       if (!located || !Array.isArray(located.body.checks))
         return t.skip(`the webhook for case ${b.caseId} carries no checks array (judged by WEBHOOK-BODY-CASE)`);
-      const read = await readCase(t.primary, b.caseId);
+      // input_details do not change with processing: the read made at arrival serves.
+      const read = b.atArrival?.body ?? (await readCase(t.primary, b.caseId));
       const readChecks = (Array.isArray(read.checks) ? read.checks : []).filter(isJsonObject);
       if (!readChecks.some((k) => isJsonObject(k.input_details))) {
         t.skip(
@@ -541,8 +812,8 @@ describe.concurrent('the completion webhook', () => {
         compared += 1;
         if (!deepEqual(s.input_details ?? null, k.input_details ?? null)) {
           wrong.push(
-            `check ${String(k.id)}: ${JSON.stringify(s.input_details) ?? 'missing'} in the webhook, ` +
-              `${JSON.stringify(k.input_details)} in the read`,
+            `check ${String(k.id)}: ${stringifyJson(s.input_details) ?? 'missing'} in the webhook, ` +
+              `${stringifyJson(k.input_details)} in the read`,
           );
         }
       }
@@ -564,40 +835,65 @@ describe.concurrent('the completion webhook', () => {
 
   const retriedOnce = attempts();
   check(
-    'a completion whose delivery was acknowledged with 2xx is not delivered again',
+    'a completion whose delivery was acknowledged with any 2xx is not delivered again',
     ['WEBHOOK-ONE-PER-COMPLETION', 'WEBHOOK-DUPLICATES'],
     async (t) => {
-      const b = await delivered(t, retriedOnce());
-      const all = b.endpoint.deliveries();
-      const acked = all.find((d) => d.status >= 200 && d.status <= 299);
-      if (!acked) return t.skip(`no delivery for case ${b.caseId} was acknowledged with 2xx`);
+      const fresh = retriedOnce();
+      const b = await delivered(t, fresh);
       const quiet = quietMs(b);
-      const seen = await deliveriesUntil(b.endpoint, acked.receivedAt, quiet);
-      const again = seen.filter((d) => d.seq > acked.seq);
-      t.observe(
-        'WEBHOOK-DUPLICATES',
-        `case ${b.caseId}: ${seen.length} ${seen.length === 1 ? 'delivery' : 'deliveries'} for one completion, ` +
-          `watched until ${quiet} ms after the first was answered ${acked.status}`,
+      const others = await processedAtOnce(t, fresh);
+      const judged = await Promise.all(
+        [{ id: b.caseId, endpoint: b.endpoint }, ...others].map((w) => repeatsAfterAck(w.id, w.endpoint, quiet)),
       );
-      // At-least-once delivery that names the delivery (the same Webhook-Id as the one acknowledged)
-      // lets a receiver drop the repeat: recorded, not a warning.
-      const id = deliveryId(acked);
-      const repeats = id ? again.filter((d) => deliveryId(d)?.value === id.value) : [];
-      if (id && repeats.length === again.length && again.length > 0) {
-        t.observe(
-          'WEBHOOK-DUPLICATES',
-          `the ${again.length === 1 ? 'repeat carries' : `${again.length} repeats carry`} the same ${id.header} ` +
-            'header as the acknowledged delivery: at-least-once delivery a receiver can deduplicate',
-        );
-        return;
-      }
-      if (again.length) {
+      t.observe('WEBHOOK-DUPLICATES', judged.map((j) => j.seen).join('; '));
+      const repeats = judged.flatMap((j) => (j.repeat ? [j.repeat] : []));
+      if (repeats.length)
         await failFor(
           t,
           b.caseId,
-          `the webhook for case ${b.caseId} at ${b.url}`,
-          `one delivery per completion: none after the receiver answered ${acked.status} at ${acked.receivedAtIso}`,
-          `${again.length} more within ${quiet} ms: ${again.map((d) => laterDelivery(d, acked)).join('; ')}`,
+          `the webhooks of cases ${[b.caseId, ...others.map((w) => w.id)].join(', ')}`,
+          'one delivery per completion: none after the receiver answered it with a 2xx',
+          repeats.join('\n'),
+        );
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
+
+  check(
+    'a write to a case whose completion was delivered is not announced as another completion',
+    ['WEBHOOK-NO-REPEAT-ON-WRITE'],
+    async (t) => {
+      const quiet = quietMs(await delivered(t));
+      const { id, endpoint } = await caseWithEndpoint(t, 'written after completion');
+      if (!(await firstDelivery(endpoint)))
+        return t.skip(`no delivery for case ${id} within ${DEADLINE_MS} ms (the baseline case was delivered)`);
+      const before = endpoint.deliveries();
+      const writtenFrom = Date.now();
+      const marker = randomBytes(6).toString('hex');
+      const patched = await t.primary.api.patchCase(id, { metadata: { screenconf: marker, by: 'PATCH' } });
+      if (patched.status !== 200)
+        return t.skip(`PATCH {metadata} of the completed case ${id} answered ${excerpt(patched).slice(0, 200)}`);
+      const bulk = await t.primary.api.bulkUpdateCases({
+        items: [{ id, metadata: { screenconf: marker, by: 'bulk' } }],
+      });
+      const seen = await deliveriesUntil(endpoint, Date.now(), quiet);
+      // A repeat of a delivery from before the writes is the completion's own (WEBHOOK-ONE-PER-COMPLETION).
+      const repeat = (d: WebhookDelivery) =>
+        before.some((x) => x.body === d.body || (deliveryId(x) && deliveryId(x)?.value === deliveryId(d)?.value));
+      const announced = seen.filter((d) => d.receivedAt >= writtenFrom && !before.includes(d) && !repeat(d));
+      if (announced.length) {
+        const shown = announced.map((d) => {
+          const c = locateCase(d, id)?.body;
+          const state = c ? `is_complete ${String(c.is_complete)}, metadata ${stringifyJson(c.metadata)}` : show(d);
+          return `${d.receivedAt - writtenFrom} ms after the first write was sent: ${state}`;
+        });
+        await failFor(
+          t,
+          id,
+          `the webhook URL of case ${id}, after a PATCH {metadata} and a bulk update item {metadata} (answered ` +
+            `${patched.status} and ${bulk.status}) of the case, whose completion was delivered`,
+          `no delivery announcing the case again, watched for ${quiet} ms after the writes`,
+          shown.join('\n'),
         );
       }
     },
@@ -716,18 +1012,8 @@ describe.concurrent('the completion webhook', () => {
     ['WEBHOOK-NO-CROSSTALK', 'WEBHOOK-DUPLICATES'],
     async (t) => {
       const b = await delivered(t);
-      const r = ready(t);
       const quiet = quietMs(b);
-      const p = t.primary.provision;
-      const watched = await judgeable(t, async () => {
-        const cases = await Promise.all(
-          Array.from({ length: CROSSTALK_CASES }, () => p.createCase({ checks: checksWithInputs(2) })),
-        );
-        const watched = cases.map((c) => ({ id: c.id, endpoint: r.endpoint(`case ${c.id}`) }));
-        await Promise.all(watched.map((w) => setWebhookUrl(t, w.id, w.endpoint.url)));
-        await Promise.all(watched.map((w) => start(t, w.id)));
-        return watched;
-      });
+      const watched = await processedAtOnce(t);
       const firsts = await Promise.all(watched.map((w) => firstDelivery(w.endpoint)));
       const last = Math.max(...firsts.map((d) => d?.receivedAt ?? 0));
       if (last > 0) await Promise.all(watched.map((w) => deliveriesUntil(w.endpoint, last, quiet)));
@@ -749,7 +1035,7 @@ describe.concurrent('the completion webhook', () => {
       }
       t.observe(
         'WEBHOOK-DUPLICATES',
-        `${CROSSTALK_CASES} cases processed at once, deliveries per case: ${counts.join(', ')}`,
+        `${watched.length} cases processed at once, deliveries per case: ${counts.join(', ')}`,
       );
       if (problems.length)
         await failFor(
@@ -767,17 +1053,8 @@ describe.concurrent('the completion webhook', () => {
     'what the server does when the receiver answers 500 once',
     ['WEBHOOK-RETRY-AFTER-500'],
     async (t) => {
-      const b = await delivered(t);
-      const r = ready(t);
-      const quiet = quietMs(b);
-      const { id, endpoint } = await judgeable(t, async () => {
-        const c = await t.primary.provision.createCase({ checks: checksWithInputs(1) });
-        const endpoint = r.endpoint(`case ${c.id} (answers 500 once)`);
-        endpoint.respondWith([500]);
-        await setWebhookUrl(t, c.id, endpoint.url);
-        await start(t, c.id);
-        return { id: c.id, endpoint };
-      });
+      const quiet = quietMs(await delivered(t));
+      const { id, endpoint } = await caseWithEndpoint(t, 'answers 500 once', { statuses: [500] });
       const first = await firstDelivery(endpoint);
       if (!first) {
         t.observe(
@@ -827,6 +1104,40 @@ describe.concurrent('the completion webhook', () => {
         : `${strays.length}: ${listed.join('; ')}${strays.length > listed.length ? '; …' : ''}`,
     );
   });
+});
+
+// Last, alone: a sender that a silent receiver holds up would hold up the other checks' webhooks too.
+describe('a receiver that does not answer', () => {
+  check(
+    "a receiver that never answers does not hold up another case's webhook",
+    ['WEBHOOK-NOT-HELD-UP'],
+    async (t) => {
+      await delivered(t);
+      const [silent, other] = await Promise.all(
+        ['never answers', 'answers at once'].map((how) => caseWithEndpoint(t, how, { started: false })),
+      );
+      const release = silent!.endpoint.hold();
+      try {
+        await start(t, silent!.id);
+        const held = await firstDelivery(silent!.endpoint);
+        if (!held)
+          return t.skip(`no delivery for case ${silent!.id} within ${DEADLINE_MS} ms: nothing waited for an answer`);
+        const startedAt = await start(t, other!.id);
+        if (!(await firstDelivery(other!.endpoint)))
+          await failFor(
+            t,
+            other!.id,
+            `the webhook of case ${other!.id} at ${other!.endpoint.url}, started while the delivery to case ` +
+              `${silent!.id}'s URL ${silent!.endpoint.url} waited for an answer (since ${held.receivedAtIso})`,
+            `a delivery within ${DEADLINE_MS} ms of starting processing (at ${new Date(startedAt).toISOString()})`,
+            `none: the unanswered delivery held it up${straysNote()}`,
+          );
+      } finally {
+        release();
+      }
+    },
+    { timeout: CHECK_TIMEOUT_MS },
+  );
 });
 
 /** Authentication-looking headers, by name and form only: a value may be a secret. */

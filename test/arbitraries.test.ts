@@ -94,6 +94,7 @@ describe('every generator', () => {
       ['validCustomerItem', () => validCustomerItem({ ids: [] })],
       ['validCustomerItem', () => validCustomerItem({ externalIds: ['x'.repeat(256)] })],
       ['invalidCustomerItem', () => invalidCustomerItem({ ids: [1.5] })],
+      ['validCustomerItem', () => validCustomerItem({ ids: [2 ** 60] })],
     ];
     for (const [name, build] of bad) expect(build).toThrow(new RegExp(`^${name}: `));
   });
@@ -322,8 +323,8 @@ describe('validCustomerItem', () => {
 
   it('draws identifiers from the given ids and externalIds', () => {
     fc.assert(
-      fc.property(validCustomerItem({ ids: [7, 8], externalIds: ['c-1'] }), (item) => {
-        if (item.id !== undefined) expect([7, 8]).toContain(item.id);
+      fc.property(validCustomerItem({ ids: [7, 2n ** 62n + 3n], externalIds: ['c-1'] }), (item) => {
+        if (item.id !== undefined) expect([7, 2n ** 62n + 3n]).toContain(item.id);
         else expect(item.external_id).toBe('c-1');
       }),
       runs,

@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceivedResponse } from '../src/client/transport.ts';
 import { jsonPathValue, recogniseBulkReport, type BulkRequestItem } from '../src/kit/bulk-report.ts';
-import { expectFailuresReported, readBackProblems, type MixedEntry, type ReadBack } from '../src/kit/bulk.ts';
+import { expectDeleteOfNoCase } from '../src/kit/assert.ts';
+import {
+  expectBatchReport,
+  expectBatchSuccess,
+  expectFailuresReported,
+  expectOverLimitRefused,
+  readBackProblems,
+  type MixedEntry,
+  type ReadBack,
+} from '../src/kit/bulk.ts';
 import type { Harness } from '../src/kit/context.ts';
 import { HarnessError } from '../src/errors.ts';
 
@@ -495,6 +504,61 @@ describe('expectFailuresReported: the verdict and its message', () => {
     expect(() =>
       expectFailuresReported(harness('$.problems'), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
     ).not.toThrow();
+  });
+});
+
+describe('the one rule per answer: a batch, a batch over the limit, a DELETE of no case', () => {
+  const harness = { run: {} } as unknown as Harness;
+  const answer = (status: number, json?: unknown): ReceivedResponse => ({
+    status,
+    headers: {},
+    text: json === undefined ? '' : JSON.stringify(json),
+    json,
+  });
+  const request = [{ id: 5 }, { id: 9 }];
+
+  it('a batch is a success, 200 with JSON, failing items or not; its report is read from any 2xx with JSON', () => {
+    const report = { results: [{ index: 0, status: 'failed' }] };
+    expect(() => expectBatchSuccess(answer(200, report), 'batch')).not.toThrow();
+    expect(() => expectBatchSuccess(answer(207, report), 'batch')).toThrow(/HTTP 200 with a JSON body/);
+    expect(() => expectBatchSuccess(answer(200), 'batch')).toThrow(/a JSON body/);
+    expect(() => expectBatchReport(answer(207, report), 'batch')).not.toThrow();
+    expect(() => expectBatchReport(answer(400, report), 'batch')).toThrow(/a 2xx/);
+  });
+
+  it('over the limit: a 4xx whole, or a 2xx reporting no item as a success; never anything else', () => {
+    expect(expectOverLimitRefused(harness, answer(400, { detail: 'too many' }), request, 'over')).toMatch(
+      /rejected whole \(HTTP 400\)/,
+    );
+    const perItem = {
+      results: [
+        { index: 0, status: 'failed' },
+        { index: 1, status: 'failed' },
+      ],
+    };
+    expect(expectOverLimitRefused(harness, answer(200, perItem), request, 'over')).toMatch(
+      /HTTP 200, 2 of 2 items reported failed, none as a success/,
+    );
+    // An answer whose report cannot be read is judged by the reads alone.
+    expect(expectOverLimitRefused(harness, answer(200, { ok: true }), request, 'over')).toMatch(/unrecognised/);
+    const oneApplied = {
+      results: [
+        { index: 0, status: 'updated' },
+        { index: 1, status: 'failed' },
+      ],
+    };
+    expect(() => expectOverLimitRefused(harness, answer(200, oneApplied), request, 'over')).toThrow(
+      /no item reported as a success[\s\S]*1 of 2 reported as a success, item 0 at \$\.results\[0\]/,
+    );
+    expect(() => expectOverLimitRefused(harness, answer(500, {}), request, 'over')).toThrow(/a 5xx never conforms/);
+    expect(() => expectOverLimitRefused(harness, answer(302), request, 'over')).toThrow(/a 4xx, or a 2xx/);
+  });
+
+  it('a DELETE of no case: a 4xx or a 2xx no-op, never a 5xx, 1xx or 3xx', () => {
+    for (const status of [204, 200, 404, 410, 403])
+      expect(() => expectDeleteOfNoCase(answer(status), 'd')).not.toThrow();
+    expect(() => expectDeleteOfNoCase(answer(500), 'd')).toThrow(/a 4xx, or a 2xx that deletes nothing \(a 5xx/);
+    expect(() => expectDeleteOfNoCase(answer(301), 'd')).toThrow(/a 4xx, or a 2xx that deletes nothing/);
   });
 });
 

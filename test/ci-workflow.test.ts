@@ -4,63 +4,18 @@
  * its own runner, against its embedded reference server; the artifacts carried from the shards to
  * the merge job by copying; then the merge job's steps. The gate step fails on the merged verdict.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/results/report.ts';
-import { BIN, cleanEnv, ROOT, tempDir } from './support/cli.ts';
+import { installedProject } from './support/actions.ts';
+import { ROOT } from './support/cli.ts';
+import { runStep as runWorkflowStep } from './support/workflow.ts';
 
 const WORKFLOW = readFileSync(join(ROOT, 'docs/ci/github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(ROOT, 'docs/ci/gitlab-ci.yml'), 'utf8');
 
-/** The `run:` script of the step with this name (a `- name:` line, then `run: |` and its indented block). */
-function stepScript(name: string): string {
-  const lines = WORKFLOW.split('\n');
-  const at = lines.findIndex((l) => l.trim() === `- name: ${name}`);
-  if (at < 0) throw new Error(`no step named "${name}" in the workflow`);
-  const indent = lines[at]!.indexOf('-') + 2;
-  for (let i = at + 1; i < lines.length && (lines[i]!.search(/\S/) >= indent || !lines[i]!.trim()); i++) {
-    const run = /^(\s*)run: (.*)$/.exec(lines[i]!);
-    if (!run) continue;
-    if (run[2] !== '|') return run[2]!;
-    const block: string[] = [];
-    for (let j = i + 1; j < lines.length && (!lines[j]!.trim() || lines[j]!.search(/\S/) > run[1]!.length); j++)
-      block.push(lines[j]!.slice(run[1]!.length + 2));
-    return block.join('\n').trim();
-  }
-  throw new Error(`the step "${name}" has no run script`);
-}
-
-/** A workspace as a runner has it after `npm ci`: screenconf installed (its bin in node_modules/.bin). */
-function workspace(): string {
-  const dir = tempDir('screenconf-ci-');
-  writeFileSync(join(dir, 'package.json'), '{"name": "ci-workspace", "private": true}\n');
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/screenconf'));
-  return dir;
-}
-
-interface Step {
-  status: number | null;
-  out: string;
-}
-
-/** Runs a step's script as GitHub Actions does (`bash --noprofile --norc -eo pipefail`). */
-function runStep(name: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Step> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', stepScript(name)], {
-      cwd,
-      env: { ...cleanEnv(), npm_config_offline: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, out }));
-  });
-}
+const runStep = (name: string, cwd: string, env: NodeJS.ProcessEnv) => runWorkflowStep(WORKFLOW, name, cwd, env);
 
 describe('docs/ci/github-actions.yml', () => {
   it('is a matrix of 4 shards and a merge job that needs them, uploading the report', () => {
@@ -82,14 +37,14 @@ describe('docs/ci/github-actions.yml', () => {
       SCREENCONF_RUNS: '3',
       SCREENCONF_QUIET: 'true',
     };
-    const shards = [1, 2, 3, 4].map((i) => ({ i, dir: workspace() }));
+    const shards = [1, 2, 3, 4].map((i) => ({ i, dir: installedProject() }));
     const done = await Promise.all(shards.map((s) => runStep('Run the shard', s.dir, { ...shared, SHARD: `${s.i}` })));
     for (const [k, r] of done.entries()) {
       expect(r.status, r.out).toBe(0);
       expect(r.out).toContain(`shard ${k + 1}/4 ended with exit status`);
     }
     // upload-artifact in each shard job, download-artifact (pattern shard-*, path shards) in the merge job.
-    const merge = workspace();
+    const merge = installedProject();
     for (const s of shards)
       cpSync(join(s.dir, `shard-${s.i}`), join(merge, 'shards', `shard-${s.i}`), { recursive: true });
     const env = {

@@ -163,6 +163,67 @@ describe('TokenSource', () => {
       'SC_TARGET_UNREACHABLE',
     );
   });
+
+  // § Authentication 3 documents the token endpoint with a bearer header: an endpoint that wants the API key there.
+  const wantsKey = (seen: (string | undefined)[]) =>
+    listen((req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== 'Bearer key-abcdef') {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' });
+        return res.end('{"error":"invalid_client"}');
+      }
+      res.end(JSON.stringify({ access_token: 'keyed-token', token_type: 'Bearer', expires_in: 3600 }));
+    });
+
+  it('sends the API key as a bearer header where the token endpoint wants it, and keeps to it', async () => {
+    const seen: (string | undefined)[] = [];
+    let now = 1_000_000;
+    const source = new TokenSource(await wantsKey(seen), creds, transport(), () => now, { apiKey: 'key-abcdef' });
+    expect(source.endpointAuth).toBeUndefined();
+    expect(await source.get()).toBe('keyed-token');
+    expect(source.endpointAuth).toBe('api-key');
+    expect(source.refusedWithoutHeader).toBe(401);
+    now += 3_600_000;
+    await source.get();
+    // Tried without first, once; every later request carries the key.
+    expect(seen).toEqual([undefined, 'Bearer key-abcdef', 'Bearer key-abcdef']);
+  });
+
+  it('sends it from the start when told, and never without an API key', async () => {
+    const seen: (string | undefined)[] = [];
+    const url = await wantsKey(seen);
+    const told = new TokenSource(url, creds, transport(), Date.now, { apiKey: 'key-abcdef', endpointAuth: 'api-key' });
+    expect(await told.get()).toBe('keyed-token');
+    expect(seen).toEqual(['Bearer key-abcdef']);
+    const err = await new TokenSource(url, creds, transport()).get().catch((e) => e);
+    expect(err.code).toBe('SC_CREDENTIALS_REJECTED');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('does not send the API key to an endpoint that issues tokens without it', async () => {
+    const seen: (string | undefined)[] = [];
+    const url = await listen((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end(JSON.stringify({ access_token: 'plain-token', token_type: 'Bearer', expires_in: 3600 }));
+    });
+    const source = new TokenSource(url, creds, transport(), Date.now, { apiKey: 'key-abcdef' });
+    expect(await source.get()).toBe('plain-token');
+    expect(source.endpointAuth).toBe('none');
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('says both answers when the API key does not help either', async () => {
+    const refused = await listen((_req, res) => {
+      res.writeHead(401);
+      res.end('{"error":"invalid_client"}');
+    });
+    const err = await new TokenSource(refused, creds, transport(), Date.now, { apiKey: 'key-abcdef' })
+      .get()
+      .catch((e) => e);
+    expect(err.code).toBe('SC_CREDENTIALS_REJECTED');
+    expect(err.message).toMatch(/HTTP 401 .*sent again with Authorization: Bearer <API key>: HTTP 401/);
+    expect(err.message).not.toContain('key-abcdef');
+  });
 });
 
 describe('ApiClient and encodings', () => {

@@ -2,6 +2,9 @@
  * The invariant watcher: each invariant breaks on its own defect, case bodies are told apart, findings become
  * outcomes.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../src/base/redact.ts';
 import { caseBodies, caseInvariants, InvariantWatcher } from '../src/kit/invariants.ts';
@@ -111,7 +114,7 @@ describe('what a reproduction looks for in the answer (expect.unlike)', () => {
     const absent = [['READ-CASE-SCHEMA', [{ name: 'is_started', value: 'absent' }]]];
     expect(expects(missing)).toEqual(absent);
     expect(expects(missing, { text: JSON.stringify([missing]), single: false })).toEqual([['READ-CASE-SCHEMA', null]]);
-    // Through the watcher: a GET of the case is the case alone; a bulk answer holds other cases' is_started.
+    // Through the watcher: a GET of the case is the case alone; a bulk answer is not a case representation at all.
     const w = new InvariantWatcher(new Redactor(), 'http://h');
     const request = (method: string, path: string) => ({ method, url: `http://h${path}`, headers: {} });
     const answer = (json: unknown, path: string) => ({
@@ -131,7 +134,9 @@ describe('what a reproduction looks for in the answer (expect.unlike)', () => {
       request('POST', '/api/cases/bulk-update/'),
       answer({ results: [{ case: missing }, { case: validCase({ id: 2 }) }] }, '/api/cases/bulk-update/'),
     );
-    expect(Object.values(w.take().expects?.['READ-CASE-SCHEMA'] ?? {})).toEqual([
+    const taken = w.take();
+    expect(taken.watched).toBe(1);
+    expect(Object.values(taken.expects?.['READ-CASE-SCHEMA'] ?? {})).toEqual([
       { unlike: [{ name: 'is_started', value: 'absent' }] },
     ]);
   });
@@ -145,16 +150,17 @@ describe('caseBodies', () => {
     expect(caseBodies('GET', '/api/cases/1/', [validCase()])).toHaveLength(0);
   });
 
-  it('finds cases nested in other answers, but not per-item summaries', () => {
-    expect(
-      caseBodies('POST', '/api/cases/bulk-update/', {
-        results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }],
-      }),
-    ).toHaveLength(0);
-    expect(caseBodies('POST', '/api/cases/bulk-update/', { results: [{ index: 0, case: validCase() }] })).toHaveLength(
-      1,
-    );
-    expect(caseBodies('POST', '/api/cases/', validCase())).toHaveLength(1);
+  it('takes nothing else: bulk answers (summaries or whole cases), creation, start', () => {
+    const summaries = [
+      { results: [{ index: 0, id: 1, external_id: 'x', status: 'updated' }] },
+      { updated: [{ id: 1, external_id: 'x', is_complete: false }] },
+      { updated: [{ id: 1, external_id: 'x', outcome: null, note: null, updated_at: now }] },
+      { results: [{ index: 0, case: validCase() }] },
+      [validCase()],
+    ];
+    for (const body of summaries) expect(caseBodies('POST', '/api/cases/bulk-update/', body)).toHaveLength(0);
+    expect(caseBodies('POST', '/api/cases/', validCase())).toHaveLength(0);
+    expect(caseBodies('POST', '/api/cases/1/start/', validCase())).toHaveLength(0);
   });
 });
 
@@ -207,7 +213,11 @@ describe('InvariantWatcher and its outcomes', () => {
     w.observe(req('/api/cases/1/'), res(validCase({ checks: [check(3, 0.2), check(4, 0.7, 'DONE')] })));
     const outcomes = watchOutcomes('case-patch', w.take());
     expect(outcomes.map((o) => [o.requirements[0], o.state])).toEqual(
-      WATCHED_REQUIREMENTS.map((id) => [id, id === 'READ-ENUMS' ? 'failed' : 'passed']),
+      // No case was deleted: the ids were judged against none.
+      WATCHED_REQUIREMENTS.map((id) => [
+        id,
+        id === 'READ-ENUMS' ? 'failed' : id === 'CASE-ID-NOT-REUSED' ? 'skipped' : 'passed',
+      ]),
     );
     const failed = outcomes.find((o) => o.state === 'failed')!;
     expect(failed.name).toBe('invariant watch: case-patch');
@@ -224,5 +234,85 @@ describe('InvariantWatcher and its outcomes', () => {
       (r) => r.id === 'READ-CASE-SCHEMA',
     );
     expect(skipped).toMatchObject({ verdict: 'skip', reason: 'no case body seen' });
+  });
+});
+
+describe('ids a deleted case leaves (CASE-ID-NOT-REUSED)', () => {
+  const base = 'http://127.0.0.1:9';
+  const send = (w: InvariantWatcher, method: string, path: string, status: number, json?: unknown, body?: string) =>
+    w.observe(
+      { method, url: `${base}${path}`, headers: {}, organisation: 'ours', ...(body ? { body } : {}) },
+      { status, headers: {}, text: json === undefined ? '' : JSON.stringify(json), json },
+    );
+  const reuse = (w: InvariantWatcher) => {
+    const f = w.take();
+    return { count: f.counts['CASE-ID-NOT-REUSED'] ?? 0, judged: f.judged['CASE-ID-NOT-REUSED'] ?? 0, f };
+  };
+  const later = '2026-11-22T10:00:05Z';
+
+  it('finds another case with a deleted case id, once per holder, and says what each was', () => {
+    const w = new InvariantWatcher(new Redactor(), base);
+    send(w, 'POST', '/api/cases/', 201, validCase());
+    send(w, 'DELETE', '/api/cases/1/', 204);
+    expect(w.idReused('ours', 1)).toBe(false);
+    // Created five seconds later with the same id; read twice.
+    send(w, 'POST', '/api/cases/', 201, validCase({ created_at: later, external_id: 'ext-2', origin_url: 'ext-2' }));
+    send(w, 'GET', '/api/cases/1/', 200, validCase({ created_at: later, external_id: 'ext-2', origin_url: 'ext-2' }));
+    const { count, judged, f } = reuse(w);
+    expect(count).toBe(1);
+    expect(judged).toBe(2);
+    expect(f.violations[0]).toMatchObject({ requirement: 'CASE-ID-NOT-REUSED', caseId: 1 });
+    expect(f.violations[0]!.expected).toContain(`created_at "${now}", external_id "ext-1"`);
+    expect(f.violations[0]!.received).toContain(`created_at "${later}", external_id "ext-2"`);
+    expect(w.idReused('ours', 1)).toBe(true);
+    // Within the same second, another external_id is another case too.
+    send(w, 'DELETE', '/api/cases/1/', 204);
+    send(w, 'POST', '/api/cases/', 201, validCase({ created_at: later, external_id: 'ext-3', origin_url: 'ext-3' }));
+    expect(reuse(w).count).toBe(0); // the same holder's created_at: reported once
+  });
+
+  it('takes the deleted case brought back, even given another external_id by a write, for itself', () => {
+    const w = new InvariantWatcher(new Redactor(), base);
+    send(w, 'GET', '/api/cases/1/', 200, validCase());
+    send(w, 'DELETE', '/api/cases/1/', 204);
+    send(w, 'GET', '/api/cases/1/', 200, validCase());
+    // A bulk update naming it brings it back with a new external_id; a later read shows it.
+    send(
+      w,
+      'POST',
+      '/api/cases/bulk-update/',
+      200,
+      { updated: 1 },
+      JSON.stringify({ items: [{ id: 1, external_id: 'p3' }] }),
+    );
+    send(w, 'PATCH', '/api/cases/1/', 200, validCase({ external_id: 'p3', origin_url: 'p3' }), '{}');
+    // The created_at shown to the second where it was shown to the millisecond is still one creation.
+    send(
+      w,
+      'GET',
+      '/api/cases/1/',
+      200,
+      validCase({ external_id: 'p3', origin_url: 'p3', created_at: '2026-11-22T10:00:00.400Z' }),
+    );
+    const { count, judged } = reuse(w);
+    expect(count).toBe(0);
+    expect(judged).toBe(3);
+    expect(w.idReused('ours', 1)).toBe(false);
+  });
+
+  it("shares deletions between the run's workers through the shared folder, and keeps ids per organisation", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'screenconf-ids-'));
+    const one = new InvariantWatcher(new Redactor(), base, dir);
+    const two = new InvariantWatcher(new Redactor(), base, dir);
+    send(one, 'POST', '/api/cases/', 201, validCase());
+    send(one, 'DELETE', '/api/cases/1/', 204);
+    two.observe(
+      { method: 'GET', url: `${base}/api/cases/1/`, headers: {}, organisation: 'peer' },
+      { status: 200, headers: {}, text: '', json: validCase({ created_at: later, external_id: 'other-org' }) },
+    );
+    expect(reuse(two).count).toBe(0); // the other organisation's case 1
+    send(two, 'POST', '/api/cases/', 201, validCase({ created_at: later, external_id: 'ext-2', origin_url: 'ext-2' }));
+    expect(reuse(two).count).toBe(1);
+    expect(one.idReused('ours', 1)).toBe(true); // what the other worker saw
   });
 });

@@ -1,13 +1,16 @@
 /**
  * The npm package as a user gets it: `npm pack`, installed from the tarball into an empty
  * project, then `screenconf run` from that project's node_modules — compiled JavaScript, no tsx,
- * the embedded reference server, reports and `verify`. Without testcontainers (an optional
- * dependency) --target-image says what to install.
+ * the embedded reference server, reports and `verify`. `npx screenconf init --ci github && npx
+ * screenconf run` works there, and the workflow init wrote runs (test/support/actions.ts) with the
+ * package's own action. testcontainers is an optional peer dependency, not installed: --target-image
+ * says what to install.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from './support/actions.ts';
 import { type CliResult, cleanEnv, ROOT, tempDir } from './support/cli.ts';
 
 /** The environment of npm and of the installed screenconf: no SCREENCONF_* and no npm script context. */
@@ -55,7 +58,7 @@ describe('the npm package', () => {
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), '{"name": "uses-screenconf", "private": true, "type": "module"}\n');
     npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
-    // Installing ~100 MB of dependencies: minutes when CI runs it beside the other tests on 2 cores.
+    // Installing ~60 MB of dependencies: a minute or more when CI runs it beside the other tests on 2 cores.
   }, 900_000);
 
   it('holds the compiled code, bin and docs; no TypeScript sources, tests or tsx', () => {
@@ -63,12 +66,25 @@ describe('the npm package', () => {
     expect(existsSync(join(root, 'dist/src/cli.js'))).toBe(true);
     expect(existsSync(join(root, 'dist/suites/token.test.js'))).toBe(true);
     expect(existsSync(join(root, 'bin/screenconf.js'))).toBe(true);
-    expect(readdirSync(root).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'fixtures', 'package.json']);
+    expect(readdirSync(root).sort()).toEqual([
+      'README.md',
+      'action.yml',
+      'bin',
+      'ci',
+      'dist',
+      'docs',
+      'fixtures',
+      'package.json',
+    ]);
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
     expect(Object.keys(manifest.dependencies)).not.toContain('testcontainers');
-    expect(Object.keys(manifest.optionalDependencies)).toEqual(['testcontainers']);
-    expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
+    expect(manifest.optionalDependencies).toBeUndefined();
+    expect(Object.keys(manifest.peerDependencies)).toEqual(['testcontainers']);
+    expect(manifest.peerDependenciesMeta).toEqual({ testcontainers: { optional: true } });
+    // No container tooling in a user's install: an optional peer is installed by whoever wants it.
+    for (const absent of ['tsx', 'testcontainers', 'dockerode'])
+      expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
   });
 
   it('runs the embedded conformance run from node_modules with a suite of the project, and verifies it', async () => {
@@ -115,24 +131,39 @@ describe('the npm package', () => {
       expect(existsSync(join(root, types)), types).toBe(true);
   });
 
-  it('says what to install when --target-image needs testcontainers and it is missing', async () => {
-    const modules = join(project, 'node_modules');
-    renameSync(join(modules, 'testcontainers'), join(modules, '.testcontainers-away'));
-    try {
-      const run = await installed(project, [
-        'run',
-        '--target-image',
-        'localhost/none:latest',
-        '--client-id',
-        '00000000-0000-4000-8000-000000000000',
-        '--client-secret',
-        'x',
-      ]);
-      expect(run.stderr).toContain('error SC_CONTAINER_SUPPORT');
-      expect(run.stderr).toContain('npm install testcontainers');
-      expect(run.status).toBe(2);
-    } finally {
-      renameSync(join(modules, '.testcontainers-away'), join(modules, 'testcontainers'));
-    }
+  it('says what to install when --target-image needs testcontainers, which is not installed', async () => {
+    const run = await installed(project, [
+      'run',
+      '--target-image',
+      'localhost/none:latest',
+      '--client-id',
+      '00000000-0000-4000-8000-000000000000',
+      '--client-secret',
+      'x',
+    ]);
+    expect(run.stderr).toContain('error SC_CONTAINER_SUPPORT');
+    expect(run.stderr).toContain('npm install --save-dev testcontainers@^11');
+    expect(run.status).toBe(2);
+  });
+
+  it('npx screenconf init --ci github && npx screenconf run; then the workflow init wrote, run', async () => {
+    const dir = project;
+    const line = execFileSync('bash', ['-c', 'npx screenconf init --ci github && npx screenconf run --quiet'], {
+      cwd: dir,
+      env: { ...env(), npm_config_offline: 'true' },
+      encoding: 'utf8',
+    });
+    expect(line).toContain('wrote .github/workflows/screenconf.yml');
+    expect(line).toContain('Verdict: CONFORMING');
+    // The written workflow, as GitHub runs it after its `npm ci` (done here by the install above).
+    const job = await runJob(join(dir, '.github/workflows/screenconf.yml'), 'conformance', dir, env(), {
+      done: ['Install'],
+    });
+    const run = job.steps.find((s) => s.name === 'Run screenconf')!;
+    expect(run.out).toContain('Verdict: CONFORMING');
+    expect(job.summary).toContain('# screenconf conformance report: CONFORMING');
+    expect(existsSync(join(job.artifacts, 'screenconf-report/report.html'))).toBe(true);
+    expect(job.steps.at(-1)).toMatchObject({ name: 'Gate', status: 0 });
+    expect(job.conclusion).toBe('success');
   });
 });

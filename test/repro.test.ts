@@ -53,7 +53,7 @@ async function replayRun(
     [...r.stdout.matchAll(/^([A-Z0-9-]+): exit (\d) /gm)].map((m) => [m[1]!, Number(m[2])]),
   );
   // With several failures of a requirement, a line each follows its line: every one decides alike.
-  const each = [...r.stdout.matchAll(/^(?:[A-Z0-9-]+|  .+?): exit (\d) /gm)].map((m) => Number(m[1]));
+  const each = [...r.stdout.matchAll(/^(?:[A-Z0-9-]+| {2}.+?): exit (\d) /gm)].map((m) => Number(m[1]));
   return { status: r.status, exits, each, out: r.stdout + r.stderr };
 }
 

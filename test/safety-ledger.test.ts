@@ -55,11 +55,18 @@ describe('readLedger', () => {
       line({ event: 'refused', org: 'a', externalId: 'x3', status: 400 }),
       line({ event: 'create', org: 'a', externalId: 'x4' }), // no answer
       line({ event: 'deleted', org: 'a', id: 1 }),
+      // Case 5 deleted, its id given to x6 since: the deletion of x5 names x5, and x6 stays pending.
+      line({ event: 'created', org: 'a', externalId: 'x5', id: 5, createdAt: '2025-01-01T00:00:00Z' }),
+      line({ event: 'created', org: 'a', externalId: 'x6', id: 5, createdAt: '2025-01-01T00:00:09Z' }),
+      line({ event: 'deleted', org: 'a', id: 5, externalId: 'x5' }),
       '{"v":1,"run":"r","ev', // a run killed in the middle of a write
     ].join('\n');
     const state = readLedger('mem', text);
     expect(state.runs).toEqual([{ run: 'r', baseUrl: 'http://h', target: 'url', keep: false }]);
-    expect(state.pending).toEqual([{ run: 'r', baseUrl: 'http://h', org: 'b', id: 1, externalId: 'x2' }]);
+    expect(state.pending).toEqual([
+      { run: 'r', baseUrl: 'http://h', org: 'b', id: 1, externalId: 'x2' },
+      { run: 'r', baseUrl: 'http://h', org: 'a', id: 5, externalId: 'x6', createdAt: '2025-01-01T00:00:09Z' },
+    ]);
     expect(state.unconfirmed.map((u) => u.externalId)).toEqual(['x4']);
     expect(state.removed).toBe(1);
     expect(state.unreadable).toBe(1);
@@ -160,6 +167,29 @@ describe('the provisioner records before it creates, and teardown confirms', () 
     expect((await provision.cleanup()).sort()).toEqual([...made].sort());
     expect(sent.filter((s) => s.startsWith('PATCH'))).toHaveLength(made.length);
     expect(readLedger(path).pending).toHaveLength(made.length);
+  });
+
+  it('never deletes the case a server gave a deleted case id to, and the ledger keeps that one pending', async () => {
+    const { provision, path, api, server } = await setup(['ids.reuse-freed']);
+    // Another worker's provisioner, sharing the ledger.
+    const other = new Provisioner(api, 'screenconf-run1-a-', { org: 'a', runId: 'run1', ledgerPath: path });
+    const a = await provision.createCase();
+    expect((await api.deleteCase(a.id)).status).toBe(204);
+    provision.forget(a.id);
+    const b = await other.createCase();
+    expect(b.id).toBe(a.id);
+    expect(await provision.cleanup()).toEqual([]);
+    expect(server.store.countCases('org-1')).toBe(1);
+    expect(readLedger(path).pending.map((p) => p.externalId)).toEqual([b.external_id]);
+    // A removal that knows when the case it names was created leaves a case made at another time alone.
+    const stale = { id: a.id, createdAt: '2020-01-01T00:00:00Z', externalIds: [] };
+    const r = await removeCase(api, 'a', a.id, { identity: stale, probe: true });
+    expect(r).toMatchObject({ gone: true });
+    expect(r.detail).toMatch(/another case answers with its id now \(created_at "20/);
+    expect(server.store.countCases('org-1')).toBe(1);
+    expect(await other.cleanup()).toEqual([]);
+    expect(server.store.countCases('org-1')).toBe(0);
+    expect(readLedger(path).pending).toEqual([]);
   });
 
   it('removes nothing with keep', async () => {

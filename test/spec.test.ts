@@ -11,7 +11,21 @@ import {
   BulkCheckDeleteRequest,
   BulkCustomerUpdateItem,
   requirement,
+  type Requirement,
 } from '../src/spec/index.ts';
+
+/** The sections of the interface (shared/spec/interface.md), by the names a source cites them with. */
+const INTERFACE_SECTIONS = [
+  'What the service does',
+  'Resources',
+  'States and transitions',
+  'Endpoints',
+  'Authentication',
+  'Events',
+  'Errors',
+  'Limits',
+  'Versioning',
+];
 
 const now = '2026-11-22T10:00:00Z';
 const validCase = {
@@ -58,6 +72,20 @@ describe('requirement catalogue', () => {
 
   it('grounds every SHOULD in an RFC', () => {
     for (const r of CATALOGUE.filter((x) => x.level === 'SHOULD')) expect(r.source).toMatch(/RFC \d+/);
+  });
+
+  // DESIGN.md: a MUST is stated or directly implied by the interface; an RFC norm it does not restate is a SHOULD.
+  it('grounds every MUST in a section of the interface, never in an RFC alone', () => {
+    const cites = new RegExp(`interface § (${INTERFACE_SECTIONS.join('|')})\\b`);
+    const unsourced = CATALOGUE.filter((r) => r.level === 'MUST' && !cites.test(r.source)).map((r) => r.id);
+    expect(unsourced).toEqual([]);
+  });
+
+  it("says in a decision why a MUST that also cites an RFC is the interface's", () => {
+    const unexplained = (CATALOGUE as readonly Requirement[]).filter(
+      (r) => r.level === 'MUST' && /RFC \d+/.test(r.source) && !r.decision,
+    );
+    expect(unexplained.map((r) => r.id)).toEqual([]);
   });
 
   it('throws on an unknown id', () => {

@@ -23,6 +23,11 @@ const COMBINED: VariantName[][] = [
     'patch.reject-read-only',
     'ids.large-sparse',
     'text.trim',
+    'numbers.lenient',
+    'bulk.keep-last-check',
+    'delete.absent-no-op',
+    'bulk.case-summary-complete',
+    'webhook.envelope',
   ],
   [
     'errors.status-422',
@@ -33,6 +38,12 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-succeeded-ids',
     'read.get-404',
     'limit.utf16',
+    'form.empty-skips',
+    'text.nul-refused',
+    'token.bearer-api-key',
+    'bulk.over-limit-per-item',
+    'bulk.case-summary-outcome',
+    'webhook.queue-timeout',
   ],
   [
     'text.nfc',
@@ -45,6 +56,10 @@ const COMBINED: VariantName[][] = [
     'bulk.shape-status-per-id',
     'delete.keeps-customer',
     'read.get-403',
+    'ids.above-2^53',
+    'bulk.over-limit-per-item',
+    'delete.absent-no-op',
+    'bulk.keep-last-check',
   ],
 ];
 

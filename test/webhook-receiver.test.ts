@@ -210,6 +210,24 @@ describe('chosen statuses', () => {
     expect(() => a.respondWith([99])).toThrow(RangeError);
   });
 
+  it('answers any 2xx it is told to, with an empty body', async () => {
+    const r = await receiver();
+    const a = r.endpoint();
+    a.respondWith([200, 201, 202, 204]);
+    const answers: [number, string][] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(a.url, { method: 'POST', body: '{}' });
+      answers.push([res.status, await res.text()]);
+    }
+    expect(answers).toEqual([
+      [200, ''],
+      [201, ''],
+      [202, ''],
+      [204, ''],
+    ]);
+    expect(a.deliveries().map((d) => d.status)).toEqual([200, 201, 202, 204]);
+  });
+
   it('answers 500 when the responder throws, and still records the delivery', async () => {
     const r = await receiver({
       responder: () => {
@@ -219,6 +237,57 @@ describe('chosen statuses', () => {
     const a = r.endpoint();
     expect(await post(a.url)).toBe(500);
     expect(a.deliveries()).toHaveLength(1);
+  });
+});
+
+describe('held answers', () => {
+  it('records a held delivery at arrival and answers it, with its chosen status, only when released', async () => {
+    const r = await receiver();
+    const a = r.endpoint();
+    const b = r.endpoint();
+    a.respondWith([202]);
+    const release = a.hold();
+    let answered: number | undefined;
+    const sent = post(a.url, '{"n":1}').then((status) => {
+      answered = status;
+      return status;
+    });
+    const [arrived] = await a.waitForDelivery({ timeoutMs: 10_000 });
+    expect(arrived).toMatchObject({ json: { n: 1 }, status: 202 });
+    // Another endpoint is answered while a's answer is held.
+    expect(await post(b.url)).toBe(204);
+    expect(answered).toBeUndefined();
+    release();
+    expect(await sent).toBe(202);
+    expect(a.deliveries()[0]!.dropped).toBeUndefined();
+    // Released: later deliveries are answered at once.
+    expect(await post(a.url)).toBe(204);
+    release(); // a second release changes nothing
+  });
+
+  it('marks a held delivery whose sender gave up before the release as dropped', async () => {
+    const r = await receiver();
+    const a = r.endpoint();
+    const release = a.hold();
+    const sent = fetch(a.url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(200) }).catch(
+      (e: unknown) => e,
+    );
+    await a.waitForDelivery({ timeoutMs: 10_000 });
+    expect(await sent).toBeInstanceOf(Error); // the sender's own timeout
+    await expect.poll(() => a.deliveries()[0]?.dropped).toBe(true);
+    release(); // answering a sender that is gone is a no-op
+    expect(a.deliveries()).toHaveLength(1);
+  });
+
+  it('drops held connections unanswered when the receiver closes', async () => {
+    const r = await createWebhookReceiver();
+    const a = r.endpoint();
+    const release = a.hold();
+    const sent = post(a.url).catch((e: unknown) => e);
+    await a.waitForDelivery({ timeoutMs: 10_000 });
+    await r.close();
+    expect(await sent).toBeInstanceOf(Error);
+    release(); // answering after the close is a no-op, not a crash
   });
 });
 

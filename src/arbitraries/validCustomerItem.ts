@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { CUSTOMER_TYPES, LIMITS } from '../spec/index.ts';
+import { CUSTOMER_TYPES, type Id, isId, LIMITS } from '../spec/index.ts';
 import { checkKeys, checkPrefix, checkRate, fail } from './constraints.ts';
 import { prefixedId } from './externalId.ts';
 import { nullable } from './nullable.ts';
 import { unicodeText } from './unicodeText.ts';
 
 export interface CustomerItem {
-  id?: number;
+  id?: Id;
   external_id?: string | null;
   full_name?: string;
   customer_type?: (typeof CUSTOMER_TYPES)[number] | '' | null;
@@ -15,8 +15,8 @@ export interface CustomerItem {
 export interface ValidCustomerItemConstraints {
   /** How an item names its customer. Default 'either'. */
   by?: 'id' | 'external_id' | 'either';
-  /** Customer ids to draw from (existing customers). Default: any positive int32. */
-  ids?: readonly number[];
+  /** Customer ids to draw from (existing customers; beyond 2^53 as bigints). Default: any positive int32. */
+  ids?: readonly Id[];
   /** Customer external_ids to draw from when identifying by external_id. Default: fresh text. */
   externalIds?: readonly string[];
   /** Prepended to fresh external_ids (within 255 in total). Default ''. */
@@ -33,8 +33,8 @@ export function customerItemParts(fn: string, constraints: ValidCustomerItemCons
   if (!['id', 'external_id', 'either'].includes(by))
     fail(fn, `by must be 'id', 'external_id' or 'either', got ${String(by)}`);
   const ids = constraints.ids;
-  if (ids !== undefined && (!Array.isArray(ids) || ids.length === 0 || !ids.every((n) => Number.isSafeInteger(n)))) {
-    fail(fn, 'ids must be a non-empty array of integers');
+  if (ids !== undefined && (!Array.isArray(ids) || ids.length === 0 || !ids.every(isId))) {
+    fail(fn, 'ids must be a non-empty array of integers (safe integers, or bigints beyond 2^53)');
   }
   const externalIds = constraints.externalIds;
   if (externalIds !== undefined) {

@@ -1,9 +1,11 @@
 /**
- * JSON values as the harness handles them: the one type of a JSON object, and text from files the
- * user writes (the config file, the expectations file) parsed so that, when it is not JSON, the
- * message says where, in one line. Node 20's JSON.parse does not always give a position (and its
+ * JSON values as the harness handles them: the one type of a JSON object; JSON read and written
+ * losslessly (an integer beyond 2^53, such as an id a server hands out, stays exact); and text from
+ * files the user writes (the config file, the expectations file) parsed so that, when it is not JSON,
+ * the message says where, in one line. Node 20's JSON.parse does not always give a position (and its
  * messages can run over several lines), so the offset is found by search then.
  */
+import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 
 /** A JSON object as sent or read: keys to values of any JSON type. */
 export type JsonObject = Record<string, unknown>;
@@ -11,6 +13,47 @@ export type JsonObject = Record<string, unknown>;
 /** Whether a parsed JSON value is an object (not null, not an array). */
 export function isJsonObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * A JSON number as the harness reads it: an integer outside Number.isSafeInteger as the exact bigint, any other
+ * number as JSON.parse reads it. One value is always read as one type (5 is never 5n), so `===` and Map keys hold.
+ */
+function readNumber(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) || !/^-?\d+$/.test(text) ? n : BigInt(text);
+}
+
+const LOSSLESS = { parseNumber: readNumber, onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue };
+/**
+ * Every integer beyond 2^53 has 16 digits or more; text without such a run parses alike either way. Spelled out as
+ * sixteen \d: V8 tests that four to five times faster than \d{16} (on an 800-character case body about 1 µs
+ * against 5, where JSON.parse of it takes about 6).
+ */
+const LONG_DIGITS = new RegExp('\\d'.repeat(16));
+
+/**
+ * JSON.parse, except that an integer outside the safe range comes out as the exact bigint (JSON.parse rounds
+ * 2^62 + 3 to 2^62). Text without a run of 16 digits takes JSON.parse itself (the fast path every answer takes
+ * on a server with small ids). Throws SyntaxError on text that is not JSON; a repeated key keeps its last value,
+ * as with JSON.parse.
+ */
+export function parseJson(text: string): unknown {
+  return LONG_DIGITS.test(text) ? losslessParse(text, null, LOSSLESS) : JSON.parse(text);
+}
+
+/**
+ * JSON.stringify, except that a bigint is written as its exact integer (JSON.stringify throws on one, and Node 20
+ * has no JSON.rawJSON). A value without a bigint takes JSON.stringify itself. Typed as TypeScript types
+ * JSON.stringify (a string, though undefined, a function or a symbol give undefined), so it replaces it as it is.
+ */
+export function stringifyJson(value: unknown, space?: number): string {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (err) {
+    if (!(err instanceof TypeError) || !/BigInt/.test(err.message)) throw err;
+    return losslessStringify(value, null, space) as string;
+  }
 }
 
 /** The 1-based line of `offset` in `text`. */

@@ -1,7 +1,8 @@
 /** Typed operations of the interface over one Transport, with a chosen credential. */
-import { TokenSource, TOKEN_PATH } from './auth.ts';
+import { type TokenEndpointAuth, TokenSource, TOKEN_PATH } from './auth.ts';
 import { encodeBody, type ContentType } from './encode.ts';
 import { HarnessError } from '../errors.ts';
+import type { Id } from '../spec/index.ts';
 import type { CredentialKind, OrganisationRole } from '../results/exchange.ts';
 import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
@@ -24,7 +25,7 @@ export interface RequestOptions {
 
 export const PATHS = {
   token: TOKEN_PATH,
-  case: (id: number | string) => `/api/cases/${id}/`,
+  case: (id: Id | string) => `/api/cases/${id}/`,
   bulkUpdateCases: '/api/cases/bulk-update/',
   bulkUpdateCustomers: '/api/customers/bulk-update/',
   bulkDeleteChecks: '/api/checks/bulk-delete/',
@@ -124,16 +125,28 @@ export class ApiClient {
     return res;
   }
 
-  /** POST to the token endpoint with a body of the caller's choosing (no Authorization by default). */
-  requestToken(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
-    return this.request('POST', PATHS.token, { auth: 'none', ...options, body });
+  /**
+   * What this organisation's token requests carry besides their body: the API key as a bearer header when the token
+   * endpoint was found to want it (TokenSource.endpointAuth), else nothing.
+   */
+  get tokenEndpointAuth(): TokenEndpointAuth {
+    return this.#tokens?.endpointAuth === 'api-key' && this.#apiKey ? 'api-key' : 'none';
   }
 
-  patchCase(id: number | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+  /**
+   * POST to the token endpoint with a body of the caller's choosing, with the Authorization the organisation's
+   * token requests carry (none, or the API key where the endpoint wants it) unless the caller names one.
+   */
+  requestToken(body: unknown, options: Omit<RequestOptions, 'body'> = {}) {
+    const auth: AuthMode = this.tokenEndpointAuth === 'api-key' ? 'api-key-bearer' : 'none';
+    return this.request('POST', PATHS.token, { auth, ...options, body });
+  }
+
+  patchCase(id: Id | string, patch: unknown, options: Omit<RequestOptions, 'body'> = {}) {
     return this.request('PATCH', PATHS.case(id), { ...options, body: patch });
   }
 
-  deleteCase(id: number | string, options: Omit<RequestOptions, 'body'> = {}) {
+  deleteCase(id: Id | string, options: Omit<RequestOptions, 'body'> = {}) {
     return this.request('DELETE', PATHS.case(id), options);
   }
 
@@ -161,13 +174,19 @@ export function organisationClient(options: {
   organisation?: OrganisationRole;
   /** Where the run's worker processes share their access tokens (token-share.ts). */
   shareDir?: string | undefined;
+  /** What token requests carry, when the run found it (preflight); unknown, the token source finds it. */
+  tokenEndpointAuth?: TokenEndpointAuth | undefined;
 }): ApiClient | undefined {
-  const { baseUrl, credentials, transport, organisation, shareDir } = options;
+  const { baseUrl, credentials, transport, organisation, shareDir, tokenEndpointAuth } = options;
   if (!credentials) return undefined;
   const { clientId, clientSecret, apiKey } = credentials;
   const tokens =
     clientId && clientSecret
-      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, shareDir)
+      ? new TokenSource(baseUrl, { clientId, clientSecret }, transport, Date.now, {
+          shareDir,
+          apiKey,
+          endpointAuth: tokenEndpointAuth,
+        })
       : undefined;
   if (!tokens && !apiKey) return undefined;
   return new ApiClient({ baseUrl, transport, tokens, apiKey, organisation });

@@ -11,6 +11,29 @@ export interface ClientCredentials {
 
 export const TOKEN_PATH = '/api/oauth/token/';
 
+/**
+ * What a token request carries besides the client credentials in its body: nothing, or the organisation's API key
+ * as Authorization: Bearer <API key>. The interface documents the token endpoint "with a bearer Authorization
+ * header of the form Bearer <token>" (§ Authentication 3) without saying which token, nor that it is required.
+ */
+export type TokenEndpointAuth = 'none' | 'api-key';
+
+/** Token statuses after which a request without the header is sent again with the API key. */
+const HEADER_WANTED = [400, 401, 403];
+
+export interface TokenSourceOptions {
+  /** A folder the run's worker processes share their tokens in (token-share.ts); without it, each its own. */
+  shareDir?: string | undefined;
+  /** The organisation's API key: sent to the token endpoint when it wants a bearer header. */
+  apiKey?: string | undefined;
+  /**
+   * What token requests carry, when known (the run's preflight found it). Unknown: sent without the header first;
+   * when the endpoint refuses that (400, 401, 403) and an API key is given, again with it, and whichever was answered
+   * with a token is kept for every later request.
+   */
+  endpointAuth?: TokenEndpointAuth | undefined;
+}
+
 /** Who asks for a token. */
 export interface TokenAsk {
   /**
@@ -30,16 +53,31 @@ export class TokenSource {
   #token?: SharedToken;
   #pending?: { value: Promise<string>; cleanup: boolean };
   readonly #share: TokenShare | undefined;
+  readonly #apiKey: string | undefined;
+  #endpointAuth: TokenEndpointAuth | undefined;
+  /** The status a token request without the header was refused with, when the API key then got a token. */
+  #refusedWithout: number | undefined;
 
   constructor(
     private readonly baseUrl: string,
     private readonly credentials: ClientCredentials,
     private readonly transport: Transport,
     private readonly now: () => number = Date.now,
-    /** A folder the run's worker processes share their tokens in (token-share.ts); without it, each its own. */
-    shareDir?: string,
+    options: TokenSourceOptions = {},
   ) {
-    this.#share = shareDir ? new TokenShare(shareDir, credentials.clientId) : undefined;
+    this.#share = options.shareDir ? new TokenShare(options.shareDir, credentials.clientId) : undefined;
+    this.#apiKey = options.apiKey;
+    this.#endpointAuth = options.endpointAuth === 'api-key' && !options.apiKey ? undefined : options.endpointAuth;
+  }
+
+  /** What token requests carry (see TokenSourceOptions.endpointAuth); undefined until the first token says. */
+  get endpointAuth(): TokenEndpointAuth | undefined {
+    return this.#endpointAuth;
+  }
+
+  /** When the API key had to be sent: the status the token endpoint refused a request without it with. */
+  get refusedWithoutHeader(): number | undefined {
+    return this.#refusedWithout;
   }
 
   #valid(t: SharedToken | undefined, not?: string): t is SharedToken {
@@ -101,7 +139,8 @@ export class TokenSource {
     this.#token = undefined;
   }
 
-  async #issue(cleanup: boolean): Promise<string> {
+  /** One token request, with the API key as a bearer header or without; transport errors become harness errors. */
+  async #post(withKey: boolean, cleanup: boolean): Promise<ReceivedResponse> {
     const { contentType, text } = encodeBody(
       {
         client_id: this.credentials.clientId,
@@ -111,14 +150,17 @@ export class TokenSource {
       'json',
     );
     const url = targetUrl(this.baseUrl, TOKEN_PATH);
-    let res: ReceivedResponse;
     try {
-      res = await this.transport.send({
+      return await this.transport.send({
         method: 'POST',
         url,
-        headers: { 'content-type': contentType, accept: 'application/json' },
+        headers: {
+          'content-type': contentType,
+          accept: 'application/json',
+          ...(withKey ? { authorization: `Bearer ${this.#apiKey}` } : {}),
+        },
         body: text,
-        credential: 'none',
+        credential: withKey ? 'api-key' : 'none',
         ...(cleanup ? { cleanup: true } : {}),
         token: true,
       });
@@ -134,11 +176,29 @@ export class TokenSource {
       }
       throw err;
     }
+  }
+
+  async #issue(cleanup: boolean): Promise<string> {
+    const url = targetUrl(this.baseUrl, TOKEN_PATH);
+    let res = await this.#post(this.#endpointAuth === 'api-key', cleanup);
+    let also = '';
+    if (this.#endpointAuth === undefined && this.#apiKey && HEADER_WANTED.includes(res.status)) {
+      // The endpoint may want the bearer header § Authentication 3 documents: the API key is the bearer credential
+      // a client holds before its first token.
+      const again = await this.#post(true, cleanup);
+      const issued =
+        again.status === 200 && typeof (again.json as { access_token?: unknown })?.access_token === 'string';
+      if (issued) {
+        this.#refusedWithout = res.status;
+        this.#endpointAuth = 'api-key';
+        res = again;
+      } else also = ` (sent again with Authorization: Bearer <API key>: HTTP ${again.status})`;
+    }
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       throw new HarnessError(
         'SC_CREDENTIALS_REJECTED',
         `the token endpoint (POST ${url}) refused the client credentials: HTTP ${res.status} ` +
-          `${oauthError(res.json, res.text)}; check --client-id and --client-secret`,
+          `${oauthError(res.json, res.text)}${also}; check --client-id and --client-secret`,
       );
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
@@ -157,6 +217,7 @@ export class TokenSource {
       );
     }
     this.transport.redactor.add(body.access_token);
+    this.#endpointAuth ??= 'none';
     const seconds = Number(body.expires_in);
     const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 300_000;
     // Refresh a tenth of the lifetime early, at most a minute early.

@@ -12,6 +12,7 @@ import type { CredentialKind, Exchange, OrganisationRole } from '../results/exch
 import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import { refuseWhenStopping, stoppingReason } from './stopping.ts';
+import { parseJson } from '../base/json.ts';
 import type { Redactor } from '../base/redact.ts';
 
 export { targetUrl } from './target-url.ts';
@@ -74,7 +75,7 @@ export interface ReceivedResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  /** The body parsed as JSON (integers beyond 2^53 as exact bigints), or undefined when it is empty or not JSON. */
   json: unknown;
   /** The exchange as recorded (redacted), for the evidence of an assertion that judges this answer. */
   exchange?: Exchange;
@@ -94,7 +95,14 @@ export function partOfBody(part: object, body: unknown): void {
   if (exchange) answeredIn.set(part, exchange);
 }
 
+/** What an answer's body is recorded of, at most: a hostile server's answer cannot fill the run's memory. */
 const RECORDED_BODY_CHARS = 16_384;
+/**
+ * What a request's body is recorded of, at most: the harness's own requests are bounded (the
+ * largest legal request, 100 items with every field at its limit, is some 110 KB), and are kept
+ * whole so that a reproduction sends exactly what the run sent.
+ */
+const RECORDED_REQUEST_CHARS = 1_048_576;
 
 /** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */
 let isoOf = { ms: Number.NaN, text: '' };
@@ -377,7 +385,7 @@ export class Transport {
         headers: this.redactor.redactHeaders(req.headers),
         ...(req.credential ? { credential: req.credential } : {}),
         ...(req.organisation ? { organisation: req.organisation } : {}),
-        ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_BODY_CHARS)) } : {}),
+        ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_REQUEST_CHARS)) } : {}),
       },
     };
     const deadline = startDeadline(this.options.timeoutMs);
@@ -405,7 +413,7 @@ export class Transport {
       let json: unknown;
       if (text.length > 0) {
         try {
-          json = JSON.parse(text);
+          json = parseJson(text);
         } catch {
           json = undefined;
         }

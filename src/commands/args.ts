@@ -132,21 +132,6 @@ export const TARGET_SETTINGS: readonly SettingKey[] = [
   'maxResponseBytes',
 ];
 
-/** The options of the settings (SETTINGS), booleans as switches. */
-export function settingOptions(
-  keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
-): ParseArgsConfig['options'] {
-  const options: ParseArgsConfig['options'] = { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
-  for (const key of keys) {
-    const s = SETTINGS[key];
-    options[s.flag] = {
-      type: 'boolean' in s && s.boolean ? 'boolean' : 'string',
-      ...('multiple' in s && s.multiple ? { multiple: true } : {}),
-    };
-  }
-  return options;
-}
-
 /**
  * The settings from flags, variables and the config file; `defaults` gives values below all three (what a command
  * falls back on: a ledger's base URL, a run's settings), from what they give.
@@ -165,19 +150,12 @@ export function configFrom(
   const file = loadConfigFile(values.config as string | undefined, io.cwd);
   const env = readEnv(io.env);
   const below = defaults({ ...file.values, ...env, ...flags });
-  return resolveConfig({ flags, env, file: { ...below, ...file.values }, fileSource: file.source, cwd: io.cwd });
-}
-
-/** Items joined with ", " into lines of at most `width` characters, each indented. */
-export function wrapList(items: string[], indent: string, width = 96): string {
-  const lines: string[] = [];
-  for (const item of items) {
-    const last = lines.length - 1;
-    if (last >= 0 && lines[last]!.length + item.length + 2 <= width) lines[last] += `, ${item}`;
-    else {
-      if (last >= 0) lines[last] += ',';
-      lines.push(`${indent}${item}`);
-    }
-  }
-  return lines.join('\n');
+  return resolveConfig({
+    flags,
+    env,
+    file: { ...below, ...file.values },
+    fileSource: file.source,
+    cwd: io.cwd,
+    environment: io.env,
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * The options of `screenconf run --help`: grouped by what they are about, each with the name of
- * its value (`--base-url URL`), its help and its variable, wrapped within 100 columns.
+ * What help text is made of: the run settings grouped by what they are about, the name of each
+ * option's value (`--base-url URL`), and wrapping within 100 columns.
  */
 import { SETTINGS, type SettingKey } from '../runner/settings.ts';
 
@@ -94,28 +94,15 @@ export function wrap(prefix: string, text: string, indent: number, width = HELP_
   return lines;
 }
 
-/** Where the help of an option starts. */
-const HELP_COLUMN = 30;
-
-/** One setting's help: `  --flag VALUE` then its help and [VARIABLE], wrapped. */
-function settingHelp(key: SettingKey): string[] {
-  const s = SETTINGS[key] as { flag: string; env: string; help: string; boolean?: boolean };
-  const head = `  --${s.flag}${s.boolean ? '' : ` ${valueName(s.flag)}`}`;
-  const text = `${s.help} [${s.env}]`;
-  return head.length < HELP_COLUMN ? wrap(head, text, HELP_COLUMN) : [head, ...wrap('', text, HELP_COLUMN)];
-}
-
-/** Every setting's help, grouped ("Target:", "Credentials:", …), for `run --help`. */
-export function groupedSettingsHelp(): string {
+/** The run settings by group, in order ("Target", "Credentials", …); a setting no group names is under "Other". */
+export function groupedSettings(): [string, SettingKey[]][] {
   const keys = Object.keys(SETTINGS) as SettingKey[];
   const listed = new Set(GROUPS.flatMap(([, ks]) => ks));
   const groups = [...GROUPS, ['other', keys.filter((k) => !listed.has(k))] as const];
-  const out: string[] = [];
-  for (const [title, members] of groups) {
-    const present = members.filter((k): k is SettingKey => k in SETTINGS);
-    if (!present.length) continue;
-    out.push('', `${title[0]!.toUpperCase()}${title.slice(1)}:`);
-    for (const key of present) out.push(...settingHelp(key));
-  }
-  return out.join('\n');
+  return groups
+    .map(([title, members]): [string, SettingKey[]] => [
+      `${title[0]!.toUpperCase()}${title.slice(1)}`,
+      members.filter((k): k is SettingKey => k in SETTINGS),
+    ])
+    .filter(([, members]) => members.length > 0);
 }

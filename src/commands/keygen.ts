@@ -8,20 +8,34 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import { generateKeys } from '../report/signature.ts';
-import { type CliIO, parse } from './args.ts';
+import type { CliIO } from './args.ts';
+import { type Command, type CommandSpec, helpText, parseCommand } from './command.ts';
 
-const KEYGEN_HELP = `Usage: screenconf keygen [--out PREFIX]
-
-Makes an Ed25519 key pair for signed evidence: PREFIX.key, the private key (PEM, PKCS#8, mode
+export const KEYGEN: CommandSpec = {
+  name: 'keygen',
+  summary: 'make an Ed25519 key pair to sign run folders (run --sign-key, verify --public-key)',
+  usage: 'screenconf keygen [--out PREFIX]',
+  description: `Makes an Ed25519 key pair for signed evidence: PREFIX.key, the private key (PEM, PKCS#8, mode
 600: keep it to yourself, it signs with --sign-key) and PREFIX.pub, the public key (PEM, SPKI:
 hand it to whoever checks a folder with "screenconf verify DIR --public-key PREFIX.pub").
-Prints the key's fingerprint, which SHA256SUMS.sig names. PREFIX defaults to screenconf-signing;
-existing files are never overwritten (SC_KEY_FILE, exit 2).`;
+Prints the key's fingerprint, which SHA256SUMS.sig names. Existing files are never overwritten
+(SC_KEY_FILE, exit 2).`,
+  groups: [
+    {
+      title: 'Options',
+      options: {
+        out: { type: 'string', value: 'PREFIX', help: 'where the two files go (default screenconf-signing)' },
+      },
+    },
+  ],
+};
+
+export const KEYGEN_COMMAND: Command = { spec: KEYGEN, run: keygenCommand };
 
 export function keygenCommand(args: string[], io: CliIO): number {
-  const { values } = parse(args, { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 'keygen');
+  const { values } = parseCommand(args, KEYGEN);
   if (values.help) {
-    io.out(KEYGEN_HELP);
+    io.out(helpText(KEYGEN));
     return EXIT.ok;
   }
   const prefix = resolve(io.cwd, String(values.out ?? 'screenconf-signing'));

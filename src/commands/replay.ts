@@ -7,8 +7,9 @@ import { REPORT_FILES } from '../report/folder.ts';
 import { loadReport } from '../report/load.ts';
 import type { ConformanceReport } from '../results/report.ts';
 import type { ConfigInput } from '../runner/config.ts';
-import { SETTINGS, type SettingKey } from '../runner/settings.ts';
-import { type CliIO, configFrom, parse, settingOptions, TARGET_SETTINGS, wrapList } from './args.ts';
+import type { SettingKey } from '../runner/settings.ts';
+import { type CliIO, configFrom, TARGET_SETTINGS } from './args.ts';
+import { type Command, type CommandSpec, CONFIG_OPTION, helpText, parseCommand, settingGroup } from './command.ts';
 
 /**
  * The run's own settings a replay keeps unless given (none of them secret): the ids of its credentials, how it talked
@@ -42,10 +43,12 @@ const REPLAY_SETTINGS: readonly SettingKey[] = [
   ...new Set<SettingKey>([...TARGET_SETTINGS, 'credentials', 'targetEnv', ...KEPT]),
 ];
 
-const REPLAY_HELP = `Usage: screenconf replay DIR REQ-ID… [options]
-       screenconf replay DIR --all [options]
-
-Replays the failures of a run against a target, judged by the run's own checks: each failed check
+export const REPLAY: CommandSpec = {
+  name: 'replay',
+  summary: "a run's failures again against a target, judged by the run's own checks (1 reproduced)",
+  usage: `screenconf replay DIR REQ-ID… [options]
+       screenconf replay DIR --all [options]`,
+  description: `Replays the failures of a run against a target, judged by the run's own checks: each failed check
 runs again (only it, with the run's seed; a property on its shrunk counterexample), and a failure
 of the invariant watcher (READ-*) has its requests sent again and the answers judged by the
 watcher. DIR is a run folder (or a report folder: its "latest" run).
@@ -56,17 +59,26 @@ the status the run saw; otherwise it says which step diverged and decides nothin
 The target is the run's (its base URL; for the embedded reference server, a new one with the
 run's --reference-faults and --reference-variants) unless --base-url says otherwise. Credentials
 come as for run (flags, SCREENCONF_* variables, --credentials FILE, the config file); the run's
-client ids and settings are kept unless given.
-
-Options:
-${wrapList(['--all', ...REPLAY_SETTINGS.map((k) => `--${SETTINGS[k].flag}`), '--config FILE'], '  ')}
-  -h, --help                 this help
-
-Prints one line per failed requirement with its exit status (and a line for each of its failures
+client ids and settings are kept unless given.`,
+  groups: [
+    {
+      title: 'Options',
+      options: {
+        all: { type: 'boolean', help: 'every failure of the run (instead of REQ-ID…), one line each with its exit' },
+        ...settingGroup('Options', REPLAY_SETTINGS).options,
+        config: CONFIG_OPTION,
+      },
+    },
+  ],
+  notes: `Prints one line per failed requirement with its exit status (and a line for each of its failures
 when it has several: checks, the invariant watcher). Exit status (the worst with several):
 1 reproduced (the requirement fails again), 0 conforms now, 3 undecided (the replay could not
 decide: a setup step diverged, a check could not judge or skipped, the target unreachable), 2 could
-not run (usage, not a run folder, an id that did not fail, a record the replay cannot make).`;
+not run (usage, not a run folder, an id that did not fail, a record the replay cannot make).`,
+  positionals: true,
+};
+
+export const REPLAY_COMMAND: Command = { spec: REPLAY, run: replayCommand };
 
 /** The settings a replay starts from: the run's, without its target when the replay is given another. */
 function runDefaults(report: ConformanceReport, given: ConfigInput): ConfigInput {
@@ -95,10 +107,9 @@ function runDefaults(report: ConformanceReport, given: ConfigInput): ConfigInput
 }
 
 export async function replayCommand(args: string[], io: CliIO): Promise<number> {
-  const options = { ...settingOptions(REPLAY_SETTINGS), all: { type: 'boolean' as const } };
-  const { values, positionals } = parse(args, options, 'replay', true);
+  const { values, positionals } = parseCommand(args, REPLAY);
   if (values.help) {
-    io.out(REPLAY_HELP);
+    io.out(helpText(REPLAY));
     return EXIT.ok;
   }
   const [dirArg, ...ids] = positionals;

@@ -1,22 +1,23 @@
 /** `screenconf run`: the settings from flags, variables and the config file, then the runner. */
 import { EXIT } from '../exit.ts';
-import { type CliIO, parse, settingOptions, configFrom } from './args.ts';
-import { groupedSettingsHelp } from './help.ts';
+import { type CliIO, configFrom } from './args.ts';
+import { type Command, CONFIG_OPTION, type CommandSpec, helpText, parseCommand, settingGroup } from './command.ts';
+import { groupedSettings } from './help.ts';
 
-const RUN_HELP = `Usage: screenconf run [options]
-
-Runs the conformance suites against a target and writes reports.
+export const RUN: CommandSpec = {
+  name: 'run',
+  summary: 'run the conformance suites (embedded reference server unless --base-url)',
+  usage: 'screenconf run [options]',
+  description: `Runs the conformance suites against a target and writes reports.
 Without --base-url, starts the embedded reference server and runs against it; with
 --target-image, starts that container image, runs against it and removes it at the end.
 
-Options (each also read from its environment variable [NAME], then from the config file):
-${groupedSettingsHelp()}
-
-Config:
-  --config FILE               JSON config file (default ./screenconf.config.json when present)
-  -h, --help                  this help
-
-Reports go to a folder of their own, <report-dir>/<UTC time>-<run id>/: conformance.json,
+Options (each also read from its environment variable [NAME], then from the config file):`,
+  groups: [
+    ...groupedSettings().map(([title, keys]) => settingGroup(title, keys)),
+    { title: 'Config', options: { config: CONFIG_OPTION } },
+  ],
+  notes: `Reports go to a folder of their own, <report-dir>/<UTC time>-<run id>/: conformance.json,
 report.html, report.md, junit.xml and SHA256SUMS ("screenconf verify" checks it);
 <report-dir>/latest points at the newest.
 
@@ -34,12 +35,15 @@ Exit status: 0 conforming, or incomplete (a MUST not judged: not selected, a cap
 without --require-complete; 1 not conforming (a MUST failed, a SHOULD warned with --strict, an
 expectation passed unexpectedly or expired, a MUST not judged with --require-complete), 2 usage or
 config error, 3 target unreachable, harness fault or run deadline passed, 130 stopped by SIGINT,
-143 stopped by SIGTERM.`;
+143 stopped by SIGTERM.`,
+};
+
+export const RUN_COMMAND: Command = { spec: RUN, run: runCommand };
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(args, settingOptions(), 'run');
+  const { values } = parseCommand(args, RUN);
   if (values.help) {
-    io.out(RUN_HELP);
+    io.out(helpText(RUN));
     return EXIT.ok;
   }
   const config = configFrom(values, io);

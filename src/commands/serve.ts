@@ -7,31 +7,62 @@ import { FAULTS, isFaultName } from '../reference/faults.ts';
 import { isVariantName, VARIANTS, variantConflict } from '../reference/variants.ts';
 import { parseServeCredentials, SERVE_CREDENTIALS_ENV } from '../reference/credentials.ts';
 import { createReferenceServer, type TenantCredentials } from '../reference/server.ts';
-import { type CliIO, parse } from './args.ts';
+import type { CliIO } from './args.ts';
+import { type Command, type CommandSpec, helpText, parseCommand } from './command.ts';
 
-const SERVE_HELP = `Usage: screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE]
-                        [--fault NAME ...] [--reference-variants A,B]
+export const SERVE: CommandSpec = {
+  name: 'serve',
+  summary: 'start the reference server standalone',
+  usage: `screenconf serve [--port N] [--host H] [--credentials-in FILE] [--credentials-out FILE]
+                        [--fault NAME ...] [--reference-variants A,B]`,
+  description: 'Starts the reference server standalone and prints its base URL and credentials.',
+  groups: [
+    {
+      title: 'Options',
+      options: {
+        port: { type: 'string', value: 'N', help: 'port to listen on (default: a free port)' },
+        host: { type: 'string', value: 'H', help: 'address to bind (default 127.0.0.1)' },
+        'credentials-in': {
+          type: 'string',
+          value: 'FILE',
+          help:
+            `use these organisations instead of generated ones: the JSON --credentials-out writes (apiKey ` +
+            `optional); ${SERVE_CREDENTIALS_ENV} may hold the JSON itself. Given credentials are not printed.`,
+        },
+        'credentials-out': {
+          type: 'string',
+          value: 'FILE',
+          help:
+            'also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]} as JSON (mode ' +
+            '600), which "screenconf run --credentials FILE" reads',
+        },
+        fault: {
+          type: 'string',
+          multiple: true,
+          value: 'NAME',
+          help: 'switch on a fault, a deliberate defect (for self-tests); repeatable. The faults are listed below.',
+        },
+        'reference-variants': {
+          type: 'string',
+          multiple: true,
+          value: 'A,B',
+          help:
+            'switch on variants: legal choices other than the default ones, which a conforming harness must ' +
+            'accept; comma-separated or repeated. The variants are listed below.',
+        },
+        variant: { type: 'string', multiple: true, value: 'NAME', help: 'one variant; repeatable' },
+      },
+    },
+  ],
+  notes: `Faults:\n${switchList(FAULTS)}\n\nVariants:\n${switchList(VARIANTS)}`,
+};
 
-Starts the reference server standalone and prints its base URL and credentials.
-  --port N               port to listen on (default: a free port)
-  --host H               address to bind (default 127.0.0.1)
-  --credentials-in FILE  use these organisations instead of generated ones: the JSON --credentials-out
-                         writes (apiKey optional); ${SERVE_CREDENTIALS_ENV} may hold the JSON itself.
-                         Given credentials are not printed.
-  --credentials-out FILE also write {"baseUrl", "organisations": [{"clientId", "clientSecret", "apiKey"}]}
-                         as JSON, which "screenconf run --credentials FILE" reads
-  --fault NAME           switch on a fault (for self-tests); repeatable. Faults:
-${switchList(FAULTS)}
-  --reference-variants A,B
-                         switch on variants: legal choices other than the default ones, which a
-                         conforming harness must accept; comma-separated or repeated (also --variant NAME).
-                         Variants:
-${switchList(VARIANTS)}`;
+export const SERVE_COMMAND: Command = { spec: SERVE, run: serveCommand };
 
 /** A help listing of switches, one "name: description" line each. */
 function switchList(switches: Readonly<Record<string, string>>): string {
   return Object.entries(switches)
-    .map(([k, v]) => `                           ${k}: ${v}`)
+    .map(([k, v]) => `  ${k}: ${v}`)
     .join('\n');
 }
 
@@ -75,22 +106,9 @@ function serveCredentials(file: string | undefined, io: CliIO): TenantCredential
 }
 
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(
-    args,
-    {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'credentials-in': { type: 'string' },
-      'credentials-out': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      'reference-variants': { type: 'string', multiple: true },
-      variant: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'serve',
-  );
+  const { values } = parseCommand(args, SERVE);
   if (values.help) {
-    io.out(SERVE_HELP);
+    io.out(helpText(SERVE));
     return EXIT.ok;
   }
   const port = values.port === undefined ? 0 : Number(values.port);

@@ -2,6 +2,7 @@
  * Assertions that read as verdicts: each failure says what was checked, what was expected and
  * what the server sent ("Expected / Received").
  */
+import { stringifyJson } from '../base/json.ts';
 import type { z } from 'zod';
 import type { JsonObject } from '../base/json.ts';
 import { exchangeOfBody, type ReceivedResponse } from '../client/transport.ts';
@@ -84,6 +85,22 @@ export function expectNoServerError(res: ReceivedResponse, what: string): void {
   fail(what, `a 2xx or a 4xx${why}`, excerpt(res), { judged: [res], expect: { status: ['2xx', '4xx'] } });
 }
 
+/**
+ * The one rule for a DELETE of a case that does not exist for the caller: an id that never named a case, a case
+ * deleted already, another organisation's case, a path id that is no integer. The interface shows no status for
+ * DELETE at all ("Success status code and response body: not shown"), and DELETE is idempotent (RFC 9110 §9.2.2):
+ * a 4xx and a 2xx that does nothing both conform; a 5xx never does (nor a 1xx or 3xx). That nothing else changed
+ * is judged by the check's reads of what it must have left alone.
+ */
+export function expectDeleteOfNoCase(res: ReceivedResponse, what: string): void {
+  if ((res.status >= 200 && res.status <= 299) || (res.status >= 400 && res.status <= 499)) return;
+  const why = res.status >= 500 ? ' (a 5xx never conforms)' : '';
+  fail(what, `a 4xx, or a 2xx that deletes nothing${why}`, excerpt(res), {
+    judged: [res],
+    expect: { status: ['2xx', '4xx'] },
+  });
+}
+
 /** Parses with a schema; a mismatch lists every issue with its path. `judged`: the answer the value came in. */
 export function expectSchema<T extends z.ZodType>(
   schema: T,
@@ -97,11 +114,11 @@ export function expectSchema<T extends z.ZodType>(
     .slice(0, 8)
     .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
     .join('; ');
-  const body = JSON.stringify(value)?.slice(0, EXCERPT);
+  const body = stringifyJson(value)?.slice(0, EXCERPT);
   return fail(what, 'a body matching the schema', `${issues}\nbody: ${body}`, { judged });
 }
 
-const asJson = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+const asJson = (v: unknown) => (v === undefined ? 'absent' : stringifyJson(v));
 
 /**
  * The fields of `wanted` a body read back does not hold with their value (missing: "absent"), as an

@@ -4,6 +4,7 @@
  * mixed batch (items in a generated order, what failing items name read before, everything
  * named read back after), and bounded concurrency for the hundred cases a 100-item batch needs.
  */
+import { stringifyJson } from '../base/json.ts';
 import { randomInt } from 'node:crypto';
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
@@ -21,8 +22,10 @@ export interface ExpectedItem {
   label: string;
 }
 
-/** The answer to a bulk request is one of `statuses` with a JSON body ("Success: 200 with JSON body"). */
-/** `statuses` '2xx' when the check judges the report, not the status (another check judges that). */
+/**
+ * The answer to a bulk request is one of `statuses` with a JSON body. The suites judge a batch's status by the two
+ * rules below, never with statuses of their own; this stays for users' own checks.
+ */
 export function expectBulkAnswer(res: ReceivedResponse, statuses: readonly number[] | '2xx', what: string): void {
   const ok = statuses === '2xx' ? res.status >= 200 && res.status < 300 : statuses.includes(res.status);
   const status = statuses === '2xx' ? ['2xx'] : statuses.map(String);
@@ -30,6 +33,64 @@ export function expectBulkAnswer(res: ReceivedResponse, statuses: readonly numbe
   if (!ok)
     fail(what, `HTTP ${statuses === '2xx' ? 'a 2xx' : statuses.join(' or ')} with a JSON body`, excerpt(res), judged);
   if (res.json === undefined) fail(`${what}: body`, 'a JSON body', excerpt(res), { judged: [res] });
+}
+
+/**
+ * The status of a batch's answer, one rule for every batch within the limit, whether some items fail or none:
+ * "Success: 200 with JSON body" (interface § Endpoints, each bulk endpoint), and a batch with failing items is not
+ * a failed request ("report failures per item rather than failing the whole request", § Errors 1), so it is a
+ * success and gets that answer. A 207 Multi-Status is another answer than the one shown. Judged by the
+ * requirements of a batch's own answer (BULK-*-ACCEPT-100, BULK-*-PARTIAL, BULK-CUSTOMERS-BY-EXTERNAL-ID).
+ */
+export function expectBatchSuccess(res: ReceivedResponse, what: string): void {
+  expectBulkAnswer(res, [200], what);
+}
+
+/**
+ * A batch's answer read for its per-item report (BULK-*-REPORTED, UNIQUE-BULK-REPORTED, TENANT-BULK-*-REPORTED): a
+ * 2xx with a JSON body to read it from. Its status is expectBatchSuccess's to judge, in the checks of the batch's
+ * own answer, so one defect fails one requirement.
+ */
+export function expectBatchReport(res: ReceivedResponse, what: string): void {
+  expectBulkAnswer(res, '2xx', what);
+}
+
+/**
+ * The answer to a batch one over the limit ("maximum length 100", § Endpoints; § Limits), one rule for the three
+ * bulk endpoints. The body breaks the limit, so no item may be applied; how that is answered is not shown (error
+ * statuses: not shown; failures are reported per item, § Errors 1). Rejecting the request whole (any 4xx) and
+ * answering 2xx with the items reported failed both conform; an item reported as a success does not, nor does any
+ * other status (a 5xx never). Whether anything was applied is judged by the check's reads. Returns how the batch
+ * was answered, for an observation.
+ */
+export function expectOverLimitRefused(
+  t: Harness,
+  res: ReceivedResponse,
+  request: readonly BulkRequestItem[],
+  what: string,
+): string {
+  if (res.status >= 400 && res.status <= 499) return `rejected whole (HTTP ${res.status})`;
+  if (res.status < 200 || res.status > 299) {
+    const why = res.status >= 500 ? ' (a 5xx never conforms)' : '';
+    fail(what, `a 4xx, or a 2xx reporting no item as a success${why}`, excerpt(res), {
+      judged: [res],
+      expect: { status: ['2xx', '4xx'] },
+    });
+  }
+  const report = readBulkReport(t, res, request);
+  if (!report.recognised) return `HTTP ${res.status}, its per-item report unrecognised (judged by the reads alone)`;
+  const succeeded = report.items.flatMap((s, i) => (s === 'succeeded' || s === 'contradictory' ? [i] : []));
+  if (succeeded.length)
+    fail(
+      `${what}: the per-item report`,
+      'no item reported as a success (the batch is over the limit: none may be applied)',
+      `${succeeded.length} of ${request.length} reported as a success, item ${succeeded[0]} at ` +
+        `${report.where[succeeded[0]!]!.join(', ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}`,
+      { judged: [res] },
+    );
+  const failed = report.items.filter((s) => s === 'failed').length;
+  const how = `${failed} of ${request.length} items reported failed, none as a success`;
+  return `HTTP ${res.status}, ${how} (${report.shape})`;
 }
 
 const BODY_SHOWN = 1200;
@@ -112,7 +173,7 @@ export function describeReport(res: ReceivedResponse, report: BulkReport, sample
   if (sample && where)
     entry =
       `; the entry for item ${sample.index} (${sample.label}) is ` +
-      `${JSON.stringify(jsonPathValue(res.json, where))?.slice(0, 240)}`;
+      `${stringifyJson(jsonPathValue(res.json, where))?.slice(0, 240)}`;
   const unrecognised =
     `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ` + `${shownBody(res).slice(0, 240)}`;
   return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;

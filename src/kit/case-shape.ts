@@ -1,5 +1,6 @@
 /** Recognising a Case read representation among other JSON (bulk answers, webhook envelopes). */
 import { isJsonObject, type JsonObject } from '../base/json.ts';
+import { isId } from '../spec/index.ts';
 
 /** The fields the interface says are always present in a case, besides id. */
 export const CASE_KEYS: readonly string[] = [
@@ -24,7 +25,7 @@ export const CASE_KEYS: readonly string[] = [
  * is_started), or most of a case's fields.
  */
 export function looksLikeCase(v: unknown): v is JsonObject {
-  if (!isJsonObject(v) || !Number.isInteger(v.id)) return false;
+  if (!isJsonObject(v) || !isId(v.id)) return false;
   if (Array.isArray(v.checks) || isJsonObject(v.customer) || 'is_complete' in v || 'is_started' in v) return true;
   return CASE_KEYS.filter((k) => k in v).length >= 4;
 }

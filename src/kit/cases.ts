@@ -6,18 +6,20 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Organisation } from './context.ts';
-import { Case, Check, Customer, type CheckType } from '../spec/index.ts';
+import { stringifyJson } from '../base/json.ts';
+import { Case, Check, Customer, type CheckType, compareIds, type Id, isId } from '../spec/index.ts';
 import { ConformanceFailure, deepEqual, expectStatus, fail } from './assert.ts';
 import { CASE_KEYS } from './case-shape.ts';
 
-export type CaseBody = Record<string, unknown> & { id: number };
+/** A case as read: its id is exact (a bigint beyond 2^53, src/spec/id.ts). */
+export type CaseBody = Record<string, unknown> & { id: Id };
 
 /**
  * Reads a case (GET, or an empty PATCH where GET is missing). Only status and identity are
  * checked here: judging the representation is the schema requirements' job, so a schema fault
  * is not blamed on every check that reads state.
  */
-export async function readCase(org: Organisation, id: number, what = `reading case ${id}`): Promise<CaseBody> {
+export async function readCase(org: Organisation, id: Id, what = `reading case ${id}`): Promise<CaseBody> {
   const res = await org.provision.readCase(id);
   expectStatus(res, 200, what);
   return expectCaseBody(res.json, id, what);
@@ -28,27 +30,43 @@ const POLL_FIRST_MS = 15;
 const POLL_MAX_MS = 1_000;
 
 /**
- * Reads a case until it shows is_complete true or `timeoutMs` pass, handing each read to `seen`;
- * the last read, and whether it was complete. The waits between reads grow (15 ms, half again as
- * long each time, at most 1 s): a fast target is seen complete soon after it is, a slow one costs
- * a few dozen reads where a fixed 15 ms cost hundreds.
+ * Reads a case until `done` holds for a read or `timeoutMs` pass; the last read, and whether `done` held for it. The
+ * waits between reads grow (15 ms, half again as long each time, at most 1 s): a fast target is seen done soon after
+ * it is, a slow one costs a few dozen reads where a fixed 15 ms cost hundreds.
+ */
+export async function readUntil(
+  org: Organisation,
+  id: Id,
+  timeoutMs: number,
+  what: string,
+  done: (body: CaseBody) => boolean,
+): Promise<{ body: CaseBody; done: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
+    const body = await readCase(org, id, what);
+    if (done(body)) return { body, done: true };
+    const left = deadline - Date.now();
+    if (left <= 0) return { body, done: false };
+    await sleep(Math.min(wait, left));
+  }
+}
+
+/**
+ * Reads a case until it shows is_complete true or `timeoutMs` pass (readUntil), handing each read to `seen`;
+ * the last read, and whether it was complete.
  */
 export async function readUntilComplete(
   org: Organisation,
-  id: number,
+  id: Id,
   timeoutMs: number,
   what: string,
   seen: (body: CaseBody) => void = () => {},
 ): Promise<{ body: CaseBody; complete: boolean }> {
-  const deadline = Date.now() + timeoutMs;
-  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
-    const body = await readCase(org, id, what);
-    seen(body);
-    if (body.is_complete === true) return { body, complete: true };
-    const left = deadline - Date.now();
-    if (left <= 0) return { body, complete: false };
-    await sleep(Math.min(wait, left));
-  }
+  const { body, done } = await readUntil(org, id, timeoutMs, what, (read) => {
+    seen(read);
+    return read.is_complete === true;
+  });
+  return { body, complete: done };
 }
 
 /**
@@ -90,9 +108,9 @@ export async function confirmedByRead(judge: (fromRead: boolean) => Promise<void
 }
 
 /** The body is a JSON object with the case's id. */
-export function expectCaseBody(json: unknown, id: number, what: string): CaseBody {
+export function expectCaseBody(json: unknown, id: Id, what: string): CaseBody {
   if (json === null || typeof json !== 'object' || Array.isArray(json) || (json as { id?: unknown }).id !== id) {
-    fail(what, `a case object with id ${id}`, JSON.stringify(json)?.slice(0, 300) ?? String(json), { judged: [json] });
+    fail(what, `a case object with id ${id}`, stringifyJson(json)?.slice(0, 300) ?? String(json), { judged: [json] });
   }
   return json as CaseBody;
 }
@@ -122,7 +140,7 @@ export function stableValue(field: string, value: unknown): unknown {
   const id = (k: unknown) => (k as { id?: unknown } | null)?.id;
   const ordered = [...value].sort((a, b) => {
     const [x, y] = [id(a), id(b)];
-    return typeof x === 'number' && typeof y === 'number' ? x - y : 0;
+    return isId(x) && isId(y) ? compareIds(x, y) : 0;
   });
   return ordered.map((k) => stableObject(k, CHECK_FIELDS));
 }
@@ -145,7 +163,7 @@ export function stableFields(
 
 /** A value for a message: its JSON, cut at 90 characters. */
 export function show(value: unknown): string {
-  const s = JSON.stringify(value) ?? String(value);
+  const s = stringifyJson(value) ?? String(value);
   return s.length > 90 ? `${s.slice(0, 90)}… (${s.length} chars)` : s;
 }
 
@@ -175,8 +193,8 @@ function differing(a: Record<string, unknown>, b: Record<string, unknown>): stri
 
 /** A customer as the run knows it, through the case that carries it: its id, external_id and summary as read. */
 export interface CaseCustomer {
-  caseId: number;
-  id: number;
+  caseId: Id;
+  id: Id;
   externalId: string | null;
   read: Record<string, unknown>;
 }
@@ -184,30 +202,29 @@ export interface CaseCustomer {
 /** The customer a case carries; a failure when it has none with an integer id. */
 export function customerOf(c: CaseBody): CaseCustomer {
   const k = c.customer as Record<string, unknown> | undefined;
-  if (!k || !Number.isInteger(k.id))
-    fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k), { judged: [c] });
+  if (!k || !isId(k.id)) fail(`the customer of case ${c.id}`, 'an object with an integer id', show(k), { judged: [c] });
   return {
     caseId: c.id,
-    id: k.id as number,
+    id: k.id as Id,
     externalId: typeof k.external_id === 'string' ? k.external_id : null,
     read: k,
   };
 }
 
 /** The ids of a case's checks, in ascending order. */
-export function checkIds(c: CaseBody): number[] {
+export function checkIds(c: CaseBody): Id[] {
   const checks = Array.isArray(c.checks) ? (c.checks as unknown[]) : [];
   return checks
     .map((k) => (k as { id?: unknown } | null)?.id)
-    .filter((id): id is number => Number.isInteger(id))
-    .sort((a, b) => a - b);
+    .filter(isId)
+    .sort(compareIds);
 }
 
 /** A case and the ids of its checks, as created. */
 export interface CaseWithChecks {
   org: Organisation;
-  caseId: number;
-  checks: number[];
+  caseId: Id;
+  checks: Id[];
   /** The answer to its creation (the Case read representation, by the provisioning conventions). */
   created: CaseBody;
 }

@@ -10,7 +10,7 @@ import { HarnessError } from '../errors.ts';
 import { type Evidence, type Observation, oldestFirst, type PropertyEvidence, setupOf } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { ConformanceFailure } from '../results/failure.ts';
-import type { CheckFailure, CheckRecord } from '../results/outcome.ts';
+import type { CheckFailure, CheckRecord, MatrixCellRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type AnyRequirement, findRequirement, type RequirementId } from '../spec/index.ts';
 import { type CheckScope, creationsElsewhere, sentBefore, getHarness, type Harness, runInCheck } from './context.ts';
@@ -23,6 +23,8 @@ export type CheckRequirementId = RequirementId | (string & {});
 export interface CheckApi extends Harness {
   /** Records what the server did, for an OBSERVE requirement this check names. */
   observe(id: CheckRequirementId, text: string): void;
+  /** Records input-matrix cells this check judged, for the report's matrix (each attempt records its own). */
+  recordCells(cells: readonly MatrixCellRecord[]): void;
   /** Skips the check with a reason shown in the report (capability not configured, …). */
   skip(reason: string): never;
   /** On a re-run after a property failed: its counterexample, replayed instead of explored again. */
@@ -154,6 +156,10 @@ export function check(
           observation.evidence = evidenceOf([last], [], baseUrl);
         }
         (record.observations ??= []).push(observation);
+      },
+      recordCells(cells) {
+        const redacted = cells.map((c) => (c.why === undefined ? c : { ...c, why: h.redactor.redact(c.why) }));
+        record.cells = [...(record.cells ?? []), ...redacted];
       },
       skip(reason) {
         record.skipReason = reason;

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject } from 'vitest';
 import { ApiClient, type Credentials, organisationClient } from '../client/api.ts';
+import type { TokenEndpointAuth } from '../client/auth.ts';
 import { Redactor } from '../base/redact.ts';
 import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportOptions } from '../client/transport.ts';
 import { Provisioner } from '../provision/provisioner.ts';
@@ -13,7 +14,7 @@ import type { ExchangeTag } from '../results/exchange-log.ts';
 import { idsCreated, idsNamed, oldestFirst, type PropertyEvidence } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
-import type { UserRequirement } from '../spec/index.ts';
+import type { Id, UserRequirement } from '../spec/index.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
 
@@ -29,6 +30,11 @@ export interface RunContext {
     kind: 'embedded' | 'url';
     primary: Credentials;
     peer?: Credentials;
+    /**
+     * What token requests carry besides their body, as the preflight found it: the API key as a bearer header
+     * where the token endpoint refused a request without one (interface § Authentication 3), else nothing.
+     */
+    tokenEndpointAuth?: TokenEndpointAuth;
   };
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
@@ -163,7 +169,7 @@ export function nextPropertyRun(property: string): void {
  * cannot depend on a fresh one, so what a check judges may have been created in another check's
  * transcript: a failure's setup (and its reproduction script) still needs that creation.
  */
-const creations = new Map<number, Exchange>();
+const creations = new Map<Id, Exchange>();
 /** The newest creations kept: a long campaign (--duration) creates cases without end. */
 const CREATIONS_KEPT = 2_000;
 
@@ -195,7 +201,7 @@ export function sentBefore(e: Exchange): Exchange[] {
 }
 
 /** The exchange that created `id` in this worker, if it is still kept. */
-export function creationOf(id: number): Exchange | undefined {
+export function creationOf(id: Id): Exchange | undefined {
   return creations.get(id);
 }
 
@@ -220,8 +226,14 @@ function organisation(
   const baseUrl = run.target.baseUrl;
   // Without any credential the client still exists: the auth checks send requests with none.
   const api =
-    organisationClient({ baseUrl, credentials, transport, organisation: role, shareDir: run.shareDir }) ??
-    new ApiClient({ baseUrl, transport, organisation: role });
+    organisationClient({
+      baseUrl,
+      credentials,
+      transport,
+      organisation: role,
+      shareDir: run.shareDir,
+      tokenEndpointAuth: run.target.tokenEndpointAuth,
+    }) ?? new ApiClient({ baseUrl, transport, organisation: role });
   return {
     api,
     credentials,
@@ -248,7 +260,7 @@ export function getHarness(): Harness {
   ]);
   // Outside a check (hooks, setup); a check records into its own list (runInCheck).
   const exchanges: Exchange[] = [];
-  const watcher = new InvariantWatcher(redactor, run.target.baseUrl);
+  const watcher = new InvariantWatcher(redactor, run.target.baseUrl, run.shareDir);
   const serverHeaders = new ServerHeaders();
   const stats = { requests: 0 };
   const record = (e: Exchange) => {

@@ -4,6 +4,7 @@
  * checks running side by side keep theirs apart); what is sent outside a check (a suite file's
  * teardown, the runner's preflight and sweep) takes the stage set last. Exchanges arrive redacted.
  */
+import { stringifyJson } from '../base/json.ts';
 import { appendFileSync } from 'node:fs';
 import type { Exchange } from '../results/exchange.ts';
 import type { ExchangeTag, LoggedExchange } from '../results/exchange-log.ts';
@@ -32,7 +33,7 @@ export function logExchange(path: string | undefined, tag: ExchangeTag | undefin
   if (!path) return;
   const entry: LoggedExchange = { ...(tag ?? outside), exchange };
   try {
-    appendFileSync(path, `${JSON.stringify(entry)}\n`);
+    appendFileSync(path, `${stringifyJson(entry)}\n`);
   } catch {
     // The log is a record for the report; the run goes on without it.
   }

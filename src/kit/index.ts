@@ -6,8 +6,10 @@ export * from './assert.ts';
 export type { JsonObject } from '../base/json.ts';
 export { isJsonObject } from '../base/json.ts';
 export { looksLikeCase } from './case-shape.ts';
+export { anotherCase, describeIdentity, identityOf, knownAs, type CaseIdentity } from '../provision/identity.ts';
 export {
   CASE_FIELDS,
+  CHECK_FIELDS,
   CUSTOMER_FIELDS,
   caseWithChecks,
   changedFields,
@@ -19,6 +21,7 @@ export {
   expectCaseBody,
   freshExternalIds,
   readCase,
+  readUntil,
   readUntilComplete,
   show,
   stableFields,
@@ -54,8 +57,11 @@ export {
   describeItems,
   describeReport,
   exchanged,
+  expectBatchReport,
+  expectBatchSuccess,
   expectBulkAnswer,
   expectFailuresReported,
+  expectOverLimitRefused,
   inOrder,
   itemLabels,
   keepingEvidence,

@@ -5,11 +5,11 @@
  * them into outcomes of the requirements below, one mechanism for every suite.
  */
 import { z } from 'zod';
-import { isJsonObject, type JsonObject } from '../base/json.ts';
+import { isJsonObject, type JsonObject, stringifyJson } from '../base/json.ts';
 import { toCurl } from '../client/curl.ts';
 import type { Redactor } from '../base/redact.ts';
 import type { OutgoingRequest, ReceivedResponse } from '../client/transport.ts';
-import type { Exchange } from '../results/exchange.ts';
+import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import {
   exchangeKey,
   type InvariantFinding,
@@ -17,8 +17,19 @@ import {
   type InvariantViolation,
   type WatchedRequirement,
 } from '../results/invariants.ts';
-import { Case, Check, CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, Customer, LIMITS, OUTCOMES } from '../spec/index.ts';
-import { looksLikeCase } from './case-shape.ts';
+import {
+  Case,
+  Check,
+  CHECK_STATUSES,
+  CHECK_TYPES,
+  CUSTOMER_TYPES,
+  Customer,
+  type Id,
+  isId,
+  LIMITS,
+  OUTCOMES,
+} from '../spec/index.ts';
+import { IdReuseWatch } from './id-reuse.ts';
 
 const VIOLATIONS_KEPT = 10;
 const EXCHANGES_KEPT = 3;
@@ -64,7 +75,7 @@ function leaf(path: string): string {
 }
 
 function show(v: unknown): string {
-  return v === undefined ? 'missing' : (JSON.stringify(v)?.slice(0, 200) ?? String(v));
+  return v === undefined ? 'missing' : (stringifyJson(v)?.slice(0, 200) ?? String(v));
 }
 
 /** The risk scores of the checks, when the case has checks and every one of them is scored. */
@@ -75,7 +86,7 @@ function everyCheckScore(body: JsonObject): number[] | undefined {
 }
 
 function caseLabel(body: JsonObject): string {
-  return Number.isInteger(body.id) ? `case ${String(body.id)}` : 'a case';
+  return isId(body.id) ? `case ${String(body.id)}` : 'a case';
 }
 
 /** The answer a case body came in, as a reproduction script reads it: the text it searches for `"name":`. */
@@ -98,7 +109,7 @@ function occurrences(text: string, name: string): number {
  */
 export function caseInvariants(
   body: JsonObject,
-  answer: CaseAnswer = { text: JSON.stringify(body), single: true },
+  answer: CaseAnswer = { text: stringifyJson(body), single: true },
 ): InvariantFinding[] {
   const label = caseLabel(body);
   const findings: InvariantFinding[] = [];
@@ -120,7 +131,7 @@ export function caseInvariants(
       what: `${field} of ${label}`,
       expected,
       received: show(value),
-      ...(checkable ? { expect: { unlike: [{ name, value: JSON.stringify(value) }] } } : {}),
+      ...(checkable ? { expect: { unlike: [{ name, value: stringifyJson(value) }] } } : {}),
     });
   };
 
@@ -203,7 +214,7 @@ export function caseInvariants(
         'READ-CASE-RISK-MAX',
         'risk_score',
         `${max}, the maximum of its checks' risk scores ` +
-          `${JSON.stringify(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
+          `${stringifyJson(scores)}${r === null ? ' (null only while is_complete is false)' : ''}`,
         r,
         false,
       );
@@ -241,7 +252,6 @@ export function applicableInvariants(body: JsonObject): WatchedRequirement[] {
   return out;
 }
 
-const CASES_PATH = /\/api\/cases\//;
 const ONE_CASE_PATH = /\/api\/cases\/\d+\/$/;
 
 /** GET and PATCH of one case: the answer is the case alone. */
@@ -249,100 +259,117 @@ function oneCaseAnswer(method: string, pathname: string): boolean {
   return (method === 'GET' || method === 'PATCH') && ONE_CASE_PATH.test(pathname);
 }
 
-function collectCases(v: unknown, depth: number, out: JsonObject[]): void {
-  if (looksLikeCase(v)) {
-    out.push(v);
-    return;
-  }
-  if (depth === 0) return;
-  if (Array.isArray(v)) for (const x of v) collectCases(x, depth - 1, out);
-  else if (isJsonObject(v)) for (const x of Object.values(v)) collectCases(x, depth - 1, out);
+/**
+ * The case representations in a 2xx JSON answer: the answer to GET or PATCH of one case, which is the Case read
+ * representation (interface § Endpoints › PATCH: "200 with the Case read representation"; § Resources › Case).
+ * Nothing else is: what a bulk answer shows of a case is not shown ("Item fields and the response body: not
+ * shown"), and the answers to creation and to starting processing are the provisioning conventions', not the
+ * interface's. Webhooks carry the case as in the read representation too (§ Events 2): the webhooks suite judges
+ * them (WEBHOOK-BODY-CASE).
+ */
+export function caseBodies(method: string, pathname: string, json: unknown): JsonObject[] {
+  return oneCaseAnswer(method, pathname) && isJsonObject(json) ? [json] : [];
 }
 
 /**
- * The case bodies in a 2xx JSON answer of a /api/cases/ endpoint. GET and PATCH of one case
- * answer with the case itself (interface § PATCH: "200 with the Case read representation");
- * other answers (creation, start, bulk update) are searched for objects that look like a case.
+ * The case bodies that show which case has which id (CASE-ID-NOT-REUSED): the case representations, and the answer
+ * to a creation (a provisioning convention, not judged as a representation, but where a recycled id shows first).
  */
-export function caseBodies(method: string, pathname: string, json: unknown): JsonObject[] {
-  if (!CASES_PATH.test(pathname)) return [];
-  if (oneCaseAnswer(method, pathname)) return isJsonObject(json) ? [json] : [];
-  const out: JsonObject[] = [];
-  collectCases(json, 4, out);
-  return out;
+function identityBodies(method: string, pathname: string, json: unknown): JsonObject[] {
+  if (method === 'POST' && /\/api\/cases\/$/.test(pathname)) return isJsonObject(json) ? [json] : [];
+  return caseBodies(method, pathname, json);
 }
 
 /** Sees every answer the harness receives and keeps what broke a case invariant. */
 export class InvariantWatcher {
   #findings: InvariantFindings = InvariantWatcher.#empty();
+  readonly #ids: IdReuseWatch;
   /** The exchange each marked copy in the evidence was made from (its check's transcript knows that one). */
   readonly #sources = new WeakMap<Exchange, Exchange>();
 
   constructor(
     private readonly redactor: Redactor,
     private readonly baseUrl: string,
-  ) {}
+    /** The run's shared folder: the deletions its workers saw (CASE-ID-NOT-REUSED). */
+    shareDir?: string,
+  ) {
+    this.#ids = new IdReuseWatch(shareDir);
+  }
 
   static #empty(): InvariantFindings {
     return { watched: 0, violations: [], counts: {}, evidence: {}, errors: [], judged: {} };
   }
 
+  /** Whether the run saw another case with the id of a case it deleted: a request to the id reaches that case. */
+  idReused(org: OrganisationRole, id: Id): boolean {
+    return this.#ids.reused(org, id);
+  }
+
   /** Judges the case bodies of one answer; never throws (a watcher defect is kept as an error). */
   observe(req: OutgoingRequest, res: ReceivedResponse): void {
     try {
-      if (res.status < 200 || res.status > 299 || res.json === undefined) return;
       const url = new URL(req.url);
-      const bodies = caseBodies(req.method, url.pathname, res.json);
-      if (bodies.length === 0) return;
+      const ok = res.status >= 200 && res.status <= 299 && res.json !== undefined;
+      const bodies = ok ? caseBodies(req.method, url.pathname, res.json) : [];
+      const org = req.organisation ?? 'none';
+      const identities = ok ? identityBodies(req.method, url.pathname, res.json) : [];
+      const reuse = this.#ids.observe(req.method, url.pathname, org, res.status, identities, req.body);
+      // A creation's answer shows an id reused, though its body is not judged as a representation.
+      if (bodies.length === 0 && reuse.findings.length === 0 && !reuse.judged) return;
       const f = this.#findings;
+      if (reuse.judged) f.judged['CASE-ID-NOT-REUSED'] = (f.judged['CASE-ID-NOT-REUSED'] ?? 0) + reuse.judged;
       // Built at the first violation: most answers break nothing.
       let request: string | undefined;
-      let exchange: Exchange | undefined;
+      const keep = (finding: InvariantFinding, caseId: unknown) => {
+        request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
+        this.#keep(finding, isId(caseId) ? caseId : null, request, res.exchange);
+      };
       for (const body of bodies) {
         f.watched += 1;
         const judged = f.judged;
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
-        const single = bodies.length === 1 && oneCaseAnswer(req.method, url.pathname);
-        for (const finding of caseInvariants(body, { text: res.text, single })) {
-          request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
-          f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
-          const violation: InvariantViolation = {
-            ...finding,
-            received: this.redactor.redact(finding.received),
-            caseId: Number.isInteger(body.id) ? (body.id as number) : null,
-            request,
-          };
-          // Polling reads repeat the same violation: keep distinct ones.
-          const kept = f.violations.filter((v) => v.requirement === finding.requirement);
-          if (
-            kept.length < VIOLATIONS_KEPT &&
-            !kept.some((v) => v.what === violation.what && v.received === violation.received && v.request === request)
-          ) {
-            f.violations.push(violation);
-          }
-          const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
-          exchange ??= res.exchange;
-          // Every exchange kept showed a violation: each is judged (kept as a marked copy of the record).
-          const shown = exchange;
-          if (
-            shown &&
-            evidence.exchanges.length < EXCHANGES_KEPT &&
-            !evidence.exchanges.some((e) => e.request === shown.request)
-          ) {
-            const marked = { ...shown, judged: true };
-            this.#sources.set(marked, shown);
-            evidence.exchanges.push(marked);
-            evidence.curl.push(toCurl(shown, this.baseUrl));
-            if (finding.expect) {
-              const expect = JSON.parse(this.redactor.redact(JSON.stringify(finding.expect)));
-              ((f.expects ??= {})[finding.requirement] ??= {})[exchangeKey(shown)] = expect;
-            }
-          }
-        }
+        for (const finding of caseInvariants(body, { text: res.text, single: true })) keep(finding, body.id);
       }
+      for (const { finding, caseId } of reuse.findings) keep(finding, caseId);
     } catch (err) {
       if (this.#findings.errors.length < 5) {
         this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
+      }
+    }
+  }
+
+  /** Counts a violation, keeps it when distinct, and keeps the exchange that showed it as evidence. */
+  #keep(finding: InvariantFinding, caseId: Id | null, request: string, exchange: Exchange | undefined): void {
+    const f = this.#findings;
+    f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
+    const violation: InvariantViolation = {
+      ...finding,
+      received: this.redactor.redact(finding.received),
+      caseId,
+      request,
+    };
+    // Polling reads repeat the same violation: keep distinct ones.
+    const kept = f.violations.filter((v) => v.requirement === finding.requirement);
+    if (
+      kept.length < VIOLATIONS_KEPT &&
+      !kept.some((v) => v.what === violation.what && v.received === violation.received && v.request === request)
+    ) {
+      f.violations.push(violation);
+    }
+    const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
+    // Every exchange kept showed a violation: each is judged (kept as a marked copy of the record).
+    if (
+      exchange &&
+      evidence.exchanges.length < EXCHANGES_KEPT &&
+      !evidence.exchanges.some((e) => e.request === exchange.request)
+    ) {
+      const marked = { ...exchange, judged: true };
+      this.#sources.set(marked, exchange);
+      evidence.exchanges.push(marked);
+      evidence.curl.push(toCurl(exchange, this.baseUrl));
+      if (finding.expect) {
+        const expect = JSON.parse(this.redactor.redact(JSON.stringify(finding.expect)));
+        ((f.expects ??= {})[finding.requirement] ??= {})[exchangeKey(exchange)] = expect;
       }
     }
   }

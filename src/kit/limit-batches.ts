@@ -1,6 +1,7 @@
 /**
  * The two checks of a bulk endpoint's 100-item limit, on one pool of 101 records: a batch of exactly
- * 100 items (every item applied) and one of 101 (rejected whole, nothing changed). Sent one after the
+ * 100 items (every item applied) and one of 101 (none applied: refused whole or item by item, kit/bulk.ts
+ * expectOverLimitRefused; nothing changed). Sent one after the
  * other, 100 first, and the pool read back once after both: the one read judges both checks, where a
  * read after each batch cost 201 requests.
  *
@@ -108,7 +109,7 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
   const ownBatch = (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> =>
     spec.hold(t, async (pool) => {
       const members = kind === 'full' ? pool.slice(0, LIMIT) : pool;
-      // A 101-item batch follows a 100-item one, as on the shared read: what a rejected batch undoes shows.
+      // A 101-item batch follows a 100-item one, as on the shared read: what a refused batch undoes shows.
       if (kind === 'over') await sent(t, pool.slice(0, LIMIT), 'full');
       const before = kind === 'over' ? await readAll(t, members) : undefined;
       const batch = await sent(t, members, kind);

@@ -2,6 +2,7 @@
  * Malformed bulk bodies (interface § Endpoints: "object with items, an array of objects" or "object
  * with ids, an array of integers"), for the requirements that a client's mistake is never a 5xx.
  */
+import { stringifyJson } from '../base/json.ts';
 import { RawJson } from '../client/encode.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import type { RequirementId } from '../spec/index.ts';
@@ -40,10 +41,10 @@ export function malformedBulkBodies(key: 'items' | 'ids', entry: unknown): Malfo
     { label: `${key} empty`, body: { [key]: [] } },
     { label: `${key} missing`, body: {} },
     { label: `${key} an object`, body: { [key]: key === 'items' ? entry : { id: entry } } },
-    { label: `${key} a string`, body: { [key]: JSON.stringify([entry]) } },
+    { label: `${key} a string`, body: { [key]: stringifyJson([entry]) } },
     { label: `${key} null`, body: { [key]: null } },
     ...broken.map(([what, value]) => ({ label: `an entry that is ${what}`, body: { [key]: [entry, value] } })),
-    { label: 'invalid JSON', body: new RawJson(`{"${key}": [${JSON.stringify(entry)},`) },
+    { label: 'invalid JSON', body: new RawJson(`{"${key}": [${stringifyJson(entry)},`) },
     { label: 'a JSON array as the body', body: [entry] },
   ];
 }

@@ -4,12 +4,13 @@
  */
 import type { InvariantFindings } from '../results/invariants.ts';
 import type { CheckRecord } from '../results/outcome.ts';
+import type { Id } from '../spec/index.ts';
 
 declare module '@vitest/runner' {
   interface TaskMeta {
     screenconf?: CheckRecord;
     /** On a file: case ids its cleanup could not delete. */
-    screenconfLeftovers?: number[];
+    screenconfLeftovers?: Id[];
     /** On a file: what the invariant watcher saw in the case bodies the file received. */
     screenconfInvariants?: InvariantFindings;
     /** On a file: the requests it sent, its setup and cleanup included. */

@@ -4,7 +4,7 @@
  * shows a change.
  */
 import { randomBytes } from 'node:crypto';
-import type { ReadOnlyCaseField } from '../spec/index.ts';
+import { idPlus, type ReadOnlyCaseField } from '../spec/index.ts';
 import type { CaseBody } from './cases.ts';
 
 /** A value of the field's type, as a client might send it, that the case does not show. */
@@ -12,7 +12,7 @@ export function differentValue(c: CaseBody, field: ReadOnlyCaseField): unknown {
   const tag = randomBytes(4).toString('hex');
   switch (field) {
     case 'id':
-      return c.id + 1;
+      return idPlus(c.id, 1);
     case 'outcome':
       return c.outcome === 'REJECTED' ? 'ACCEPTED' : 'REJECTED';
     case 'risk_score':

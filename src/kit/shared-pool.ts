@@ -13,6 +13,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson, stringifyJson } from '../base/json.ts';
 import { LockTimeout, withLock } from '../base/lock.ts';
 import { HarnessError } from '../errors.ts';
 import type { Exchange } from '../results/exchange.ts';
@@ -85,7 +86,7 @@ export function sharedPool(name: string, size: number, make: MakeCases): SharedP
             known = made.cases;
           } else if (create) {
             const cases = await make(t, size, true);
-            writeAtomically(file, JSON.stringify({ cases, creations: cases.flatMap((c) => creationOf(c.id) ?? []) }));
+            writeAtomically(file, stringifyJson({ cases, creations: cases.flatMap((c) => creationOf(c.id) ?? []) })!);
             known = cases;
             madeNow = true;
           }
@@ -123,7 +124,7 @@ function readText(file: string): string | undefined {
 
 function readJson<T>(file: string): T | undefined {
   const text = readText(file);
-  return text === undefined ? undefined : (JSON.parse(text) as T);
+  return text === undefined ? undefined : (parseJson(text) as T);
 }
 
 /** Written whole or not at all: another process reads it only whole. */

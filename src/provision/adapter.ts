@@ -8,6 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { isTypeScriptFile, typeScriptLoadable } from '../base/typescript-loader.ts';
 import { HarnessError } from '../errors.ts';
+import type { Id } from '../spec/index.ts';
 
 /** What an adapter's functions get: requests to the target as this organisation. */
 export interface AdapterContext {
@@ -43,10 +44,13 @@ export interface CreateCaseBody {
 export interface ProvisionAdapter {
   /** Paths with `{id}` for the case id; each replaces one convention. */
   paths?: { createCase?: string; readCase?: string; startCase?: string };
-  /** Creates a case and resolves to its read representation (an object with an integer id). */
+  /**
+   * Creates a case and resolves to its read representation (an object with an integer id: a bigint when it is
+   * beyond 2^53, as `ctx.request` reads one).
+   */
   createCase?(ctx: AdapterContext, body: CreateCaseBody): Promise<Record<string, unknown>>;
   /** Starts processing of the case; resolves once the target accepted it. */
-  startCase?(ctx: AdapterContext, id: number): Promise<void>;
+  startCase?(ctx: AdapterContext, id: Id): Promise<void>;
 }
 
 const PATH_KEYS = ['createCase', 'readCase', 'startCase'] as const;
@@ -95,6 +99,6 @@ export async function loadAdapter(file: string): Promise<ProvisionAdapter> {
 }
 
 /** Puts the case id into a path template. */
-export function pathFor(template: string, id: number): string {
+export function pathFor(template: string, id: Id): string {
   return template.replaceAll('{id}', String(id));
 }

@@ -15,12 +15,18 @@
  *            deletions were so confirmed) the DELETE answered 2xx or 404/410
  *
  * A `created` line also names the case's customer (`customerId`): the interface has no way to
- * delete a customer, so the run can only count the customers it made, and say so. A case several
+ * delete a customer, so the run can only count the customers it made, and say so. It keeps the
+ * case's created_at as its creation answered (`createdAt`), and a `deleted` line the external id
+ * the case was created with: a server may give a deleted case's id to another case
+ * (CASE-ID-NOT-REUSED), so a removal compares what it finds with created_at before it deletes, and
+ * a deletion marks only the case of that external id. A case several
  * suite files share (kit/shared-pool.ts) is marked `shared`: no file's teardown removes it; the
  * runner does, after the suites.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
+import { parseJson, stringifyJson } from '../base/json.ts';
 import { HarnessError } from '../errors.ts';
+import { type Id, isId } from '../spec/index.ts';
 
 export const LEDGER_FILE = 'ledger.jsonl';
 export const LEDGER_VERSION = 1;
@@ -42,9 +48,12 @@ export interface LedgerLine {
   org?: string;
   externalId?: string;
   customerExternalId?: string;
-  id?: number;
+  /** Ids beyond 2^53 are written as their exact integers and read back as bigints (src/spec/id.ts). */
+  id?: Id;
   /** On `created`: the id of the case's customer, made with it (none known: absent). */
-  customerId?: number;
+  customerId?: Id;
+  /** On `created`: the case's created_at as the answer to its creation showed it. */
+  createdAt?: string;
   /** On `created`: the case is the run's, shared by suite files; the runner removes it after them. */
   shared?: boolean;
   status?: number;
@@ -83,7 +92,7 @@ export class Ledger {
       ...line,
     };
     try {
-      appendFileSync(this.path, `${JSON.stringify(full)}\n`);
+      appendFileSync(this.path, `${stringifyJson(full)}\n`);
     } catch (err) {
       // Creating what cannot be recorded could leave it behind unnoticed: stop instead.
       throw new HarnessError(
@@ -108,14 +117,20 @@ export class Ledger {
     });
   }
 
-  created(org: string, externalId: string, id: number, customerId?: number, shared = false): void {
+  created(
+    org: string,
+    externalId: string,
+    id: Id,
+    { customerId, createdAt, shared = false }: { customerId?: Id; createdAt?: string; shared?: boolean } = {},
+  ): void {
     this.#append({
       event: 'created',
       kind: 'case',
       org,
       externalId,
       id,
-      ...(customerId ? { customerId } : {}),
+      ...(customerId !== undefined ? { customerId } : {}),
+      ...(createdAt ? { createdAt } : {}),
       ...(shared ? { shared } : {}),
     });
   }
@@ -124,8 +139,9 @@ export class Ledger {
     this.#append({ event: 'refused', kind: 'case', org, externalId, status });
   }
 
-  deleted(org: string, id: number): void {
-    this.#append({ event: 'deleted', kind: 'case', org, id });
+  /** The case is gone; `externalId`: the one it was created with, so a case given its id since is not marked. */
+  deleted(org: string, id: Id, externalId?: string): void {
+    this.#append({ event: 'deleted', kind: 'case', org, id, ...(externalId ? { externalId } : {}) });
   }
 }
 
@@ -133,10 +149,12 @@ export interface LedgerCase {
   run: string;
   baseUrl: string;
   org: string;
-  id: number;
+  id: Id;
   externalId?: string;
   /** Shared by the run's suite files (the `shared` mark of its `created` line). */
   shared?: boolean;
+  /** Its created_at as its creation answered. */
+  createdAt?: string;
 }
 
 export interface LedgerRun {
@@ -187,7 +205,7 @@ export function readLedger(path: string, text?: string): LedgerState {
     if (raw.trim() === '') continue;
     let line: LedgerLine;
     try {
-      line = JSON.parse(raw) as LedgerLine;
+      line = parseJson(raw) as LedgerLine;
     } catch {
       unreadable += 1;
       continue;
@@ -201,7 +219,7 @@ export function readLedger(path: string, text?: string): LedgerState {
     ) {
       throw new HarnessError('SC_LEDGER', `${path} line ${lineNo} is not a screenconf ledger line`);
     }
-    const key = (id: number | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
+    const key = (id: Id | undefined) => `${line.run} ${line.baseUrl} ${line.org} ${id}`;
     const intentKey = `${line.run} ${line.org} ${line.externalId}`;
     switch (line.event) {
       case 'run':
@@ -221,12 +239,12 @@ export function readLedger(path: string, text?: string): LedgerState {
         break;
       case 'created':
         intents.delete(intentKey);
-        if (typeof line.customerId === 'number' && line.org) {
+        if (isId(line.customerId) && line.org) {
           const made = customers.get(line.run) ?? new Set<string>();
           made.add(`${line.baseUrl} ${line.org} ${line.customerId}`);
           customers.set(line.run, made);
         }
-        if (typeof line.id === 'number' && line.org) {
+        if (isId(line.id) && line.org) {
           cases.set(key(line.id), {
             run: line.run,
             baseUrl: line.baseUrl,
@@ -234,13 +252,15 @@ export function readLedger(path: string, text?: string): LedgerState {
             id: line.id,
             ...(line.externalId ? { externalId: line.externalId } : {}),
             ...(line.shared === true ? { shared: true } : {}),
+            ...(typeof line.createdAt === 'string' ? { createdAt: line.createdAt } : {}),
             deleted: false,
           });
         }
         break;
       case 'deleted': {
+        // A deletion naming the external id of an earlier case with this id leaves the one created since.
         const c = cases.get(key(line.id));
-        if (c) c.deleted = true;
+        if (c && (!line.externalId || !c.externalId || c.externalId === line.externalId)) c.deleted = true;
         break;
       }
     }

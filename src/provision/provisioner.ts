@@ -7,8 +7,10 @@
 import type { ApiClient } from '../client/api.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { HarnessError, TransportError } from '../errors.ts';
-import type { CheckType } from '../spec/index.ts';
+import { stringifyJson } from '../base/json.ts';
+import { type CheckType, type Id, isId } from '../spec/index.ts';
 import { loadAdapter, pathFor, type AdapterContext, type CreateCaseBody, type ProvisionAdapter } from './adapter.ts';
+import { type CaseIdentity, identityOf } from './identity.ts';
 import { Ledger } from './ledger.ts';
 import { removeSampled } from './removal.ts';
 
@@ -29,7 +31,7 @@ export const PROVISION_PATHS = {
   startCase: '/api/cases/{id}/start/',
 } as const;
 
-type CaseBody = Record<string, unknown> & { id: number };
+type CaseBody = Record<string, unknown> & { id: Id };
 
 /** Answers to GET of a case that may mean the target has no such route (not shown by the interface). */
 const GET_MISSING_STATUSES: readonly number[] = [403, 404, 405, 501];
@@ -48,9 +50,13 @@ export interface ProvisionerOptions {
 }
 
 export class Provisioner {
-  readonly #created = new Set<number>();
-  /** Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. */
-  readonly #deletedByChecks = new Set<number>();
+  /** The cases made and not deleted by a check, with what identifies each (identity.ts). */
+  readonly #created = new Map<Id, CaseIdentity>();
+  /**
+   * Cases a check deleted itself (its DELETE answered 2xx, 404 or 410): teardown need not delete them. Kept apart
+   * from #created: a server that gives a deleted case's id to a new case has both under one id.
+   */
+  readonly #deletedByChecks = new Map<Id, CaseIdentity>();
   readonly #ledger?: Ledger;
   readonly #org: string;
   #seq = 0;
@@ -83,7 +89,7 @@ export class Provisioner {
     const excerpt = this.api.transport.redactor.redact(res.text.slice(0, 200));
     const hint = this.options.adapterFile
       ? `the --provisioner module ${this.options.adapterFile}`
-      : '"Provisioning conventions" in the README, or give a --provisioner module';
+      : '"Provisioning conventions" in docs/running.md, or give a --provisioner module';
     throw new HarnessError(
       'SC_TARGET_BROKEN',
       `provisioning: ${what} answered HTTP ${res.status} (${excerpt}); see ${hint}`,
@@ -109,7 +115,7 @@ export class Provisioner {
     };
   }
 
-  async #path(key: keyof typeof PROVISION_PATHS, id?: number): Promise<string> {
+  async #path(key: keyof typeof PROVISION_PATHS, id?: Id): Promise<string> {
     const template = (await this.#loadAdapter()).paths?.[key] ?? PROVISION_PATHS[key];
     return id === undefined ? template : pathFor(template, id);
   }
@@ -133,7 +139,7 @@ export class Provisioner {
     body: CreateCaseBody,
   ): Promise<ReceivedResponse> {
     const created: unknown = await this.#callAdapter('createCase', (ctx) => createCase(ctx, body));
-    return { status: 201, headers: {}, text: JSON.stringify(created ?? null), json: created };
+    return { status: 201, headers: {}, text: stringifyJson(created ?? null) ?? 'null', json: created };
   }
 
   /**
@@ -174,7 +180,7 @@ export class Provisioner {
       throw err;
     }
     const created = res.json as CaseBody | undefined;
-    const ok = (res.status === 201 || res.status === 200) && typeof created?.id === 'number';
+    const ok = (res.status === 201 || res.status === 200) && isId(created?.id);
     if (!ok) {
       this.#ledger?.refused(this.#org, body.external_id, res.status);
       const what = adapter.createCase ? "the provisioner's createCase" : `POST ${createPath}`;
@@ -182,14 +188,17 @@ export class Provisioner {
       this.#fail(`${what} (no integer id in the case it gave)`, res);
     }
     const customerId = (created.customer as { id?: unknown } | null | undefined)?.id;
-    this.#ledger?.created(
-      this.#org,
-      body.external_id,
-      created.id,
-      typeof customerId === 'number' && !(input.customer && 'id' in input.customer) ? customerId : undefined,
+    this.#ledger?.created(this.#org, body.external_id, created.id, {
+      ...(isId(customerId) && !(input.customer && 'id' in input.customer) ? { customerId } : {}),
+      ...(typeof created.created_at === 'string' ? { createdAt: created.created_at } : {}),
       shared,
-    );
-    if (!shared) this.#created.add(created.id);
+    });
+    if (!shared) {
+      // Known by the external id it was sent first (the ledger's), then by the one it showed.
+      const shown = identityOf(created)!;
+      shown.externalIds = [body.external_id, ...shown.externalIds.filter((v) => v !== body.external_id)];
+      this.#created.set(created.id, shown);
+    }
     return created;
   }
 
@@ -200,7 +209,7 @@ export class Provisioner {
    * that reads the case, GET is taken to be missing and every later read is a PATCH. Once GET has
    * answered 2xx, its 403 or 404 is an answer about the case and is returned as it is.
    */
-  async readCase(id: number): Promise<ReceivedResponse> {
+  async readCase(id: Id): Promise<ReceivedResponse> {
     if (this.#getWorks === false) return this.api.patchCase(id, {});
     const res = await this.api.request('GET', await this.#path('readCase', id));
     if (res.status >= 200 && res.status < 300) this.#getWorks = true;
@@ -210,7 +219,7 @@ export class Provisioner {
     return patched;
   }
 
-  async startCase(id: number): Promise<void> {
+  async startCase(id: Id): Promise<void> {
     const adapter = await this.#loadAdapter();
     const { startCase } = adapter;
     if (startCase) return this.#callAdapter(`startCase(${id})`, (ctx) => startCase(ctx, id));
@@ -223,8 +232,11 @@ export class Provisioner {
    * Marks a case as deleted by a check, whose DELETE of it answered 2xx, 404 or 410: teardown
    * confirms it is gone only in its sample (`removeSampled`).
    */
-  forget(id: number): void {
-    if (this.#created.delete(id)) this.#deletedByChecks.add(id);
+  forget(id: Id): void {
+    const identity = this.#created.get(id);
+    if (!identity) return;
+    this.#created.delete(id);
+    this.#deletedByChecks.set(id, identity);
   }
 
   /**
@@ -233,19 +245,22 @@ export class Provisioner {
    * so a worker's later suite files confirm none once it held), recording each in the
    * ledger; returns the ids that could not be removed. With --keep, removes nothing.
    */
-  async cleanup(): Promise<number[]> {
+  async cleanup(): Promise<Id[]> {
     if (this.options.keep) return [];
-    const ids = [...this.#created].map((id) => ({ id, deletedAlready: false }));
-    ids.push(...[...this.#deletedByChecks].map((id) => ({ id, deletedAlready: true })));
+    const listed =
+      (deletedAlready: boolean) =>
+      ([id, identity]: [Id, CaseIdentity]) => ({ id, deletedAlready, identity });
+    const ids = [...[...this.#created].map(listed(false)), ...[...this.#deletedByChecks].map(listed(true))];
     const removals = await removeSampled(this.api, this.#org, ids, Math.max(0, this.#confirmedGone));
     const sampled = removals.filter((r) => r.confirmed);
     if (this.#confirmedGone >= 0)
       this.#confirmedGone = sampled.every((r) => r.gone) ? this.#confirmedGone + sampled.length : -1;
-    const left: number[] = [];
+    const left: Id[] = [];
     for (const r of removals) {
       this.#created.delete(r.id);
       this.#deletedByChecks.delete(r.id);
-      if (r.gone) this.#ledger?.deleted(this.#org, r.id);
+      const created = r.identity?.externalIds[0];
+      if (r.gone) this.#ledger?.deleted(this.#org, r.id, typeof created === 'string' ? created : undefined);
       else left.push(r.id);
     }
     return left;

@@ -4,6 +4,7 @@
  * (each defined beside its handler). A switch (switches.ts) overrides points: a fault with a
  * defect, a variant with another legal choice. State (store, tokens, timers) is kept apart, in Env.
  */
+import { type Id, idPlus } from '../spec/index.ts';
 import type { ServerOptions } from './options.ts';
 import type { TenantCredentials } from './organisations.ts';
 import { answerDefaults, type AnswerPoints } from './handlers/answers.ts';
@@ -43,6 +44,8 @@ export type BulkOp = Extract<Op, `bulk-${string}`>;
 export interface ServerPoints {
   /** The id after `last` (0 before the first): one sequence for cases, customers and checks. */
   idAfter: IdSequence;
+  /** The id of a case being created, given the sequence's next (which it may leave unused). */
+  caseIdFor(next: () => Id): Id;
 }
 
 /** Every point of behaviour. */
@@ -81,7 +84,8 @@ export interface Env {
 /** The correct behaviour: every point's default. */
 export function correctBehaviour(env: Env): Behaviour {
   return {
-    idAfter: (last) => last + 1,
+    idAfter: (last) => idPlus(last, 1),
+    caseIdFor: (next) => next(),
     ...answerDefaults(env),
     ...authDefaults(env),
     ...tokenDefaults(env),

@@ -1,5 +1,7 @@
 /** Request body decoding and JSON answers for the reference server. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseJson, stringifyJson } from '../base/json.ts';
+import { idFromText } from '../spec/index.ts';
 
 export const MAX_REQUEST_BODY = 1024 * 1024;
 
@@ -38,7 +40,7 @@ export function writeAnswer(res: ServerResponse, answer: Answer, contentType: (m
     res.writeHead(answer.status, answer.headers ?? {}).end();
     return;
   }
-  const text = JSON.stringify(answer.body);
+  const text = stringifyJson(answer.body) ?? '';
   res.writeHead(answer.status, {
     'content-type': contentType(answer.mediaType ?? 'application/json'),
     'content-length': Buffer.byteLength(text),
@@ -72,7 +74,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /**
  * How a flat form field becomes a JSON value. Form bodies carry only strings, so: an empty
- * value is null; integer fields parse as integers; object and array fields carry JSON text;
+ * value is null; integer fields parse as integers (beyond 2^53 as bigints); object and array fields carry JSON text;
  * `ids` may also repeat.
  */
 export type FormFieldKind = 'string' | 'integer' | 'json' | 'integer-list';
@@ -81,17 +83,17 @@ function decodeFormValue(kind: FormFieldKind, values: string[]): unknown {
   const last = values[values.length - 1] ?? '';
   if (kind === 'integer-list') {
     if (values.length === 1 && last.trim().startsWith('[')) return parseJsonLoose(last);
-    return values.map((v) => (/^-?\d+$/.test(v) ? Number(v) : v));
+    return values.map((v) => idFromText(v) ?? v);
   }
   if (last === '') return null;
-  if (kind === 'integer') return /^-?\d+$/.test(last) ? Number(last) : last;
+  if (kind === 'integer') return idFromText(last) ?? last;
   if (kind === 'json') return parseJsonLoose(last);
   return last;
 }
 
 function parseJsonLoose(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text; // left as a string, so schema validation names the field
   }
@@ -133,7 +135,7 @@ export async function readRequestBody(
   if (mediaType === 'application/json') {
     if (raw.length === 0) return {};
     try {
-      return JSON.parse(raw.toString('utf8'));
+      return parseJson(raw.toString('utf8'));
     } catch {
       throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
     }

@@ -1,8 +1,8 @@
 /** In-memory state of the reference server, behind a small interface. */
-import type { CheckStatus, CheckType, Outcome } from '../spec/index.ts';
+import { type CheckStatus, type CheckType, compareIds, type Id, idPlus, type Outcome } from '../spec/index.ts';
 
 export interface CustomerRecord {
-  id: number;
+  id: Id;
   org: string;
   external_id: string | null;
   full_name: string;
@@ -10,9 +10,9 @@ export interface CustomerRecord {
 }
 
 export interface CheckRecord {
-  id: number;
+  id: Id;
   org: string;
-  caseId: number;
+  caseId: Id;
   check_type: CheckType | '' | null;
   input_details: Record<string, unknown> | null;
   risk_score: number | null;
@@ -27,7 +27,7 @@ export interface CheckRecord {
 }
 
 export interface CaseRecord {
-  id: number;
+  id: Id;
   org: string;
   external_id: string;
   webhook_url: string | null;
@@ -42,31 +42,31 @@ export interface CaseRecord {
   rfi: { body: string; title?: string | null; details?: Record<string, unknown> | null } | null;
   metadata: Record<string, unknown> | null;
   sync_platforms: unknown;
-  customerId: number;
+  customerId: Id;
   /** Bumped on every (re)start, so a superseded processing run stops. */
   generation: number;
 }
 
 export interface Store {
   /** A new id for a case, customer or check (one sequence for all three). */
-  nextId(): number;
-  getCase(org: string, id: number): CaseRecord | undefined;
+  nextId(): Id;
+  getCase(org: string, id: Id): CaseRecord | undefined;
   findCaseByExternalId(org: string, externalId: string): CaseRecord | undefined;
   /** Every case of the organisation. */
   casesOf(org: string): CaseRecord[];
   putCase(record: CaseRecord): void;
-  deleteCase(org: string, id: number): void;
-  getCustomer(org: string, id: number): CustomerRecord | undefined;
+  deleteCase(org: string, id: Id): void;
+  getCustomer(org: string, id: Id): CustomerRecord | undefined;
   findCustomersByExternalId(org: string, externalId: string): CustomerRecord[];
   /** Every customer of the organisation. */
   customersOf(org: string): CustomerRecord[];
   putCustomer(record: CustomerRecord): void;
-  deleteCustomer(org: string, id: number): void;
-  customerInUse(org: string, id: number): boolean;
-  getCheck(org: string, id: number): CheckRecord | undefined;
-  checksOfCase(org: string, caseId: number): CheckRecord[];
+  deleteCustomer(org: string, id: Id): void;
+  customerInUse(org: string, id: Id): boolean;
+  getCheck(org: string, id: Id): CheckRecord | undefined;
+  checksOfCase(org: string, caseId: Id): CheckRecord[];
   putCheck(record: CheckRecord): void;
-  deleteCheck(org: string, id: number): void;
+  deleteCheck(org: string, id: Id): void;
   /** Counts per organisation, for tests that show nothing was left behind. */
   countCases(org: string): number;
   countCustomers(org: string): number;
@@ -74,23 +74,23 @@ export interface Store {
   snapshot(): () => void;
 }
 
-/** Which id follows `last` (0 before the first). */
-export type IdSequence = (last: number) => number;
+/** Which id follows `last` (0 before the first); ids beyond 2^53 are bigints (src/spec/id.ts). */
+export type IdSequence = (last: Id) => Id;
 
 /** A Map-based store; records are owned by one organisation and invisible to the others. */
 export class MemoryStore implements Store {
-  #id = 0;
-  readonly #cases = new Map<number, CaseRecord>();
-  readonly #customers = new Map<number, CustomerRecord>();
-  readonly #checks = new Map<number, CheckRecord>();
+  #id: Id = 0;
+  readonly #cases = new Map<Id, CaseRecord>();
+  readonly #customers = new Map<Id, CustomerRecord>();
+  readonly #checks = new Map<Id, CheckRecord>();
 
-  constructor(private readonly sequence: IdSequence = (last) => last + 1) {}
+  constructor(private readonly sequence: IdSequence = (last) => idPlus(last, 1)) {}
 
-  nextId(): number {
+  nextId(): Id {
     this.#id = this.sequence(this.#id);
     return this.#id;
   }
-  getCase(org: string, id: number) {
+  getCase(org: string, id: Id) {
     const c = this.#cases.get(id);
     return c && c.org === org ? c : undefined;
   }
@@ -104,10 +104,10 @@ export class MemoryStore implements Store {
   putCase(record: CaseRecord) {
     this.#cases.set(record.id, record);
   }
-  deleteCase(org: string, id: number) {
+  deleteCase(org: string, id: Id) {
     if (this.getCase(org, id)) this.#cases.delete(id);
   }
-  getCustomer(org: string, id: number) {
+  getCustomer(org: string, id: Id) {
     const c = this.#customers.get(id);
     return c && c.org === org ? c : undefined;
   }
@@ -120,24 +120,26 @@ export class MemoryStore implements Store {
   putCustomer(record: CustomerRecord) {
     this.#customers.set(record.id, record);
   }
-  deleteCustomer(org: string, id: number) {
+  deleteCustomer(org: string, id: Id) {
     if (this.getCustomer(org, id)) this.#customers.delete(id);
   }
-  customerInUse(org: string, id: number) {
+  customerInUse(org: string, id: Id) {
     for (const c of this.#cases.values()) if (c.org === org && c.customerId === id) return true;
     return false;
   }
-  getCheck(org: string, id: number) {
+  getCheck(org: string, id: Id) {
     const c = this.#checks.get(id);
     return c && c.org === org ? c : undefined;
   }
-  checksOfCase(org: string, caseId: number) {
-    return [...this.#checks.values()].filter((c) => c.org === org && c.caseId === caseId).sort((a, b) => a.id - b.id);
+  checksOfCase(org: string, caseId: Id) {
+    return [...this.#checks.values()]
+      .filter((c) => c.org === org && c.caseId === caseId)
+      .sort((a, b) => compareIds(a.id, b.id));
   }
   putCheck(record: CheckRecord) {
     this.#checks.set(record.id, record);
   }
-  deleteCheck(org: string, id: number) {
+  deleteCheck(org: string, id: Id) {
     if (this.getCheck(org, id)) this.#checks.delete(id);
   }
   countCases(org: string) {
@@ -160,7 +162,7 @@ export class MemoryStore implements Store {
 }
 
 /** A rollback of one map: records keep their identity (holders of a reference see the old values again). */
-function rollback<T extends object>(map: Map<number, T>): () => void {
+function rollback<T extends object>(map: Map<Id, T>): () => void {
   const kept = new Map([...map].map(([id, record]) => [id, { record, copy: structuredClone(record) }]));
   return () => {
     for (const id of [...map.keys()]) if (!kept.has(id)) map.delete(id);

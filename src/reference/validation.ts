@@ -1,6 +1,6 @@
 /**
  * The reference server's request rules: the interface's schemas from src/spec, with the choices
- * the reference makes where the interface is silent (see README, "The reference server"). They
+ * the reference makes where the interface is silent (see docs/reference-server.md). They
  * are built from a few points of behaviour (limits, how a length is counted, what a string
  * becomes, the delete_after and metadata types), so a switch bends a rule by changing a value.
  */
@@ -10,8 +10,8 @@ import {
   CasePatch,
   codePointLength,
   CustomerType,
+  IdSchema,
   Int32,
-  JsonObject,
   LIMITS,
   SyncPlatforms,
 } from '../spec/index.ts';
@@ -38,6 +38,15 @@ export interface RulePoints {
   metadata: z.ZodType<Record<string, unknown>>;
 }
 
+/**
+ * A JSON object, kept as it came: zod's record copies keys by assignment, which makes a `__proto__` key the copy's
+ * prototype instead of a key (so it is lost); the value a client sent is stored as sent.
+ */
+export const FreeObject = z.custom<Record<string, unknown>>(
+  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+  { message: 'must be a JSON object' },
+);
+
 export const RULE_DEFAULTS: RulePoints = {
   limits: {
     webhookUrl: LIMITS.webhookUrlMaxLength,
@@ -48,7 +57,7 @@ export const RULE_DEFAULTS: RulePoints = {
   textLength: codePointLength,
   text: (s) => s,
   deleteAfter: Int32,
-  metadata: JsonObject,
+  metadata: FreeObject,
 };
 
 function isHttpUrl(s: string): boolean {
@@ -79,7 +88,7 @@ export function buildRules(p: RulePoints) {
   });
   const bulkCustomerItem = z
     .object({
-      id: z.int().optional(),
+      id: IdSchema.optional(),
       external_id: text(p, p.limits.customerExternalId).nullable().optional(),
       full_name: text(p, p.limits.customerFullName, nonEmpty).optional(),
       customer_type: CustomerType.optional(),
@@ -90,7 +99,7 @@ export function buildRules(p: RulePoints) {
   /** Creation keeps the interface's limits and types whatever the switches: only PATCH and bulk are judged. */
   const caseCreate = z.object({
     customer: z.union([
-      z.object({ id: z.int() }),
+      z.object({ id: IdSchema }),
       z.object({
         full_name: text(p, LIMITS.customerFullNameMaxLength, nonEmpty),
         customer_type: CustomerType.optional(),
@@ -99,7 +108,7 @@ export function buildRules(p: RulePoints) {
     ]),
     external_id: text(p, LIMITS.caseExternalIdMaxLength, nonEmpty).optional(),
     webhook_url: text(p, LIMITS.webhookUrlMaxLength, httpUrl).nullable().optional(),
-    metadata: JsonObject.nullable().optional(),
+    metadata: FreeObject.nullable().optional(),
     delete_after: Int32.optional(),
     sync_platforms: SyncPlatforms.optional(),
     checks: z
@@ -109,13 +118,13 @@ export function buildRules(p: RulePoints) {
             .union([z.enum(CHECK_TYPES), z.literal('')])
             .nullable()
             .optional(),
-          input_details: JsonObject.nullable().optional(),
+          input_details: FreeObject.nullable().optional(),
         }),
       )
       .max(LIMITS.bulkMaxItems)
       .optional(),
   });
-  return { casePatch, bulkCaseItem: casePatch.extend({ id: z.int() }), bulkCustomerItem, caseCreate };
+  return { casePatch, bulkCaseItem: casePatch.extend({ id: IdSchema }), bulkCustomerItem, caseCreate };
 }
 
 /** The request rules one server instance applies. */

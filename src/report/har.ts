@@ -1,9 +1,10 @@
 /**
  * exchanges.har: every exchange of a run as an HTTP Archive (HAR 1.2), for browser devtools
  * (Network › Import HAR) and any HAR viewer. Built from the run's exchange log (results/
- * exchange-log.ts), so its bodies are as recorded: redacted, at most 16384 characters each. Each
- * entry carries `_screenconf` (a custom field, as HAR 1.2 allows): the check and the requirement
- * ids it names, or the stage (teardown, preflight, sweep), the credential, and the target.
+ * exchange-log.ts), so its bodies are as recorded: redacted, a request whole (up to 1 MiB), an
+ * answer at most 16384 characters. Each entry carries `_screenconf` (a custom field, as HAR 1.2
+ * allows): the check and the requirement ids it names, or the stage (teardown, preflight, sweep),
+ * the credential, and the target.
  * One page per target groups the entries.
  */
 import { STATUS_CODES } from 'node:http';

@@ -5,6 +5,7 @@
  * (interface section → requirements → checks → verdict). Long values are folded with their length.
  * Every text is escaped; nothing here needs the script.
  */
+import { stringifyJson } from '../base/json.ts';
 import { oneLine } from '../base/text.ts';
 import type { Evidence } from '../results/evidence.ts';
 import { describeRequest, type Exchange } from '../results/exchange.ts';
@@ -214,7 +215,7 @@ export function environmentSection(report: ConformanceReport): string {
   const options = Object.entries(run.options ?? {});
   const settings = options.length
     ? `<details class="settings"><summary>Settings of the run (${options.length})</summary>` +
-      `${kv(options.map(([k, v]) => [k, fold(typeof v === 'string' ? v : JSON.stringify(v), 200)]))}</details>`
+      `${kv(options.map(([k, v]) => [k, fold(typeof v === 'string' ? v : stringifyJson(v), 200)]))}</details>`
     : '';
   return `<section id="run"><h2>Environment</h2>${kv(rows)}${settings}</section>`;
 }

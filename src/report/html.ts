@@ -12,6 +12,7 @@
  * data-* attributes of the rows and never builds markup. The page is a pure function of
  * conformance.json (no clock), so re-rendering it gives the same bytes.
  */
+import { matrixSection } from './html-matrix.ts';
 import { createHash } from 'node:crypto';
 import { overallVerdict, targetVerdict, verdictLine, type OverallVerdict } from '../results/build.ts';
 import { areaTitle, byArea } from '../results/judge.ts';
@@ -309,6 +310,7 @@ ${multi ? '<label><input type="checkbox" id="f-differs"> Differences only</label
 ${report.results.map((r) => rowHtml(r, labels)).join('\n')}
 </table>
 </section>
+${matrixSection(report)}
 ${traceSection(report)}
 <footer>screenconf ${esc(report.tool.version)} · rendered from conformance.json (schema ${esc(report.schemaVersion)})
 · every exchange of the run is in exchanges.har · check this folder with <code>screenconf verify DIR</code></footer>

@@ -1,4 +1,5 @@
 /** Reading a conformance.json back: JSON, then the zod schema; a bad file is SC_REPORT_INVALID. */
+import { parseJson } from '../base/json.ts';
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import { ConformanceReportSchema, type ConformanceReport } from '../results/report.ts';
@@ -13,7 +14,7 @@ function issuePath(path: readonly PropertyKey[]): string {
 export function parseReport(text: string, where: string): ConformanceReport {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJson(text);
   } catch (err) {
     throw new HarnessError('SC_REPORT_INVALID', `${where} is not JSON: ${(err as Error).message.split('\n')[0]}`);
   }

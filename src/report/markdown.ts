@@ -9,6 +9,7 @@
  * the count of any left out is said. Server-controlled text is inside a code span or fence longer
  * than any backtick run it holds, or escaped, so it cannot add Markdown or HTML.
  */
+import { matrixCounts, matrixRows, ORACLE_ORDER } from '../results/matrix.ts';
 import { oneLine } from '../base/text.ts';
 import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts';
 import { describeRequest } from '../results/exchange.ts';
@@ -227,6 +228,7 @@ function header(report: ConformanceReport): string[] {
   out.push('', '## Results by area', '', row(['Area', ...VERDICTS]), row(['---', ...VERDICTS.map(() => '---:')]));
   for (const a of byArea(report.results)) out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
   out.push(row(['**All requirements**', ...VERDICTS.map((v) => `**${report.summary.counts[v]}**`)]));
+  out.push(...matrixSummary(report));
   const problems = report.summary.harnessFaults
     .map((f) => `Harness fault: ${f}`)
     .concat(report.summary.suiteErrors.map((e) => `Suite error: ${e}`));
@@ -236,6 +238,29 @@ function header(report: ConformanceReport): string[] {
     out.push('', '## Problems of the run', '');
     for (const p of problems.slice(0, 10)) out.push(`- ${mdText(oneLine(p, 300))}`);
     if (problems.length > 10) out.push(`- … and ${problems.length - 10} more (report.html lists them)`);
+  }
+  return out;
+}
+
+/** The input matrix per way in: cells sent, and each oracle's failures (report.html lists every cell). */
+function matrixSummary(report: ConformanceReport): string[] {
+  if (!(report.checks ?? []).some((c) => c.cells?.length)) return [];
+  const counts = matrixCounts(matrixRows(report));
+  const out = [
+    '',
+    '## Input matrix',
+    '',
+    row(['Way in', 'Sent', ...ORACLE_ORDER]),
+    row(['---', '---:', ...ORACLE_ORDER.map(() => '---:')]),
+  ];
+  for (const c of counts) {
+    const cells = ORACLE_ORDER.map((o) => {
+      const n = c.byOracle[o];
+      return n
+        ? `${n.fail ? `**${n.fail} fail**` : `${n.pass} pass`}${n.notJudged ? ` (${n.notJudged} not judged)` : ''}`
+        : '–';
+    });
+    out.push(row([mdText(c.way), `${c.sent} of ${c.cells}`, ...cells]));
   }
   return out;
 }

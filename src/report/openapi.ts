@@ -21,6 +21,7 @@ import {
   CasePatch,
   Check,
   Customer,
+  idAsInteger,
   LIMITS,
   TokenRequest,
   TokenResponse,
@@ -89,6 +90,8 @@ function componentSchemas(): Json {
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+    override: idAsInteger,
   }) as { schemas: Record<string, Json> };
   // Each is a component of this document, in its dialect: no $schema or $id of its own.
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));

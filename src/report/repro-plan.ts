@@ -3,8 +3,10 @@
  * their setup), each with the credential it needs, its path and body as templates in which the ids a setup request
  * created and the run's external_id prefix are variables, and what to capture from each creation.
  */
+import { parseJson } from '../base/json.ts';
 import { REDACTED } from '../base/redact.ts';
-import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
+import { type Exchange, isMadeUpId } from '../results/exchange.ts';
+import { type Id, idFromText, isId } from '../spec/index.ts';
 
 /** Whose credential a request carries in the script. */
 export type Who = 'ours' | 'peer' | 'ours-key' | 'peer-key' | 'none' | 'other';
@@ -38,26 +40,27 @@ export interface Step {
    * run made outside this failure's evidence, which the script cannot set up (sent as they are,
    * they name a record the run deleted, and the answer would say nothing about the failure).
    */
-  unresolved: number[];
+  unresolved: Id[];
 }
 
 export type IdKind = 'case' | 'customer' | 'check' | 'other';
 
 /** The "id" keys of a JSON value in the order they appear in its text, with what each identifies. */
-export function idKeys(value: unknown, kind: IdKind = 'case', out: { id: number; kind: IdKind }[] = []) {
+export function idKeys(value: unknown, kind: IdKind = 'case', out: { id: Id; kind: IdKind }[] = []) {
   if (Array.isArray(value)) for (const v of value) idKeys(v, kind, out);
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'id' && typeof v === 'number') out.push({ id: v, kind });
+      if (k === 'id' && isId(v)) out.push({ id: v, kind });
       else idKeys(v, k === 'customer' ? 'customer' : k === 'checks' ? 'check' : 'other', out);
     }
   }
   return out;
 }
 
-export function parseJson(text: string | undefined): unknown {
+/** A recorded body as JSON (ids as Id), or undefined when it is none. */
+export function parseBody(text: string | undefined): unknown {
   try {
-    return text ? JSON.parse(text) : undefined;
+    return text ? parseJson(text) : undefined;
   } catch {
     return undefined;
   }
@@ -104,9 +107,9 @@ export function relativePath(url: string, baseUrl: string): string {
 function template(
   text: string,
   runId: string,
-  ids: (n: number) => string | undefined,
+  ids: (n: Id) => string | undefined,
   re: RegExp,
-  unresolved: number[],
+  unresolved: Id[],
 ): Part[] {
   const parts: Part[] = [];
   const prefix = `screenconf-${runId}-`;
@@ -124,9 +127,10 @@ function template(
   let at = 0;
   for (const m of text.matchAll(re)) {
     for (const n of m[0].matchAll(/\d+/g)) {
-      const variable = ids(Number(n[0]));
+      const id = idFromText(n[0])!;
+      const variable = ids(id);
       if (!variable) {
-        if (Number(n[0]) < UNKNOWN_ID_FLOOR) unresolved.push(Number(n[0]));
+        if (!isMadeUpId(id)) unresolved.push(id);
         continue;
       }
       const start = m.index + n.index;
@@ -148,12 +152,12 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     const path = relativePath(e.request.url, baseUrl);
     const pathOnly = path.split('?')[0]!;
     // The kind the place names first; then any kind (a case's nested customer or check in a body).
-    const lookup = (inBody: boolean) => (id: number) =>
+    const lookup = (inBody: boolean) => (id: Id) =>
       known.get(`${kindAt(pathOnly, inBody)}:${id}`) ??
       known.get(`case:${id}`) ??
       (inBody ? (known.get(`customer:${id}`) ?? known.get(`check:${id}`)) : undefined);
     const headers = Object.fromEntries(Object.entries(e.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
-    const unresolved: number[] = [];
+    const unresolved: Id[] = [];
     const step: Step = {
       n,
       method: e.request.method,
@@ -172,7 +176,7 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     }
     const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
     if (created) {
-      const keys = idKeys(parseJson(e.response?.body));
+      const keys = idKeys(parseBody(e.response?.body));
       keys.forEach((k, ordinal) => {
         const variable = `ID_${n}_${ordinal + 1}`;
         step.captures.push({ variable, ordinal: ordinal + 1, kind: k.kind });

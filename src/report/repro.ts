@@ -6,6 +6,7 @@
  * the server conforms on that point now, 2 when it could not run. Pure: from the report's data to text.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are sh, where ${VAR:-x} is expansion
+import { stringifyJson } from '../base/json.ts';
 import type { Failure, RequirementResult } from '../results/report.ts';
 import { type Part, planSteps, type Step, type Who } from './repro-plan.ts';
 
@@ -104,16 +105,22 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 json_escape() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-# token NAME CLIENT_ID SECRET: an access token for those client credentials, as the header file auth_NAME
+# token NAME CLIENT_ID SECRET [API_KEY]: an access token for those client credentials, as the header file auth_NAME;
+# asked again with Authorization: Bearer API_KEY when the endpoint refuses it without (interface § Authentication 3)
 token() {
   [ -n "$2" ] || fail_setup "no client_id for $1: set the variable named in the header"
   [ -n "$3" ] || fail_setup "no client_secret for $1: set the variable named in the header"
   printf '{"grant_type":"client_credentials","client_id":"%s","%s":"%s"}' \
     "$(json_escape "$2")" client_secret "$(json_escape "$3")" > "$TMP/token-request"
-  st=$(curl -sS -o "$TMP/token" -w '%{http_code}' -X POST -H 'content-type: application/json' \
-    -H 'accept: application/json' --data-binary "@$TMP/token-request" "$BASE/api/oauth/token/") ||
-    fail_setup "the token endpoint did not answer"
-  rm -f "$TMP/token-request"
+  : > "$TMP/token-auth"
+  for with in none ${'${4:+key}'}; do
+    [ "$with" = none ] || printf 'authorization: Bearer %s\n' "$4" > "$TMP/token-auth"
+    st=$(curl -sS -o "$TMP/token" -w '%{http_code}' -X POST -H 'content-type: application/json' \
+      -H 'accept: application/json' -H "@$TMP/token-auth" --data-binary "@$TMP/token-request" \
+      "$BASE/api/oauth/token/") || fail_setup "the token endpoint did not answer"
+    case "$st" in 400|401|403) ;; *) break ;; esac
+  done
+  rm -f "$TMP/token-request" "$TMP/token-auth"
   tok=$(tr -d '\n' < "$TMP/token" | sed -n 's/.*"access_token"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p')
   [ -n "$tok" ] || fail_setup "no access_token for $1 (HTTP $st)"
   printf 'authorization: Bearer %s\n' "$tok" > "$TMP/auth_$1"
@@ -162,8 +169,10 @@ flat() {
 function authSetup(steps: readonly Step[]): string[] {
   const who = new Set(steps.map((s) => s.who));
   const lines: string[] = [];
-  if (who.has('ours')) lines.push('token ours "$CLIENT_ID" "$CLIENT_SECRET"');
-  if (who.has('peer')) lines.push('token peer "$PEER_CLIENT_ID" "${SCREENCONF_PEER_CLIENT_SECRET:-}"');
+  // The API keys are optional: given, a token endpoint that wants the bearer header gets it.
+  if (who.has('ours')) lines.push('token ours "$CLIENT_ID" "$CLIENT_SECRET" "${SCREENCONF_API_KEY:-}"');
+  if (who.has('peer'))
+    lines.push('token peer "$PEER_CLIENT_ID" "${SCREENCONF_PEER_CLIENT_SECRET:-}" "${SCREENCONF_PEER_API_KEY:-}"');
   if (who.has('ours-key')) lines.push('key ours-key "${SCREENCONF_API_KEY:-}"');
   if (who.has('peer-key')) lines.push('key peer-key "${SCREENCONF_PEER_API_KEY:-}"');
   for (const s of steps.filter((x) => x.who === 'other')) {
@@ -311,7 +320,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
   if (header) {
     const value = `[[:space:]]*:.*${header.contains.replace(/[^A-Za-z0-9 _/-]/g, '.')}`;
     lines.push(
-      `# header ${header.name}: expected to hold ${JSON.stringify(header.contains)}`,
+      `# header ${header.name}: expected to hold ${stringifyJson(header.contains)}`,
       `grep -i ${q(`^${header.name}${value}`)} "$TMP/hdr_${n}" >/dev/null || FIELDS_OK=0`,
       `shown=$(tr -d '\\r' < "$TMP/hdr_${n}" | grep -i ${q(`^${header.name}:`)})`,
       `echo "Header: \${shown:-(no ${header.name})}"`,
@@ -324,7 +333,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
     lines.push(
       '# screenconf cannot check this expectation in sh: the body is shown, to compare with the report by hand.',
       `echo ${q(`(in the run: HTTP ${last.status ?? '?'})`)}`,
-      'case "$STATUS" in 5[0-9][0-9]) echo "(a 5xx never conforms)"; ' + reproduced + ' ;; esac',
+      `case "$STATUS" in 5[0-9][0-9]) echo "(a 5xx never conforms)"; ${reproduced} ;; esac`,
       undecided('not checkable in sh; compare the body with the expectation by hand'),
     );
     return lines;
@@ -387,6 +396,9 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
     `#   SCREENCONF_BASE_URL           the server (default: ${ctx.baseUrl})`,
     `#   SCREENCONF_CLIENT_ID          our client_id${ctx.clientId ? ` (default: ${ctx.clientId})` : ''}`,
     ...(env.includes('SCREENCONF_CLIENT_SECRET') ? ['#   SCREENCONF_CLIENT_SECRET      our client_secret'] : []),
+    ...(env.includes('SCREENCONF_CLIENT_SECRET') && !env.includes('SCREENCONF_API_KEY')
+      ? ['#   SCREENCONF_API_KEY            our API key, if a token endpoint refuses requests without it']
+      : []),
     ...(env.includes('SCREENCONF_PEER_CLIENT_SECRET')
       ? [
           `#   SCREENCONF_PEER_CLIENT_ID     the peer organisation's client_id${peerDefault}`,

@@ -66,6 +66,7 @@ export function checkEntries(outcomes: readonly CheckOutcome[]): Check[] {
     ...(o.notRun ? { notRun: true } : {}),
     ...(o.flaky !== undefined ? { flaky: o.flaky } : {}),
     ...(o.harnessFault ? { harnessFault: { code: o.harnessFault.code, message: o.harnessFault.message } } : {}),
+    ...(o.cells?.length ? { cells: o.cells } : {}),
   }));
 }
 

@@ -1,5 +1,6 @@
 /** What a result shows of the server: the exchanges behind it, with curl reproductions. */
 import { z } from 'zod';
+import { type Id, idFromText } from '../spec/id.ts';
 import { type Exchange, ExchangeSchema } from './exchange.ts';
 import { obj, text } from './schema-helpers.ts';
 
@@ -57,21 +58,24 @@ export function oldestFirst<T extends { at: string }>(items: Iterable<T>): T[] {
   return [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-/** Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`). */
-export function idsNamed(e: Exchange): number[] {
-  const out: number[] = [];
-  for (const m of e.request.url.matchAll(/\/(\d+)(?=\/|$|\?)/g)) out.push(Number(m[1]));
+/**
+ * Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`); exact
+ * beyond 2^53 (src/spec/id.ts), where ids a few apart are one JS number.
+ */
+export function idsNamed(e: Exchange): Id[] {
+  const out: Id[] = [];
+  for (const m of e.request.url.matchAll(/\/(\d+)(?=\/|$|\?)/g)) out.push(idFromText(m[1]!)!);
   for (const m of (e.request.body ?? '').matchAll(/"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g))
-    for (const n of m[1]!.matchAll(/\d+/g)) out.push(Number(n[0]));
+    for (const n of m[1]!.matchAll(/\d+/g)) out.push(idFromText(n[0])!);
   return out;
 }
 
 /** Ids a request created: those in the 2xx answer to a POST that names none (a case with its customer and checks). */
-export function idsCreated(e: Exchange): number[] {
+export function idsCreated(e: Exchange): Id[] {
   const { response } = e;
   if (e.request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return [];
   if (idsNamed(e).length) return [];
-  return [...response.body.matchAll(/"id"\s*:\s*(\d+)/g)].map((m) => Number(m[1]));
+  return [...response.body.matchAll(/"id"\s*:\s*(\d+)/g)].map((m) => idFromText(m[1]!)!);
 }
 
 /**

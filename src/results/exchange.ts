@@ -24,6 +24,14 @@ export type OrganisationRole = z.infer<typeof OrganisationRoleSchema>;
  */
 export const UNKNOWN_ID_FLOOR = 2_147_400_000;
 
+/**
+ * Whether an id is one the harness made up (from UNKNOWN_ID_FLOOR to the top of the int32 range): a server's own
+ * ids may lie above it (sparse 64-bit ids), and those name real records.
+ */
+export function isMadeUpId(id: number | bigint): boolean {
+  return id >= UNKNOWN_ID_FLOOR && id < 2 ** 31;
+}
+
 export const ExchangeSchema = obj({
   at: text('when the request was sent (ISO 8601)'),
   durationMs: z.number().describe('request to last byte of the response, in ms'),
@@ -31,7 +39,7 @@ export const ExchangeSchema = obj({
     method: z.string(),
     url: text('absolute URL, secrets redacted'),
     headers: z.record(z.string(), z.string()).describe('as sent; Authorization and Cookie values redacted'),
-    body: text('as sent (first 16384 characters), secrets redacted').optional(),
+    body: text('as sent (first 1048576 characters), secrets redacted').optional(),
     credential: CredentialKindSchema.optional(),
     organisation: OrganisationRoleSchema.optional(),
     cleanup: z.boolean().optional(),

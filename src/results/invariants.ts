@@ -2,11 +2,15 @@
  * What the invariant watcher saw in one suite file's case bodies: plain data, so it travels in
  * task metadata from the suite's worker to the runner (src/kit/invariants.ts does the watching).
  */
+import type { Id } from '../spec/index.ts';
 import type { Evidence } from './evidence.ts';
 import type { Exchange } from './exchange.ts';
 import type { Expectation } from './failure.ts';
 
-/** What the watcher judges on every case body, one requirement per invariant. */
+/**
+ * What the watcher judges on every case body, one requirement per invariant (CASE-ID-NOT-REUSED across bodies: a
+ * deleted case's id shown by another case).
+ */
 export const WATCHED_REQUIREMENTS = [
   'READ-CASE-SCHEMA',
   'READ-ENUMS',
@@ -14,6 +18,7 @@ export const WATCHED_REQUIREMENTS = [
   'READ-CASE-RISK-MAX',
   'CASE-EXTERNAL-ID-STRING',
   'CASE-ORIGIN-URL-ALIAS',
+  'CASE-ID-NOT-REUSED',
 ] as const;
 export type WatchedRequirement = (typeof WATCHED_REQUIREMENTS)[number];
 
@@ -35,7 +40,7 @@ export interface InvariantFinding {
 }
 
 export interface InvariantViolation extends InvariantFinding {
-  caseId: number | null;
+  caseId: Id | null;
   /** The request whose answer held the case: `GET /api/cases/12/`. */
   request: string;
 }

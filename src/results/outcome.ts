@@ -18,6 +18,21 @@ export type Attempt = 'passed' | 'failed' | 'not-judged' | 'skipped';
 /** A failure of a check: the assertion's fields and the message people read. */
 export type CheckFailure = FailureDetail & { message: string };
 
+/** One oracle's verdict on one cell of the input matrix (src/spec/inputs/matrix.ts), as a check judged it. */
+export interface MatrixCellRecord {
+  /** `patch/json/delete_after/2^63`. */
+  cell: string;
+  oracle: string;
+  /** The requirement the oracle is owned by on the cell's way in. */
+  requirement: string;
+  /** What a conforming server does with the value: accept, reject, open; act, exact, none for a named record. */
+  verdict: string;
+  result: 'pass' | 'fail' | 'not-judged';
+  /** The status the cell's request was answered with. */
+  status?: number;
+  why?: string;
+}
+
 /** What check() writes into its task metadata (`task.meta.screenconf`), for the runner. */
 export interface CheckRecord {
   /** The requirement ids this check names. */
@@ -35,6 +50,8 @@ export interface CheckRecord {
   running?: boolean;
   /** Requests the check sent, over all its attempts. */
   requests?: number;
+  /** The input-matrix cells the check judged, one entry per cell (its last attempt's). */
+  cells?: MatrixCellRecord[];
 }
 
 /** One check's outcome, as judged: what the runner collected from vitest and the task metadata. */
@@ -55,4 +72,6 @@ export interface CheckOutcome {
   /** Set when the check was re-run after failing: true when the re-run passed (flaky), false when it failed again. */
   flaky?: boolean;
   durationMs: number;
+  /** The input-matrix cells it judged. */
+  cells?: MatrixCellRecord[];
 }

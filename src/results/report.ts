@@ -7,6 +7,7 @@
  * version N reads version N+1.
  */
 import { z } from 'zod';
+import { idAsInteger, IdSchema } from '../spec/id.ts';
 import { AREAS } from '../spec/requirement.ts';
 import { USER_AREA, USER_OWNER } from '../spec/user-catalogue.ts';
 import { EvidenceSchema } from './evidence.ts';
@@ -82,6 +83,16 @@ export const TestRefSchema = obj({
   target: text('multi-target reports: the target it ran against').optional(),
 }).meta({ id: 'TestRef' });
 
+export const MatrixCellSchema = obj({
+  cell: text('way/encoding/field/kind of the input matrix (screenconf list --matrix)'),
+  oracle: text('the rule it was judged by: answered, own-record, unchanged, stored, readable, limits'),
+  requirement: text('the requirement that owns the oracle on its way in'),
+  verdict: text('what a conforming server does with it: accept, reject, open; act, exact, none (a named record)'),
+  result: z.enum(['pass', 'fail', 'not-judged']),
+  status: z.int().describe('the HTTP status its request was answered with').optional(),
+  why: text('why it failed or was not judged').optional(),
+}).meta({ id: 'MatrixCell' });
+
 export const CheckSchema = obj({
   suite: text('suite file name (suites/<suite>.test.ts)'),
   name: text('full name of the check'),
@@ -100,6 +111,7 @@ export const CheckSchema = obj({
     .describe('what kept it from judging (not a verdict on the server)')
     .optional(),
   target: text('multi-target reports: the target it ran against').optional(),
+  cells: z.array(MatrixCellSchema).describe('the input-matrix cells it judged, one entry per cell').optional(),
 })
   .describe('one check (a vitest test of suites/) and how it ended')
   .meta({ id: 'Check' });
@@ -205,7 +217,7 @@ export const CleanupSchema = obj({
   ledger: text('the run ledger (JSON lines), for screenconf cleanup'),
   kept: z.boolean().describe('--keep: nothing was removed on purpose'),
   removedAtEnd: z.int().describe('cases the end-of-run sweep removed'),
-  left: z.array(z.number()).describe('case ids still on the target'),
+  left: z.array(IdSchema).describe('case ids still on the target'),
   unconfirmed: z.array(z.string()).describe('external ids of create requests that got no answer'),
   undeletable: obj({
     customers: z
@@ -240,7 +252,7 @@ export const SummarySchema = obj({
   mustFailures: z.int(),
   shouldWarnings: z.int(),
   harnessFaults: z.array(z.string()).describe('problems that kept checks from judging (not verdicts on the server)'),
-  leftovers: z.array(z.number()).describe('case ids that could not be removed'),
+  leftovers: z.array(IdSchema).describe('case ids that could not be removed'),
   suiteErrors: z.array(z.string()),
   throttled: z.int().describe('requests the target answered 429').optional(),
   flaky: z
@@ -355,6 +367,7 @@ export type TargetKind = z.infer<typeof TargetKindSchema>;
 export type Failure = z.infer<typeof FailureSchema>;
 export type TestRef = z.infer<typeof TestRefSchema>;
 export type Check = z.infer<typeof CheckSchema>;
+export type MatrixCell = z.infer<typeof MatrixCellSchema>;
 export type Shard = z.infer<typeof ShardSchema>;
 export type MergedShard = z.infer<typeof MergedShardSchema>;
 export type Verdict = z.infer<typeof VerdictSchema>;
@@ -364,7 +377,13 @@ export type ObservationEvidence = z.infer<typeof ObservationEvidenceSchema>;
 /** The JSON Schema of conformance.json (committed as docs/conformance.schema.json). */
 export function reportJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(ConformanceReportSchema, { target: 'draft-2020-12', io: 'input', reused: 'inline' }),
+    ...z.toJSONSchema(ConformanceReportSchema, {
+      target: 'draft-2020-12',
+      io: 'input',
+      reused: 'inline',
+      unrepresentable: 'any',
+      override: idAsInteger,
+    }),
     title: `screenconf conformance.json, schemaVersion ${REPORT_SCHEMA_VERSION}`,
   };
 }

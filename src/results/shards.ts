@@ -5,6 +5,7 @@
  * words — so the verdicts are those of the same run unsharded. A requirement whose checks ran in
  * two shards is judged from the checks of both.
  */
+import { stringifyJson } from '../base/json.ts';
 import { HarnessError, isErrorCode } from '../errors.ts';
 import { CATALOGUE, CATALOGUE_VERSION, USER_OWNER, type UserRequirement, userRequirement } from '../spec/index.ts';
 import { buildReport, checkEntries } from './build.ts';
@@ -33,7 +34,7 @@ function targetIdentity(r: ConformanceReport): string {
     .join(', ');
 }
 
-const text = (v: unknown): string => (v === undefined ? '(not set)' : JSON.stringify(v));
+const text = (v: unknown): string => (v === undefined ? '(not set)' : stringifyJson(v));
 
 /** What every shard of one run holds alike, by the name a refusal uses. */
 function identity(r: ConformanceReport): Record<string, string> {
@@ -147,6 +148,7 @@ export function outcomesOf(report: ConformanceReport): CheckOutcome[] {
       ...(c.notRun ? { notRun: true } : {}),
       ...(c.flaky !== undefined ? { flaky: c.flaky } : {}),
       durationMs: c.durationMs,
+      ...(c.cells?.length ? { cells: c.cells } : {}),
     };
   });
 }

@@ -104,13 +104,15 @@ export async function cleanupLedger(
         config.baseUrl,
         { clientId: config.clientId, clientSecret: config.clientSecret },
         transport,
+        Date.now,
+        { apiKey: config.apiKey },
       ).get({ cleanup: true });
     io.out(`target ${config.baseUrl}`);
     const writers = new Map<string, Ledger>();
     const { removed, left } = await removeAll(pending, clients, (c) => {
       const key = `${c.run} ${c.baseUrl}`;
       if (!writers.has(key)) writers.set(key, new Ledger(path, c.run, c.baseUrl));
-      writers.get(key)!.deleted(c.org, c.id);
+      writers.get(key)!.deleted(c.org, c.id, c.externalId);
     });
     for (const r of removed) io.out(`removed case ${r.id} (organisation ${r.org}): ${r.detail}`);
     for (const r of left) io.out(redactor.redact(`could not remove case ${r.id} (organisation ${r.org}): ${r.detail}`));

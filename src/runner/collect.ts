@@ -12,12 +12,13 @@ import { failureHeadline } from '../results/failure.ts';
 import { exchangeKey, type InvariantFindings, WATCH_NAME, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
+import type { Id } from '../spec/index.ts';
 import { rerunOutcome } from './rerun.ts';
 
 /** What the suites of one target produced, besides verdicts. */
 export class OutcomeCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = [];
-  readonly leftovers: number[] = [];
+  readonly leftovers: Id[] = [];
   readonly errors: string[] = [];
   readonly serverHeaders = new ServerHeaders();
   /** Requests each suite file sent (its setup and cleanup included). */
@@ -100,6 +101,7 @@ function checkOutcome(suite: string, test: TestCase): CheckOutcome {
     ...(record?.harnessFault && state === 'failed' ? { harnessFault: record.harnessFault } : {}),
     ...(flaky !== undefined ? { flaky } : {}),
     durationMs: test.diagnostic()?.duration ?? 0,
+    ...(record?.cells?.length ? { cells: record.cells } : {}),
   };
 }
 

@@ -37,6 +37,8 @@ export interface ConfigSources {
   fileSource?: ConfigFileSource | undefined;
   /** Folder that relative paths given by flags or variables are resolved against. */
   cwd?: string;
+  /** The whole environment: the credentials file may name the variable of a secret. */
+  environment?: NodeJS.ProcessEnv;
 }
 
 /** The line of a top-level key in a JSON object's text (a tiny scanner: strings, nesting). */
@@ -198,7 +200,8 @@ function readSecretFile(file: string, what: string): string {
 export function resolveConfig(sources: ConfigSources): Config {
   const merged: ConfigInput = { ...sources.file, ...sources.env, ...sources.flags };
   for (const k of Object.keys(merged)) if (merged[k as SettingKey] === undefined) delete merged[k as SettingKey];
-  if (merged.credentials !== undefined) applyCredentialsFile(merged, settingBase('credentials', sources));
+  if (merged.credentials !== undefined)
+    applyCredentialsFile(merged, settingBase('credentials', sources), sources.environment);
   readSecretFiles(merged, sources);
   const result = ConfigSchema.safeParse(merged);
   if (!result.success) {

@@ -52,7 +52,7 @@ export interface ContainerTarget {
 
 const HOW_TO_ENGINE =
   'start Docker, or podman\'s API service ("podman system service --time=0 unix:///run/podman/podman.sock") and set ' +
-  'DOCKER_HOST=unix:///run/podman/podman.sock; see the README, "Running against a container image"';
+  'DOCKER_HOST=unix:///run/podman/podman.sock; see "Running against a container image" in docs/running.md';
 
 function firstLine(err: unknown): string {
   const text = ((err as Error)?.message ?? String(err)).trim();

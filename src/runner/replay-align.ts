@@ -14,7 +14,7 @@
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import type { LoggedExchange } from '../results/exchange-log.ts';
 import { oldestFirst } from '../results/evidence.ts';
-import { idKeys, kindAt, parseJson, relativePath } from '../report/repro-plan.ts';
+import { idKeys, kindAt, parseBody, relativePath } from '../report/repro-plan.ts';
 
 /** A step of the evidence as the reproductions number them (1-based, cleanup left out), with what the run saw. */
 export interface EvidenceStep {
@@ -75,7 +75,7 @@ function named(e: Exchange, baseUrl: string): string[] {
 function created(e: Exchange, baseUrl: string): string[] {
   const status = e.response?.status ?? 0;
   if (e.request.method !== 'POST' || status < 200 || status > 299 || named(e, baseUrl).length) return [];
-  return idKeys(parseJson(e.response?.body)).map((k) => `${k.kind}:${k.id}`);
+  return idKeys(parseBody(e.response?.body)).map((k) => `${k.kind}:${k.id}`);
 }
 
 /**

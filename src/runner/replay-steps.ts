@@ -5,17 +5,19 @@
  * the ids the creations made in place of the run's), every setup step must answer with the status the run saw, and
  * the judged answers are judged by an invariant watcher (kit/invariants.ts), the same judge as in the run.
  */
+import { parseJson } from '../base/json.ts';
+import type { Redactor } from '../base/redact.ts';
 import { ApiClient, type AuthMode } from '../client/api.ts';
 import { RawJson } from '../client/encode.ts';
 import { sleep } from '../client/limiter.ts';
 import type { ReceivedResponse, Transport } from '../client/transport.ts';
-import type { Redactor } from '../base/redact.ts';
 import { InvariantWatcher } from '../kit/invariants.ts';
 import type { Ledger } from '../provision/ledger.ts';
 import { type Part, planSteps, type Step } from '../report/repro-plan.ts';
 import type { Exchange } from '../results/exchange.ts';
 import type { InvariantFindings } from '../results/invariants.ts';
 import type { Failure } from '../results/report.ts';
+import { idFromText } from '../spec/index.ts';
 
 /** What a replay of one failure decided: the exit status it means, and why, in words. */
 export interface Decision {
@@ -82,7 +84,7 @@ function idAt(text: string, k: number): string | undefined {
 /** The external_id a creation's body sends (its ledger entry names it). */
 function externalIdOf(body: string | undefined): string | undefined {
   try {
-    const v = body ? (JSON.parse(body) as { external_id?: unknown }) : undefined;
+    const v = body ? (parseJson(body) as { external_id?: unknown }) : undefined;
     return typeof v?.external_id === 'string' ? v.external_id : undefined;
   } catch {
     return undefined;
@@ -151,8 +153,8 @@ export async function replayWatched(
       const id = idAt(res.text, c.ordinal);
       if (id !== undefined) values.set(c.variable, id);
     }
-    if (externalId && s.creates && values.has(s.creates))
-      t.ledger.created(org, externalId, Number(values.get(s.creates)));
+    const made = s.creates && values.has(s.creates) ? idFromText(values.get(s.creates)!) : undefined;
+    if (externalId && made !== undefined) t.ledger.created(org, externalId, made);
     if (s.judged) {
       observe(s.method, path, res);
       const one = /^(\/api\/cases\/\d+\/)/.exec(path)?.[1];

@@ -33,7 +33,7 @@ import type { CheckOutcome } from '../results/outcome.ts';
 import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
 import { OutcomeCollector } from './collect.ts';
 import { type Config, configSecrets } from './config.ts';
-import { preflight } from './preflight.ts';
+import { type Preflight, preflight } from './preflight.ts';
 import { Progress } from './progress.ts';
 import { type CheckLog, compareSetup, type EvidenceStep } from './replay-align.ts';
 import { type Decision, replayWatched } from './replay-steps.ts';
@@ -202,6 +202,7 @@ async function replayOn(
   o: TargetRunOptions,
   target: Target,
   s: Session,
+  pre: Preflight,
 ): Promise<RequirementReplay[]> {
   const decisions = new Map<ReplayUnit, Decision>();
   for (const u of units.filter((x) => !x.watched && x.suite === undefined))
@@ -219,7 +220,7 @@ async function replayOn(
     const { errors } = await runSuites({
       suites: suites.filter((x) => !user.has(x)),
       userSuites: o.user?.suites.filter((u) => suites.includes(u.name)),
-      context: { ...runContext(o, target, s, 1), replay: { checks: replayed } },
+      context: { ...runContext(o, target, s, 1, pre), replay: { checks: replayed } },
       collector,
       progress: new Progress({ mode: 'off', out: o.out }),
       workers: s.limits.workers,
@@ -336,8 +337,8 @@ export async function replayRun(req: ReplayRequest, io: ReplayIO): Promise<numbe
     );
     try {
       setStage('preflight');
-      await preflight(target, s.transport);
-      const replays = await replayOn(units, report, req.runDir, o, target, s);
+      const pre = await preflight(target, s.transport);
+      const replays = await replayOn(units, report, req.runDir, o, target, s, pre);
       for (const r of replays) for (const line of replayLines(r)) io.out(redactor.redact(line));
       return exitForReplays(replays.map((r) => r.decision.exit));
     } finally {

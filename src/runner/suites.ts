@@ -55,6 +55,9 @@ export interface SuitesRun {
   suites: string[];
 }
 
+/** How many checks of a file declared concurrent run at once (the webhooks suite has 14). */
+const CONCURRENT_CHECKS = 32;
+
 /** Runs the suites (its shard's part of them with --shard). */
 export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const { stopper, redactor } = stage;
@@ -79,6 +82,10 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
         testTimeout: 120_000,
         hookTimeout: 120_000,
         maxWorkers: stage.workers,
+        // The webhooks suite's checks wait side by side (deliveries, quiet periods), each on cases of its own: all
+        // at once, not vitest's default of five at a time, where the last to start waited for the first to end.
+        // Requests stay bounded by the load limiter.
+        maxConcurrency: CONCURRENT_CHECKS,
         retry: 1,
         isolate: false,
         passWithNoTests: false,

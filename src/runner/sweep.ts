@@ -40,7 +40,7 @@ export async function sweep(
     }
   }
   const rest = pending.filter((c) => !shared.includes(c));
-  const { removed, left } = await removeAll(rest, clients, (c) => ledger.deleted(c.org, c.id));
+  const { removed, left } = await removeAll(rest, clients, (c) => ledger.deleted(c.org, c.id, c.externalId));
   const allLeft = [...sharedLeft, ...left];
   return { cleanup: { ...base, removedAtEnd: removed.length, left: allLeft.map((r) => r.id) }, left: allLeft };
 }

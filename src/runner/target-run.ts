@@ -19,7 +19,7 @@ import type { CleanupSummary, ConformanceReport } from '../results/report.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { OutcomeCollector } from './collect.ts';
 import type { Config } from './config.ts';
-import { preflight } from './preflight.ts';
+import { type Preflight, preflight } from './preflight.ts';
 import { Progress, type ProgressMode } from './progress.ts';
 import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
 import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
@@ -164,7 +164,7 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
 }
 
 /** What the workers are handed (vitest provide/inject). */
-export function runContext(o: TargetRunOptions, target: Target, s: Session, round: number): RunContext {
+export function runContext(o: TargetRunOptions, target: Target, s: Session, round: number, pre: Preflight): RunContext {
   const { config } = o;
   return {
     runId: o.runId,
@@ -175,6 +175,7 @@ export function runContext(o: TargetRunOptions, target: Target, s: Session, roun
       kind: target.kind,
       primary: target.primary,
       ...(target.peer ? { peer: target.peer } : {}),
+      ...(pre.tokenEndpointAuth ? { tokenEndpointAuth: pre.tokenEndpointAuth } : {}),
     },
     transport: { ...s.base, ...s.limits.perWorker },
     ledgerPath: s.ledger.path,
@@ -340,7 +341,13 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     session = live;
     announce(o, target, session);
     setStage('preflight');
-    await preflight(target, session.transport);
+    const pre = await preflight(target, session.transport);
+    if (pre.tokenEndpointAuth === 'api-key')
+      o.out(
+        `token endpoint${o.label ? ` [${o.label}]` : ''}: refused a token request without an Authorization header ` +
+          `(HTTP ${pre.refusedWithoutHeader}) and issued one with Authorization: Bearer <API key> ` +
+          '(§ Authentication 3): every token request of the run carries it',
+      );
     const progress = new Progress({
       mode: o.progress,
       out: o.out,
@@ -366,7 +373,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
           runSuites({
             suites: o.suites,
             userSuites: o.user?.suites,
-            context: runContext(o, target, live, round),
+            context: runContext(o, target, live, round, pre),
             collector,
             progress,
             workers: live.limits.workers,

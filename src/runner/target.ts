@@ -1,6 +1,7 @@
 /** Where a run sends its requests: the embedded reference server, a given base URL, or a container it starts. */
 import type { Credentials } from '../client/api.ts';
 import { HarnessError } from '../errors.ts';
+import { peerRange } from '../version.ts';
 import { createReferenceServer } from '../reference/server.ts';
 import type { Config } from './config.ts';
 
@@ -81,8 +82,9 @@ async function loadContainerSupport(): Promise<typeof import('./container.ts')> 
     if (e.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes("'testcontainers'")) throw err;
     throw new HarnessError(
       'SC_CONTAINER_SUPPORT',
-      '--target-image starts the container with testcontainers, an optional dependency of screenconf that is not ' +
-        'installed here: "npm install testcontainers" beside screenconf, then run again (or give --base-url)',
+      '--target-image starts the container with testcontainers, an optional peer dependency of screenconf that ' +
+        `is not installed here: "npm install --save-dev testcontainers@${peerRange('testcontainers') ?? 'latest'}" ` +
+        'beside screenconf, then run again (or give --base-url)',
     );
   }
 }

@@ -6,6 +6,13 @@ import { AUTH_REQUIREMENTS } from './requirements/auth.ts';
 import { BULK_REQUIREMENTS } from './requirements/bulk.ts';
 import { CASE_REQUIREMENTS } from './requirements/case.ts';
 import { CONTENT_TYPES_REQUIREMENTS } from './requirements/content-types.ts';
+import {
+  BULK_CASES_INPUT_REQUIREMENTS,
+  BULK_CHECKS_INPUT_REQUIREMENTS,
+  BULK_CUSTOMERS_INPUT_REQUIREMENTS,
+  CASE_INPUT_REQUIREMENTS,
+  TOKEN_INPUT_REQUIREMENTS,
+} from './requirements/inputs.ts';
 import { LIMITS_REQUIREMENTS } from './requirements/limits.ts';
 import { MODEL_REQUIREMENTS } from './requirements/model.ts';
 import { READ_REQUIREMENTS } from './requirements/read.ts';
@@ -16,17 +23,22 @@ import { WEBHOOK_REQUIREMENTS } from './requirements/webhook.ts';
 import type { Requirement } from './requirement.ts';
 
 /** Bumped whenever an entry is added, removed or changes meaning. */
-export const CATALOGUE_VERSION = '1.0.0';
+export const CATALOGUE_VERSION = '1.1.0';
 
 /** In report order: one file per area under requirements/. */
 export const CATALOGUE = [
   ...TOKEN_REQUIREMENTS,
+  ...TOKEN_INPUT_REQUIREMENTS,
   ...AUTH_REQUIREMENTS,
   ...CASE_REQUIREMENTS,
+  ...CASE_INPUT_REQUIREMENTS,
   ...READ_REQUIREMENTS,
   ...LIMITS_REQUIREMENTS,
   ...UNIQUENESS_REQUIREMENTS,
   ...BULK_REQUIREMENTS,
+  ...BULK_CASES_INPUT_REQUIREMENTS,
+  ...BULK_CUSTOMERS_INPUT_REQUIREMENTS,
+  ...BULK_CHECKS_INPUT_REQUIREMENTS,
   ...CONTENT_TYPES_REQUIREMENTS,
   ...TENANT_REQUIREMENTS,
   ...MODEL_REQUIREMENTS,

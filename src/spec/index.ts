@@ -1,5 +1,6 @@
 export * from './limits.ts';
 export * from './enums.ts';
+export * from './id.ts';
 export * from './schemas.ts';
 export * from './requirement.ts';
 export * from './catalogue.ts';

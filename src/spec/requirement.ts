@@ -24,16 +24,16 @@ export type Area = keyof typeof AREAS;
  * watcher judges the read area in every suite besides. test/e2e.test.ts holds it to the checks.
  */
 export const AREA_SUITES: Record<Area, readonly string[]> = {
-  token: ['token'],
+  token: ['token', 'inputs-token'],
   auth: ['auth'],
-  'case-patch': ['case-patch', 'case-properties'],
+  'case-patch': ['case-patch', 'case-properties', 'inputs-patch'],
   'case-delete': ['case-delete'],
   read: ['case-patch', 'read-invariants'],
   limits: ['limits'],
   uniqueness: ['uniqueness'],
-  'bulk-cases': ['bulk-cases'],
-  'bulk-customers': ['bulk-customers'],
-  'bulk-checks': ['bulk-checks'],
+  'bulk-cases': ['bulk-cases', 'inputs-bulk'],
+  'bulk-customers': ['bulk-customers', 'inputs-bulk'],
+  'bulk-checks': ['bulk-checks', 'inputs-bulk'],
   'content-types': ['content-types'],
   tenant: ['tenant'],
   model: ['model'],

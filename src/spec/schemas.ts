@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CHECK_STATUSES, CHECK_TYPES, CUSTOMER_TYPES, OUTCOMES } from './enums.ts';
+import { IdSchema } from './id.ts';
 import { codePointLength, LIMITS } from './limits.ts';
 
 /** A string of at most `max` Unicode code points (JSON Schema's maxLength counts code points too). */
@@ -41,14 +42,14 @@ export const Rfi = z.looseObject({
 export const CustomerType = z.union([z.enum(CUSTOMER_TYPES), z.literal('')]).nullable();
 
 export const Customer = z.looseObject({
-  id: z.int(),
+  id: IdSchema,
   external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength).nullable().optional(),
   full_name: maxCodePoints(LIMITS.customerFullNameMaxLength),
   customer_type: CustomerType.optional(),
 });
 
 export const Check = z.looseObject({
-  id: z.int(),
+  id: IdSchema,
   input_details: JsonObject.nullable().optional(),
   check_type: z
     .union([z.enum(CHECK_TYPES), z.literal('')])
@@ -67,7 +68,7 @@ export const Check = z.looseObject({
 
 /** The Case read representation; the fields the interface says are always present are required. */
 export const Case = z.looseObject({
-  id: z.int(),
+  id: IdSchema,
   external_id: z.string(),
   origin_url: z.string().nullable(),
   customer: Customer,
@@ -121,7 +122,7 @@ export type ReadOnlyCaseField = (typeof READ_ONLY_CASE_FIELDS)[number];
 export const BulkCaseUpdateRequest = z.object({
   items: z.array(JsonObject).max(LIMITS.bulkMaxItems),
 });
-export const BulkCaseUpdateItem = CasePatch.extend({ id: z.int() });
+export const BulkCaseUpdateItem = CasePatch.extend({ id: IdSchema });
 
 export const BulkCustomerUpdateRequest = z.object({
   items: z.array(JsonObject).max(LIMITS.bulkMaxItems),
@@ -129,7 +130,7 @@ export const BulkCustomerUpdateRequest = z.object({
 /** A customer item: identified by id or by external_id; the other fields as in Customer. */
 export const BulkCustomerUpdateItem = z
   .object({
-    id: z.int().optional(),
+    id: IdSchema.optional(),
     external_id: maxCodePoints(LIMITS.customerExternalIdMaxLength).nullable().optional(),
     full_name: maxCodePoints(LIMITS.customerFullNameMaxLength).min(1).optional(),
     customer_type: CustomerType.optional(),
@@ -139,7 +140,7 @@ export const BulkCustomerUpdateItem = z
   });
 
 export const BulkCheckDeleteRequest = z.object({
-  ids: z.array(z.int()).max(LIMITS.bulkMaxItems),
+  ids: z.array(IdSchema).max(LIMITS.bulkMaxItems),
 });
 
 export const TokenRequest = z.object({

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseJson } from '../base/json.ts';
 import { HarnessError, WebhookReceiverClosedError, WebhookTimeoutError } from '../errors.ts';
 import type {
   PendingDelivery,
@@ -32,6 +33,8 @@ class Endpoint implements WebhookEndpoint {
   readonly #deliveries: WebhookDelivery[] = [];
   readonly #statuses: number[] = [];
   readonly #waiters = new Set<Waiter>();
+  /** Answers waiting for release() while the endpoint holds them; undefined when it does not hold. */
+  #held: (() => void)[] | undefined;
 
   constructor(
     readonly url: string,
@@ -47,6 +50,27 @@ class Endpoint implements WebhookEndpoint {
   respondWith(statuses: number[]): void {
     for (const status of statuses) assertStatus(status, 'respondWith');
     this.#statuses.push(...statuses);
+  }
+
+  hold(): () => void {
+    this.#held ??= [];
+    return () => {
+      const held = this.#held ?? [];
+      this.#held = undefined;
+      for (const answer of held) answer();
+    };
+  }
+
+  /** Sends an answer now, or keeps it until release when the endpoint holds its answers. */
+  answer(send: () => void): void {
+    if (this.#held) this.#held.push(send);
+    else send();
+  }
+
+  /** Marks a recorded delivery whose answer never reached its sender. */
+  drop(delivery: WebhookDelivery): void {
+    const at = this.#deliveries.indexOf(delivery);
+    if (at >= 0) this.#deliveries[at] = Object.freeze({ ...delivery, dropped: true });
   }
 
   /** The status queued for the next delivery, if any (consumed). */
@@ -151,9 +175,20 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
       else if (overCap) status = 413;
       else status = endpoint.nextQueuedStatus() ?? chooseStatus(responder, delivery);
       const recorded: WebhookDelivery = Object.freeze({ ...delivery, status });
-      respond(res, status, overCap);
-      if (endpoint) endpoint.record(recorded);
-      else strays.push(recorded);
+      const send = () => respond(res, status, overCap);
+      // Recorded at arrival (a wait settles then), answered now or, held, when released.
+      if (!endpoint) {
+        strays.push(recorded);
+        send();
+        return;
+      }
+      endpoint.record(recorded);
+      // A sender that gives up before its answer went out (a held one) was never answered.
+      res.once('close', () => {
+        if (!res.writableFinished) endpoint.drop(recorded);
+      });
+      if (overCap) send();
+      else endpoint.answer(send);
     });
   });
 
@@ -224,7 +259,7 @@ function readBody(
         headers: flattenHeaders(req),
         body,
         truncated: overCap,
-        json: overCap ? undefined : parseJson(body),
+        json: overCap ? undefined : parseBody(body),
         receivedAt,
         receivedAtIso: new Date(receivedAt).toISOString(),
       },
@@ -254,6 +289,7 @@ function readBody(
 }
 
 function respond(res: ServerResponse, status: number, closeAfter: boolean): void {
+  if (res.destroyed || res.headersSent) return; // a held answer after the sender gave up, or the receiver closed
   const headers: Record<string, string> = status === 204 || status === 304 ? {} : { 'content-length': '0' };
   if (closeAfter) headers.connection = 'close';
   res.writeHead(status, headers);
@@ -290,10 +326,11 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-function parseJson(body: string): unknown {
+/** The body as JSON (ids beyond 2^53 exact), or undefined when it is empty or not JSON. */
+function parseBody(body: string): unknown {
   if (body.trim() === '') return undefined;
   try {
-    return JSON.parse(body) as unknown;
+    return parseJson(body);
   } catch {
     return undefined;
   }

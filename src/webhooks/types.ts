@@ -22,6 +22,8 @@ export interface WebhookDelivery {
   readonly receivedAtIso: string;
   /** The status the receiver answered (204 by default, 413 over the cap, 404 for strays). */
   readonly status: number;
+  /** The answer never reached the sender: it gave up (closed the connection) while the answer was held. */
+  readonly dropped?: true;
   /** Label of the endpoint it was attributed to; undefined for strays and unlabelled endpoints. */
   readonly label: string | undefined;
 }
@@ -68,6 +70,13 @@ export interface WebhookEndpoint {
   deliveriesWithin(ms: number): Promise<WebhookDelivery[]>;
   /** Queues statuses for the next deliveries, one each; afterwards the default applies. */
   respondWith(statuses: number[]): void;
+  /**
+   * Holds the answers to this endpoint's deliveries from now on (a slow or silent receiver): each delivery is
+   * recorded when it arrives (its waits settle then) and answered, with the status chosen at arrival, only when
+   * the returned release is called. Release answers what is held and stops holding; the receiver's close() drops
+   * held connections unanswered. A body over the cap is answered at once.
+   */
+  hold(): () => void;
 }
 
 export interface WebhookReceiver {

@@ -1,5 +1,6 @@
 /** The reader of one bulk answer: walks it and records, per request item, what the answer says of it. */
 import { isJsonObject, type JsonObject } from '../../base/json.ts';
+import { type Id, idFromText } from '../../spec/index.ts';
 import { NUMERIC, child } from './json-path.ts';
 import type { BulkReport, BulkRequestItem, ItemReport } from './types.ts';
 import {
@@ -28,8 +29,9 @@ export class Reader {
   constructor(readonly request: readonly BulkRequestItem[]) {
     this.signals = request.map(() => []);
     request.forEach((item, i) => {
-      const id = typeof item === 'number' ? keyOf(item) : keyOf(item.id);
-      const ext = typeof item === 'number' ? undefined : keyOf(item.external_id);
+      const bare = typeof item !== 'object';
+      const id = bare ? keyOf(item) : keyOf(item.id);
+      const ext = bare ? undefined : keyOf(item.external_id);
       if (id !== undefined) this.#ids.set(id, [...(this.#ids.get(id) ?? []), i]);
       if (ext !== undefined) this.#externalIds.set(ext, [...(this.#externalIds.get(ext) ?? []), i]);
     });
@@ -39,7 +41,7 @@ export class Reader {
     return this.request.length;
   }
 
-  #validIndex(x: number): boolean {
+  #validIndex(x: Id): boolean {
     return Number.isInteger(x) && x >= 0 && x < this.n;
   }
 
@@ -61,25 +63,25 @@ export class Reader {
    * How the bare numbers of one list or map are read, as a whole: as its name says when it says
    * (`failed_indexes`, `error_ids`), else as ids when every one is a requested id, else as indexes.
    */
-  #numberReader(numbers: readonly number[], path: string): { how: string; targets: (x: number) => number[] } {
+  #numberReader(numbers: readonly Id[], path: string): { how: string; targets: (x: Id) => number[] } {
     const named = nameNumbers(/\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(path)?.[1] ?? '');
-    if (named === 'indexes') return { how: 'indexes', targets: (x) => (this.#validIndex(x) ? [x] : []) };
+    if (named === 'indexes') return { how: 'indexes', targets: (x) => (this.#validIndex(x) ? [Number(x)] : []) };
     if (named === 'ids') return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
     if (numbers.every((x) => this.#ids.has(String(x))))
       return { how: 'ids', targets: (x) => this.#ids.get(String(x)) ?? [] };
-    if (numbers.every((x) => this.#validIndex(x))) return { how: 'indexes', targets: (x) => [x] };
+    if (numbers.every((x) => this.#validIndex(x))) return { how: 'indexes', targets: (x) => [Number(x)] };
     return {
       how: 'ids or indexes',
-      targets: (x) => this.#ids.get(String(x)) ?? (this.#validIndex(x) ? [x] : []),
+      targets: (x) => this.#ids.get(String(x)) ?? (this.#validIndex(x) ? [Number(x)] : []),
     };
   }
 
-  /** The bare numbers among entries (or keys) that are not external_ids or string ids. */
-  #bareNumbers(values: readonly unknown[]): number[] {
-    const out: number[] = [];
+  /** The bare numbers among entries (or keys) that are not external_ids or string ids (exact beyond 2^53). */
+  #bareNumbers(values: readonly unknown[]): Id[] {
+    const out: Id[] = [];
     for (const v of values) {
-      if (typeof v === 'number') out.push(v);
-      else if (typeof v === 'string' && NUMERIC.test(v) && !this.#stringTargets(v)) out.push(Number(v));
+      if (typeof v === 'number' || typeof v === 'bigint') out.push(v);
+      else if (typeof v === 'string' && NUMERIC.test(v) && !this.#stringTargets(v)) out.push(idFromText(v)!);
     }
     return out;
   }
@@ -153,6 +155,7 @@ export class Reader {
   outcomeList(list: unknown[], path: string, outcome: Outcome, label: string): void {
     const identifies = (e: unknown) =>
       typeof e === 'number' ||
+      typeof e === 'bigint' ||
       (typeof e === 'string' && (this.#stringTargets(e) !== undefined || NUMERIC.test(e))) ||
       (isJsonObject(e) && (this.#explicitIndex(e) !== undefined || this.#idTargets(e).targets.length > 0));
     if (outcome === 'failed' && list.length === this.n && this.n > 0 && list.some(isEmpty) && !list.some(identifies)) {
@@ -169,7 +172,7 @@ export class Reader {
     let matched = 0;
     list.forEach((e, i) => {
       const where = child(path, i);
-      if (typeof e === 'number') {
+      if (typeof e === 'number' || typeof e === 'bigint') {
         kinds.add(numbers.how);
         matched += this.#signal(numbers.targets(e), outcome, where);
       } else if (typeof e === 'string') {
@@ -179,7 +182,7 @@ export class Reader {
           matched += this.#signal(byString, outcome, where);
         } else if (NUMERIC.test(e)) {
           kinds.add(numbers.how);
-          matched += this.#signal(numbers.targets(Number(e)), outcome, where);
+          matched += this.#signal(numbers.targets(idFromText(e)!), outcome, where);
         }
       } else if (isJsonObject(e)) {
         const t = this.#objectTargets(e);
@@ -207,7 +210,7 @@ export class Reader {
         targets = byString;
         kinds.add(this.#externalIds.has(key) ? 'external_id' : 'id');
       } else if (NUMERIC.test(key)) {
-        targets = numbers.targets(Number(key));
+        targets = numbers.targets(idFromText(key)!);
         kinds.add(numbers.how === 'ids' ? 'id' : numbers.how === 'indexes' ? 'index' : 'id or index');
       }
       matched += this.#signal(targets, o, child(path, key));

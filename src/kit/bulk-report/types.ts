@@ -1,9 +1,10 @@
 /** What the recogniser reads from a bulk answer, and how it is told what was sent. */
+import type { Id } from '../../spec/index.ts';
 
 export type ItemReport = 'failed' | 'succeeded' | 'unreported' | 'contradictory';
 
 /** A request item as the recogniser matches it: a bare number is an id (bulk check delete). */
-export type BulkRequestItem = number | { readonly id?: unknown; readonly external_id?: unknown };
+export type BulkRequestItem = Id | { readonly id?: unknown; readonly external_id?: unknown };
 
 export interface BulkReportOptions {
   /** JSON path naming the failure list exactly (`$.errors`): the run's bulkFailuresPath. */

@@ -217,7 +217,7 @@ export function valueOutcome(v: unknown): Outcome | 'contradictory' | undefined 
 }
 
 export function keyOf(v: unknown): string | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint') return String(v);
   if (typeof v === 'string' && v !== '') return v;
   return undefined;
 }

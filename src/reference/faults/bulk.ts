@@ -2,7 +2,7 @@
  * Faults of the bulk endpoints (requirements BULK-*): the 100-entry limit, all-or-nothing
  * batches, misreported items, lookups and deletions that do not happen.
  */
-import { LIMITS } from '../../spec/index.ts';
+import { isId, LIMITS } from '../../spec/index.ts';
 import { AnswerNow, HttpError } from '../http.ts';
 import type { Behaviour } from '../behaviour.ts';
 import {
@@ -79,7 +79,7 @@ export const BULK_FAULTS = [
     'a bulk check delete whose ids hold a non-integer entry answers 500',
     (base) => ({
       runBatch(spec, body, run) {
-        if (spec.op === 'bulk-checks' && rawEntries(spec, body)?.some((e) => !Number.isInteger(e))) throw CRASH;
+        if (spec.op === 'bulk-checks' && rawEntries(spec, body)?.some((e) => !isId(e))) throw CRASH;
         return base.runBatch(spec, body, run);
       },
     }),
@@ -191,7 +191,7 @@ export const BULK_FAULTS = [
       const saved = new Map<string, object>();
       const recordsOf = (op: string, body: unknown) => {
         const ids = (rawEntries({ op, key: 'items' } as BatchSpec, body) ?? []).flatMap((e) =>
-          isObject(e) && Number.isInteger(e.id) ? [e.id as number] : [],
+          isObject(e) && isId(e.id) ? [e.id] : [],
         );
         return ids.flatMap((id) =>
           env.organisations.flatMap((o) => {

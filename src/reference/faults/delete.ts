@@ -1,4 +1,5 @@
 /** Faults of DELETE /api/cases/{id}/ (requirements CASE-DELETE-*). */
+import type { Id } from '../../spec/index.ts';
 import { HttpError } from '../http.ts';
 import { fault } from '../switches.ts';
 
@@ -6,7 +7,7 @@ export const DELETE_FAULTS = [
   fault('delete.noop', 'DELETE answers 204 but keeps the case', () => ({ deleteCase: () => {} })),
   fault('delete.unknown-id-500', 'DELETE of a case id that never existed answers 500', (base) => {
     // Ids of deleted cases, so that only ids that never existed answer 500.
-    const deletedIds = new Set<number>();
+    const deletedIds = new Set<Id>();
     return {
       findCase(org, id, op) {
         try {

@@ -4,6 +4,8 @@ import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
+import { INPUT_FAULTS } from './input.ts';
+import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
@@ -21,10 +23,12 @@ export const ALL_FAULTS = [
   ...READ_FAULTS,
   ...MODEL_FAULTS,
   ...DELETE_FAULTS,
+  ...ID_FAULTS,
   ...BULK_FAULTS,
   ...CONTENT_FAULTS,
   ...LIMIT_FAULTS,
   ...UNIQUE_FAULTS,
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
+  ...INPUT_FAULTS,
 ];

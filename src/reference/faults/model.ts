@@ -1,4 +1,5 @@
 /** Faults of the data model across endpoints (requirement MODEL-CONSISTENT). */
+import type { Id } from '../../spec/index.ts';
 import type { CaseRecord, CustomerRecord } from '../store.ts';
 import { fault } from '../switches.ts';
 
@@ -10,7 +11,7 @@ export const MODEL_FAULTS = [
     'PATCH starts from the case as the previous PATCH (or creation) left it, undoing bulk updates made since',
     (base) => {
       // A copy of the updatable fields kept by each PATCH and creation: what a bulk update changed since is undone.
-      const copies = new Map<number, Updatable>();
+      const copies = new Map<Id, Updatable>();
       const keep = (c: CaseRecord) => {
         const { webhook_url, delete_after, metadata, sync_platforms, external_id } = c;
         copies.set(c.id, { webhook_url, delete_after, metadata, sync_platforms, external_id });
@@ -34,7 +35,7 @@ export const MODEL_FAULTS = [
     'a bulk update naming a deleted case brings it back and applies the item',
     (base, env) => {
       // A deleted case is kept aside, and a bulk update naming it brings it back.
-      const deleted = new Map<number, { record: CaseRecord; customer: CustomerRecord | undefined }>();
+      const deleted = new Map<Id, { record: CaseRecord; customer: CustomerRecord | undefined }>();
       return {
         deleteCase(c) {
           deleted.set(c.id, { record: c, customer: env.store.getCustomer(c.org, c.customerId) });

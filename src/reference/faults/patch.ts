@@ -1,6 +1,6 @@
 /** Faults of PATCH /api/cases/{id}/ (requirements CASE-PATCH-*, CASE-EXTERNAL-ID-STRING). */
 import { z } from 'zod';
-import { JsonObject } from '../../spec/index.ts';
+import { isId, JsonObject } from '../../spec/index.ts';
 import { AnswerNow, HttpError } from '../http.ts';
 import { applyPatch } from '../handlers/case-write.ts';
 import { fault } from '../switches.ts';
@@ -39,7 +39,7 @@ export const PATCH_FAULTS = [
       "case of the organisation gets the PATCHed case's webhook_url, metadata, sync_platforms and delete_after",
     (base, env) => ({
       readOnlySent(c, fields, op) {
-        const other = op === 'patch' && typeof fields.id === 'number' ? env.store.getCase(c.org, fields.id) : undefined;
+        const other = op === 'patch' && isId(fields.id) ? env.store.getCase(c.org, fields.id) : undefined;
         if (other && other !== c) {
           const { webhook_url, metadata, sync_platforms, delete_after } = c;
           Object.assign(other, { webhook_url, metadata, sync_platforms, delete_after, note: 'overwritten' });

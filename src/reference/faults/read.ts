@@ -1,4 +1,5 @@
 /** Faults of the case read representation (requirements CASE-ORIGIN-URL-ALIAS, READ-*). */
+import type { Id } from '../../spec/index.ts';
 import { fault } from '../switches.ts';
 
 export const READ_FAULTS = [
@@ -11,7 +12,7 @@ export const READ_FAULTS = [
       'write answers, built from the record, show the current one',
     (base) => {
       const atCreation = new Map<string, unknown>();
-      const key = (org: string, id: number) => `${org} ${id}`;
+      const key = (org: string, id: Id) => `${org} ${id}`;
       return {
         caseView(c) {
           const view = base.caseView(c);

@@ -1,4 +1,5 @@
 /** Faults of tenant isolation (requirements TENANT-*): one operation reaches every organisation's records. */
+import { compareIds } from '../../spec/index.ts';
 import type { Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
 import { fault, type Switch } from '../switches.ts';
@@ -44,7 +45,7 @@ export const TENANT_FAULTS = [
       customersByExternalId: (_org, externalId) =>
         env.organisations
           .flatMap((o) => env.store.findCustomersByExternalId(o.name, externalId))
-          .sort((a, b) => a.id - b.id)
+          .sort((a, b) => compareIds(a.id, b.id))
           .slice(0, 1),
     }),
   ),

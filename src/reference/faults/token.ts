@@ -14,6 +14,12 @@ export const TOKEN_FAULTS = [
   })),
   fault('token.any-grant-type', 'accepts any grant_type', () => ({ grantAccepted: () => true })),
   fault(
+    'token.grant-type-any-case',
+    'accepts client_credentials in any letter case (CLIENT_CREDENTIALS; a SHOULD: the run warns, and fails only ' +
+      'with --strict)',
+    () => ({ grantAccepted: (g) => typeof g === 'string' && g.toLowerCase() === 'client_credentials' }),
+  ),
+  fault(
     'token.cacheable',
     'token responses carry no Cache-Control: no-store (a SHOULD: the run warns, and fails only with --strict)',
     () => ({ tokenHeaders: {} }),

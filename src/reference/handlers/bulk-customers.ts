@@ -2,7 +2,7 @@
  * POST /api/customers/bulk-update/ (interface § Endpoints): up to 100 customer updates, each
  * naming its customer by id or by external_id.
  */
-import { BulkCustomerUpdateRequest } from '../../spec/index.ts';
+import { BulkCustomerUpdateRequest, type Id } from '../../spec/index.ts';
 import type { Env, Op } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CustomerRecord } from '../store.ts';
@@ -55,7 +55,7 @@ export function bulkUpdateCustomers(env: Env, org: string, body: unknown): Answe
 }
 
 /** The customer an item names: by id when it has one, else by external_id. */
-function findCustomer(env: Env, org: string, id: number | undefined, externalId: string | null | undefined) {
+function findCustomer(env: Env, org: string, id: Id | undefined, externalId: string | null | undefined) {
   if (id !== undefined) {
     const customer = lookupIn(env, org, 'bulk-customers', (o) => env.store.getCustomer(o, id));
     if (!customer) throw env.b.notFound({ kind: 'customer', org, id });

@@ -3,6 +3,7 @@
  * customer and its checks, PENDING until processing starts.
  */
 import { randomUUID } from 'node:crypto';
+import type { Id } from '../../spec/index.ts';
 import type { Env } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
@@ -16,7 +17,7 @@ export function createCase(env: Env, org: string, body: unknown): Answer {
   if (input.external_id !== undefined && env.b.uniqueChecked('create'))
     assertExternalIdFree(env, org, input.external_id);
   const now = new Date().toISOString();
-  let customerId: number;
+  let customerId: Id;
   if ('id' in input.customer) {
     if (!store.getCustomer(org, input.customer.id))
       throw new HttpError(400, 'validation_error', 'unknown customer', {
@@ -34,7 +35,7 @@ export function createCase(env: Env, org: string, body: unknown): Answer {
     });
   }
   const record: CaseRecord = {
-    id: store.nextId(),
+    id: env.b.caseIdFor(() => store.nextId()),
     org,
     external_id: input.external_id ?? randomUUID(),
     webhook_url: input.webhook_url ?? null,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
-import { READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
+import { type Id, READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
 import type { CaseRecord } from '../store.ts';
 import { type CasePatchInput, parseOr400 } from '../validation.ts';
 
@@ -13,7 +13,7 @@ export interface CaseWritePoints {
   /** Whether this operation checks external_id uniqueness before it writes. */
   uniqueChecked(op: Op): boolean;
   /** Whether a case of the organisation other than `self` holds this external_id. */
-  externalIdTaken(org: string, externalId: string, self?: number): boolean;
+  externalIdTaken(org: string, externalId: string, self?: Id): boolean;
   /** Writes the fields a patch gives into a case. */
   applyCaseFields(c: CaseRecord, patch: CasePatchInput): void;
   /** Records that a case changed. */
@@ -58,7 +58,7 @@ export function caseWriteDefaults(env: Env): CaseWritePoints {
 }
 
 /** Throws 409 when another non-archived case of the organisation holds this external_id. */
-export function assertExternalIdFree(env: Env, org: string, externalId: string, self?: number) {
+export function assertExternalIdFree(env: Env, org: string, externalId: string, self?: Id) {
   if (!env.b.externalIdTaken(org, externalId, self)) return;
   throw new HttpError(409, 'external_id_conflict', 'external_id is already used by another case of this organisation', {
     fields: { external_id: ['must be unique per organisation'] },

@@ -3,6 +3,7 @@
  * conventions GET /api/cases/{id}/ and POST /api/cases/{id}/start/ (docs/architecture.md).
  */
 import type { IncomingMessage } from 'node:http';
+import { type Id, idFromText } from '../../spec/index.ts';
 import type { Env, Op } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
@@ -13,17 +14,19 @@ import { startProcessing } from './processing.ts';
 
 export interface CasePoints {
   /** The case id a request path names; refuses text that is not one. */
-  caseId(idText: string): number;
+  caseId(idText: string): Id;
   /** The methods /api/cases/{id}/ serves; others answer 405 with Allow. */
   caseMethods: readonly string[];
   /** GET /api/cases/{id}/. */
-  readCase(org: string, id: number): Answer;
+  readCase(org: string, id: Id): Answer;
   /** Removes a case DELETE found. */
   deleteCase(c: CaseRecord): void;
   /** Called when a case of this customer was deleted. */
-  customerOrphaned(org: string, customerId: number): void;
+  customerOrphaned(org: string, customerId: Id): void;
   /** The answer to a DELETE that removed this case. */
   deletedAnswer(c: CaseRecord): Answer;
+  /** The answer to a DELETE that found no case of the caller's (`refusal`: why not): by default, that refusal. */
+  deleteAbsent(refusal: HttpError): Answer;
 }
 
 /** The correct case endpoints: GET reads; DELETE removes the case, its checks and an unused customer, 204. */
@@ -31,8 +34,9 @@ export function caseDefaults(env: Env): CasePoints {
   const { store } = env;
   return {
     caseId(idText) {
-      if (!/^\d{1,15}$/.test(idText)) throw new HttpError(404, 'not_found', 'case id must be an integer');
-      return Number(idText);
+      const id = /^\d{1,40}$/.test(idText) ? idFromText(idText) : undefined;
+      if (id === undefined) throw new HttpError(404, 'not_found', 'case id must be an integer');
+      return id;
     },
     caseMethods: ['GET', 'PATCH', 'DELETE'],
     readCase: (org, id) => ({ status: 200, body: env.b.caseView(env.b.findCase(org, id, 'read')) }),
@@ -46,6 +50,9 @@ export function caseDefaults(env: Env): CasePoints {
       if (!store.customerInUse(org, customerId)) store.deleteCustomer(org, customerId);
     },
     deletedAnswer: () => ({ status: 204 }),
+    deleteAbsent: (refusal) => {
+      throw refusal;
+    },
   };
 }
 
@@ -71,7 +78,13 @@ export async function caseRoute(env: Env, req: IncomingMessage, idText: string, 
   }
   if (op === 'read') return env.b.readCase(org, id);
   if (op === 'delete') {
-    const c = env.b.findCase(org, id, 'delete');
+    let c: CaseRecord;
+    try {
+      c = env.b.findCase(org, id, 'delete');
+    } catch (err) {
+      if (err instanceof HttpError) return env.b.deleteAbsent(err);
+      throw err;
+    }
     env.b.deleteCase(c);
     return env.b.deletedAnswer(c);
   }

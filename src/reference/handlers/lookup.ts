@@ -2,6 +2,7 @@
  * Finding a record for a request: only among the records of the caller's organisation; what is
  * not there is answered as not found, whether or not another organisation has it.
  */
+import type { Id } from '../../spec/index.ts';
 import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
@@ -11,7 +12,7 @@ export interface Missing {
   kind: 'case' | 'customer' | 'check';
   /** The organisation that looked. */
   org: string;
-  id?: number;
+  id?: Id;
   externalId?: string;
 }
 
@@ -21,7 +22,7 @@ export interface LookupPoints {
   /** The refusal when a named record is not found. */
   notFound(missing: Missing): HttpError;
   /** The case an operation names; throws the refusal when there is none. */
-  findCase(org: string, id: number, op: Op): CaseRecord;
+  findCase(org: string, id: Id, op: Op): CaseRecord;
 }
 
 /** The correct lookups: the caller's organisation only, 404 for anything else. */

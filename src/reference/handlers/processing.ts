@@ -4,7 +4,7 @@
  * the worst of its checks', and its completion webhook goes out.
  */
 import { createHash } from 'node:crypto';
-import type { Outcome } from '../../spec/index.ts';
+import type { Id, Outcome } from '../../spec/index.ts';
 import type { Env } from '../behaviour.ts';
 import type { CaseRecord, CheckRecord } from '../store.ts';
 import { sendWebhook } from './webhook.ts';
@@ -17,13 +17,13 @@ export interface ProcessingPoints {
   /** Called when a case completes. */
   caseCompleted(c: CaseRecord): void;
   /** The risk score a check is decided with, in [0, 1]. */
-  scoreCheck(caseId: number, checkId: number): number;
+  scoreCheck(caseId: Id, checkId: Id): number;
   /** The risk score as stored and shown. */
   storedRiskScore(score: number): number;
 }
 
 /** A deterministic score in [0, 1] for a check, so runs are reproducible. */
-function scoreFor(caseId: number, checkId: number): number {
+function scoreFor(caseId: Id, checkId: Id): number {
   const h = createHash('sha256').update(`${caseId}:${checkId}`).digest();
   return Math.round((h.readUInt32BE(0) / 0xffffffff) * 1000) / 1000;
 }
@@ -62,7 +62,7 @@ export function startProcessing(env: Env, c: CaseRecord) {
 }
 
 /** One step: the next check moves on, or the case completes. A rerun or deletion (new generation) stops it. */
-function step(env: Env, org: string, caseId: number, generation: number) {
+function step(env: Env, org: string, caseId: Id, generation: number) {
   const c = env.store.getCase(org, caseId);
   if (!c || c.generation !== generation) return;
   const now = new Date().toISOString();

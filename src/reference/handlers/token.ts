@@ -1,6 +1,6 @@
 /**
  * POST /api/oauth/token/: the OAuth 2.0 client credentials grant (interface § POST
- * /api/oauth/token/; errors as RFC 6749 §5.2). Any Authorization header is ignored.
+ * /api/oauth/token/; errors as RFC 6749 §5.2). Any Authorization header is ignored (tokenAuthorization).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -11,6 +11,8 @@ import type { TenantCredentials } from '../organisations.ts';
 import { fieldErrors } from '../validation.ts';
 
 export interface TokenPoints {
+  /** The refusal of a token request for its Authorization header, or undefined to go on (by default: ignored). */
+  tokenAuthorization(header: string | undefined): Answer | undefined;
   /** The fields of a token request, before they are checked. */
   tokenFields(fields: Record<string, unknown>): Record<string, unknown>;
   /** Whether a grant_type is served. */
@@ -36,6 +38,7 @@ export interface TokenPoints {
 /** The correct token endpoint: Bearer tokens of the configured lifetime, never cached. */
 export function tokenDefaults(env: Env): TokenPoints {
   return {
+    tokenAuthorization: () => undefined,
     tokenFields: (fields) => fields,
     grantAccepted: (grantType) => grantType === 'client_credentials',
     badTokenRequest: (_fields, message) => env.b.oauthError(400, 'invalid_request', message),
@@ -61,6 +64,8 @@ export function tokenDefaults(env: Env): TokenPoints {
 export async function issueToken(env: Env, req: IncomingMessage): Promise<Answer> {
   const { b } = env;
   const body = await readRequestBody(req, {}, ['application/json', 'application/x-www-form-urlencoded']);
+  const refused = b.tokenAuthorization(req.headers.authorization);
+  if (refused) return refused;
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return b.oauthError(400, 'invalid_request', 'body must be an object');
   const fields = b.tokenFields(body as Record<string, unknown>);

@@ -2,6 +2,7 @@
  * The completion webhook (interface § Events 1-2): a POST of the case read representation to
  * the webhook_url the case has when it completes; retried after a failed delivery.
  */
+import { stringifyJson } from '../../base/json.ts';
 import type { Env } from '../behaviour.ts';
 import type { CaseRecord } from '../store.ts';
 
@@ -19,6 +20,8 @@ export interface WebhookPoints {
   webhookBody(c: CaseRecord): Record<string, unknown>;
   /** Delivers a webhook, retrying as needed; settles true when the receiver took it (2xx). */
   deliver(delivery: Delivery): Promise<boolean>;
+  /** One attempt of a delivery: whether the receiver took it. */
+  postDelivery(delivery: Delivery): Promise<boolean>;
 }
 
 /** The correct webhook: the case as it is now, to its current URL, each refusal retried after a delay. */
@@ -27,42 +30,50 @@ export function webhookDefaults(env: Env): WebhookPoints {
     webhookTarget: (c) => c.webhook_url,
     webhookBody: (c) => env.b.caseView(c),
     async deliver(delivery) {
-      const { retryDelaysMs, deliveryTimeoutMs } = env.options.processing;
+      const { retryDelaysMs } = env.options.processing;
       for (let attempt = 0; !env.timers.closed; attempt++) {
-        if (await post(delivery, deliveryTimeoutMs)) return true;
+        if (await env.b.postDelivery(delivery)) return true;
         const delay = retryDelaysMs[attempt];
         if (delay === undefined) return false;
         await env.timers.sleep(delay);
       }
       return false;
     },
+    postDelivery: async (delivery) => (await post(delivery, env.options.processing.deliveryTimeoutMs)).ok,
   };
 }
 
-/** Sends a case's completion webhook, when it has a URL; the delivery goes on in the background. */
-export function sendWebhook(env: Env, c: CaseRecord) {
+/**
+ * Sends a case's completion webhook, when it has a URL, built from the case as it is now; the delivery goes on in
+ * the background. Returns it (settling true when the receiver took it), or undefined when the case has no URL.
+ */
+export function sendWebhook(env: Env, c: CaseRecord): Promise<boolean> | undefined {
   const url = env.b.webhookTarget(c);
-  if (!url) return;
-  const body = JSON.stringify(env.b.webhookBody(c));
+  if (!url) return undefined;
+  const body = stringifyJson(env.b.webhookBody(c)) ?? '';
   const headers = { 'content-type': env.b.contentType('application/json'), 'user-agent': 'screenconf-reference' };
-  env.b.deliver({ url, body, headers }).catch((err: unknown) => {
+  return env.b.deliver({ url, body, headers }).catch((err: unknown) => {
     process.emitWarning(`reference server: webhook delivery: ${(err as Error)?.stack ?? String(err)}`);
+    return false;
   });
 }
 
-/** One attempt: whether the receiver answered 2xx in time. Redirects are not followed. */
-async function post(delivery: Delivery, timeoutMs: number): Promise<boolean> {
+/**
+ * One attempt: the receiver's status (0 when it did not answer within `timeoutMs`, or at all without one), and
+ * whether it is a 2xx. Redirects are not followed.
+ */
+export async function post(delivery: Delivery, timeoutMs?: number): Promise<{ status: number; ok: boolean }> {
   try {
     const res = await fetch(delivery.url, {
       method: 'POST',
       headers: delivery.headers,
       body: delivery.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
     await res.arrayBuffer().catch(() => undefined);
-    return res.status >= 200 && res.status < 300;
+    return { status: res.status, ok: res.status >= 200 && res.status < 300 };
   } catch {
-    return false;
+    return { status: 0, ok: false };
   }
 }

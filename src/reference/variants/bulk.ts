@@ -1,7 +1,12 @@
-/** Variants of the bulk answer's shape (interface § Errors: "Shape of per-item failure entries: not shown"). */
-import type { BulkOp } from '../behaviour.ts';
-import type { ItemResult } from '../handlers/bulk.ts';
-import type { HttpError } from '../http.ts';
+/**
+ * Variants of the bulk endpoints: the answer's shape (interface § Errors: "Shape of per-item failure entries: not
+ * shown"; "Item fields and the response body: not shown"), how a batch over the limit is refused (per item), and
+ * a case's last check kept ("A case holds one or more checks").
+ */
+import { LIMITS } from '../../spec/index.ts';
+import type { BulkOp, Env } from '../behaviour.ts';
+import { type BatchSpec, isObject, type ItemResult, overLimit, rawEntries } from '../handlers/bulk.ts';
+import { HttpError } from '../http.ts';
 import { type Switch, variant } from '../switches.ts';
 
 const SHAPE = 'bulk answer shape';
@@ -26,6 +31,48 @@ function shape<N extends string>(
   );
 }
 
+/**
+ * A variant whose bulk case update answers each applied item with a summary of the case (`fields` of its read
+ * representation) in `updated`, and each failed one in `errors`; the other bulk endpoints answer as before.
+ */
+function caseSummaries<N extends string>(name: N, fields: readonly string[]): Switch<N> {
+  return variant(
+    name,
+    `bulk case updates answer {"updated": [{${fields.join(', ')}}, …], "errors": [{"index", "id", "detail"}]}: ` +
+      'a summary of each case updated, not its read representation',
+    (base, env) => ({
+      bulkAnswer(op, results) {
+        const answer = base.bulkAnswer(op, results);
+        if (op !== 'bulk-cases') return answer;
+        const summary = (r: ItemResult) => {
+          const view = env.b.caseView(caseOf(env, r.key.id as number)!);
+          return Object.fromEntries(fields.map((f) => [f, view[f]]));
+        };
+        return {
+          ...answer,
+          body: {
+            updated: results.filter((r) => r.status !== 'failed').map(summary),
+            errors: results
+              .filter((r) => r.error)
+              .map((r) => ({ index: r.index, id: r.key.id, detail: messages(r.error!).join('; ') })),
+          },
+        };
+      },
+    }),
+  );
+}
+
+/** The case with this id, in whichever organisation holds it (ids are one sequence). */
+function caseOf(env: Env, id: number) {
+  return env.organisations.map((o) => env.store.getCase(o.name, id)).find((c) => c !== undefined);
+}
+
+/** What an entry of a bulk body names, before it is checked: its id, and an item's external_id. */
+function rawKey(spec: BatchSpec, entry: unknown): ItemResult['key'] {
+  if (spec.key === 'ids' || !isObject(entry)) return { id: entry };
+  return { id: entry.id, ...('external_id' in entry ? { external_id: entry.external_id } : {}) };
+}
+
 /** The status word of an item in bulk.shape-status-per-id. */
 function statusWord(r: ItemResult): string {
   if (r.status !== 'failed') return r.status;
@@ -34,6 +81,32 @@ function statusWord(r: ItemResult): string {
 }
 
 export const BULK_VARIANTS = [
+  variant(
+    'bulk.over-limit-per-item',
+    'a batch of more than 100 entries answers 200 with every entry reported failed ("must hold at most 100 ' +
+      'entries"), and applies none of them, on each bulk endpoint',
+    (base) => ({
+      runBatch(spec, body, run) {
+        const raw = rawEntries(spec, body);
+        if (!raw || raw.length <= LIMITS.bulkMaxItems) return base.runBatch(spec, body, run);
+        const error = overLimit(spec);
+        return raw.map((entry, index) => ({ index, key: rawKey(spec, entry), status: 'failed' as const, error }));
+      },
+    }),
+  ),
+  variant(
+    'bulk.keep-last-check',
+    "a bulk check delete refuses to delete a case's last check: that item fails (409 last_check), the others go on",
+    (base, env) => ({
+      removeCheck(check) {
+        if (env.store.checksOfCase(check.org, check.caseId).length <= 1)
+          throw new HttpError(409, 'last_check', `check ${check.id} is the last of case ${check.caseId}`);
+        base.removeCheck(check);
+      },
+    }),
+  ),
+  caseSummaries('bulk.case-summary-complete', ['id', 'external_id', 'is_complete']),
+  caseSummaries('bulk.case-summary-outcome', ['id', 'external_id', 'outcome', 'note', 'updated_at']),
   shape(
     'bulk.shape-ok-errors',
     'bulk answers are {"results": [{"index", "id", "ok", "errors": [message, …]}]} (alternative to the other ' +

@@ -32,6 +32,12 @@ export const CASE_VARIANTS = [
   variant('delete.status-200', 'DELETE answers 200 with {"id", "deleted": true}, not 204 without a body', () => ({
     deletedAnswer: (c) => ({ status: 200, body: { id: c.id, deleted: true } }),
   })),
+  variant(
+    'delete.absent-no-op',
+    "DELETE of a case the caller has not (never made, deleted already, another organisation's) answers 204 and " +
+      'does nothing, as a DELETE that found it does',
+    () => ({ deleteAbsent: () => ({ status: 204 }) }),
+  ),
   variant('delete.keeps-customer', 'deleting a case keeps its customer, even when no case uses it any more', () => ({
     customerOrphaned: () => {},
   })),

@@ -1,5 +1,6 @@
 /** Variants of HTTP traffic and ids: rate limits, the JSON media type's parameters, id ranges. */
 import { randomInt } from 'node:crypto';
+import { type Id, idPlus } from '../../spec/index.ts';
 import { HttpError } from '../http.ts';
 import { variant } from '../switches.ts';
 
@@ -8,6 +9,17 @@ const RATE = 50;
 /** ids.large-sparse: the first id is above this; each next one up to GAP above the last. */
 const FIRST = 10 ** 12;
 const GAP = 1000;
+/**
+ * ids.above-2^53: the first id is above this (2^62, where Snowflake-style ids and 64-bit sequences live), far
+ * beyond 2^53: JSON.parse reads every such id as another number.
+ */
+const FIRST_BEYOND_2_53 = 2n ** 62n;
+
+/** An id sequence from above `first`, each next id 1 to GAP above the last. */
+const sparseFrom =
+  (first: Id) =>
+  (last: Id): Id =>
+    idPlus(last < first ? first : last, randomInt(1, GAP + 1));
 
 export const HTTP_VARIANTS = [
   variant(
@@ -34,7 +46,17 @@ export const HTTP_VARIANTS = [
     'JSON answers and webhooks say Content-Type: application/json; charset=utf-8 (the default has no parameter)',
     (base) => ({ contentType: (mediaType) => `${base.contentType(mediaType)}; charset=utf-8` }),
   ),
-  variant('ids.large-sparse', 'ids of cases, customers and checks start above 10^12, with random gaps', () => ({
-    idAfter: (last) => Math.max(last, FIRST) + randomInt(1, GAP + 1),
-  })),
+  variant(
+    'ids.large-sparse',
+    'ids of cases, customers and checks start above 10^12, with random gaps',
+    () => ({ idAfter: sparseFrom(FIRST) }),
+    'ids',
+  ),
+  variant(
+    'ids.above-2^53',
+    'ids of cases, customers and checks start above 2^62 (beyond 2^53, exact only as 64-bit integers), with random ' +
+      'gaps',
+    () => ({ idAfter: sparseFrom(FIRST_BEYOND_2_53) }),
+    'ids',
+  ),
 ];

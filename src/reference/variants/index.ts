@@ -3,6 +3,7 @@ import { BULK_VARIANTS } from './bulk.ts';
 import { CASE_VARIANTS } from './cases.ts';
 import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
+import { INPUT_VARIANTS } from './input.ts';
 import { READ_VARIANTS } from './read.ts';
 import { TENANT_VARIANTS } from './tenant.ts';
 import { TEXT_VARIANTS } from './text.ts';
@@ -19,4 +20,5 @@ export const ALL_VARIANTS = [
   ...READ_VARIANTS,
   ...WEBHOOK_VARIANTS,
   ...HTTP_VARIANTS,
+  ...INPUT_VARIANTS,
 ];

@@ -1,5 +1,6 @@
 /** Variants of representations: fields beyond the interface's, order of checks, stored scores, blank enums. */
 import { randomUUID } from 'node:crypto';
+import { compareIds } from '../../spec/index.ts';
 import { isObject } from '../handlers/bulk.ts';
 import { variant } from '../switches.ts';
 
@@ -27,7 +28,7 @@ export const READ_VARIANTS = [
     }),
   ),
   variant('read.checks-descending', 'a case lists its checks newest first (descending id)', (base) => ({
-    checkOrder: (checks) => [...base.checkOrder(checks)].sort((a, b) => b.id - a.id),
+    checkOrder: (checks) => [...base.checkOrder(checks)].sort((a, b) => compareIds(b.id, a.id)),
   })),
   variant(
     'read.risk-2dp',

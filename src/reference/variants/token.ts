@@ -1,6 +1,7 @@
 /**
  * Variants of access tokens (interface § Authentication 4: the unit of expires_in is "not shown";
- * a token's lifetime and how many a client may hold are unsaid).
+ * a token's lifetime and how many a client may hold are unsaid; § Authentication 3: the token
+ * endpoint "is documented with a bearer Authorization header of the form Bearer <token>").
  */
 import { variant } from '../switches.ts';
 
@@ -14,4 +15,17 @@ export const TOKEN_VARIANTS = [
       env.tokens.revokeClient(clientId, accessToken);
     },
   })),
+  variant(
+    'token.bearer-api-key',
+    'the token endpoint wants Authorization: Bearer <API key> (of any organisation) besides the client ' +
+      'credentials: without it, 401 invalid_client with a Bearer challenge',
+    (_base, env) => ({
+      tokenAuthorization(header) {
+        const m = /^Bearer\s+(\S+)$/i.exec(header?.trim() ?? '');
+        if (m && env.organisations.some((o) => o.apiKey === m[1])) return undefined;
+        const answer = env.b.oauthError(401, 'invalid_client', 'the token endpoint needs a bearer API key');
+        return { ...answer, headers: { ...answer.headers, ...env.b.challenge('invalid_client') } };
+      },
+    }),
+  ),
 ];

@@ -11,7 +11,9 @@ export const AUTH_REQUIREMENTS = requirements([
     source: 'interface § Authentication 1-2(a); § Endpoints ("All require authentication")',
     decision:
       'Each endpoint is tried with the same request, body and all, that AUTH-REQUIRED-* send without a valid ' +
-      'credential: the positive control shows a refusal there is for the credential, not the body.',
+      'credential: the positive control shows a refusal there is for the credential, not the body. The bulk check ' +
+      'delete names one of two checks of its case, which keeps the other ("A case holds one or more checks", § What ' +
+      'the service does 2: a server may refuse to delete a last check).',
   },
   {
     id: 'AUTH-API-KEY-BEARER',
@@ -23,8 +25,8 @@ export const AUTH_REQUIREMENTS = requirements([
     source: 'interface § Authentication 1-2(b)',
     decision:
       '2(b) says the key is "sent as a bearer token"; that is the normative form, and "two schemes are accepted" ' +
-      'holds for every endpoint. The requests are those AUTH-REQUIRED-* send refused. Skipped when no API key is ' +
-      'configured.',
+      'holds for every endpoint. The requests are those AUTH-TOKEN-OPENS sends (a case of two checks, one deleted). ' +
+      'Skipped when no API key is configured.',
   },
   {
     id: 'AUTH-API-KEY-TOKEN-SCHEME',

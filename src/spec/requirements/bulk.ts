@@ -5,14 +5,23 @@ const REPORT_DECISION =
   'and failures, and maps keyed by index, id or external_id (src/kit/bulk-report.ts); --bulk-failures-path ' +
   'names the failure list of any other shape.';
 const PARTIAL_DECISION =
-  'A batch with failing items is not a failed request (§ Errors 1), so it gets the success answer the interface ' +
-  'shows: 200 with JSON (a 207 Multi-Status is a different answer than the one shown, so it fails). Failures are ' +
-  'per item, so one failing item changes nothing about the others: besides generated batches in generated order, ' +
-  'a batch whose failing items (one of each kind) come first and between the valid ones is always sent, and a ' +
-  'valid item after a failure that is not applied fails.';
+  'A batch with failing items is not a failed request ("report failures per item rather than failing the whole ' +
+  'request", § Errors 1), so it is a success and gets the success answer the interface shows: "200 with JSON ' +
+  'body". A 207 Multi-Status is another answer than the one shown. This is the one rule for the status of a ' +
+  "batch's answer (src/kit expectBatchSuccess), judged here and by BULK-*-ACCEPT-100; the checks that read the " +
+  'per-item report (BULK-*-REPORTED, UNIQUE-BULK-REPORTED, TENANT-BULK-*-REPORTED) take any 2xx with JSON and ' +
+  'leave the status to this one. Failures are per item, so one failing item changes nothing about the others: ' +
+  'besides generated batches in generated order, a batch whose failing items (one of each kind) come first and ' +
+  'between the valid ones is always sent, and a valid item after a failure that is not applied fails. Every value ' +
+  'the interface lists for a field is valid in an item (customer_type "" and null among them), never sent as a ' +
+  'failing one.';
 const LIMIT_DECISION =
-  'The limit bounds the request body, so 101 entries make the body invalid: rejected whole (any 4xx), not applied ' +
-  'in part nor reported per item.';
+  'The limit ("maximum length 100") bounds the request body: a body of 101 entries is not a request the server ' +
+  'may carry out, in whole or in part, so none of its items is applied ("up to 100" per request). How that is ' +
+  'answered is not shown (error statuses: not shown), and failures are reported per item (§ Errors 1): rejecting ' +
+  'the request whole (any 4xx) and answering 2xx with its items reported failed both conform, and which one is ' +
+  'recorded. An item applied, or reported as a success, fails; a 5xx never conforms. One rule for the three ' +
+  'endpoints (src/kit expectOverLimitRefused).';
 
 const MALFORMED_SOURCE =
   '§ Errors 1 (bulk operations report failures per item); RFC 9110 §15.5 (4xx: the client seems to have erred) and ' +
@@ -42,7 +51,9 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CASES-REJECT-101',
     level: 'MUST',
     area: 'bulk-cases',
-    statement: 'A bulk case update of 101 items is rejected as a whole with a 4xx and changes no case.',
+    statement:
+      'A bulk case update of 101 items applies none of them: it is rejected whole (a 4xx) or answered 2xx with no ' +
+      'item reported as a success, and no case changes.',
     source:
       'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max ' +
       '100)',
@@ -123,7 +134,9 @@ export const BULK_REQUIREMENTS = requirements([
     id: 'BULK-CUSTOMERS-REJECT-101',
     level: 'MUST',
     area: 'bulk-customers',
-    statement: 'A bulk customer update of 101 items is rejected as a whole with a 4xx and changes no customer.',
+    statement:
+      'A bulk customer update of 101 items applies none of them: it is rejected whole (a 4xx) or answered 2xx with ' +
+      'no item reported as a success, and no customer changes.',
     source:
       'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length ' +
       'max 100)',
@@ -222,14 +235,17 @@ export const BULK_REQUIREMENTS = requirements([
       'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; ' +
       'Success: 200 with JSON body); § Limits',
     decision:
-      'Every case keeps one check ("a case holds one or more checks"), so a server refusing to empty a case is not ' +
-      'tested.',
+      'Every case keeps one check ("A case holds one or more checks", § What the service does 2), so a server that ' +
+      "refuses to delete a case's last check is judged as any other; what it does with a last check is recorded " +
+      '(BULK-CHECKS-LAST-CHECK).',
   },
   {
     id: 'BULK-CHECKS-REJECT-101',
     level: 'MUST',
     area: 'bulk-checks',
-    statement: 'A bulk delete of 101 check ids is rejected as a whole with a 4xx and deletes no check.',
+    statement:
+      'A bulk delete of 101 check ids deletes none of them: it is rejected whole (a 4xx) or answered 2xx with no id ' +
+      'reported as deleted, and every check is still there.',
     source:
       'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max ' +
       '100)',
@@ -284,6 +300,22 @@ export const BULK_REQUIREMENTS = requirements([
     decision:
       "A malformed entry breaks the body's type (reject whole) and is also one failing item (report it); the " +
       'interface does not say which, so it is recorded.',
+  },
+  {
+    id: 'BULK-CHECKS-LAST-CHECK',
+    level: 'OBSERVE',
+    area: 'bulk-checks',
+    statement:
+      "What a bulk check delete naming a case's only check does: deletes it (the case then shows no checks) or " +
+      'refuses it, and how the answer reports it.',
+    source:
+      'interface § What the service does 2 ("A case holds one or more checks"); § Endpoints › POST ' +
+      '/api/checks/bulk-delete/ ("Deletes up to 100 checks; failures are reported per item")',
+    decision:
+      'Whether "one or more" binds the bulk delete is not said: deleting the last check and refusing it (a failing ' +
+      'item) both conform, and which is recorded. Every other bulk check delete leaves each case a check. The ' +
+      'answer is read as BULK-CHECKS-REPORTED reads any: the check reported failed when it stays, not when it is ' +
+      'gone.',
   },
   {
     id: 'BULK-CHECKS-MALFORMED',

@@ -42,9 +42,16 @@ export const CASE_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'case-patch',
     statement:
-      'webhook_url, metadata and sync_platforms accept null, and the case then shows null (or leaves the optional ' +
-      'field out).',
-    source: 'interface § Endpoints › PATCH /api/cases/{id}/ (string or null, object or null)',
+      'A PATCH setting webhook_url, metadata, sync_platforms or external_id to null answers 200; webhook_url, ' +
+      'metadata and sync_platforms then show null (or the optional field is left out).',
+    source:
+      'interface § Endpoints › PATCH /api/cases/{id}/ (webhook_url: string or null; metadata, sync_platforms: ' +
+      'object or null; external_id: string or null)',
+    decision:
+      'null is a value the PATCH table lists for each of the four, so a PATCH sending it is accepted. external_id ' +
+      'reads as a string all the same (§ Resources › Case): which string it then shows is not shown, so it is ' +
+      'recorded (CASE-PATCH-EXTERNAL-ID-NULL), and that it is a string is judged on every read ' +
+      '(CASE-EXTERNAL-ID-STRING).',
   },
   {
     id: 'CASE-PATCH-EXTERNAL-ID-NULL',
@@ -55,15 +62,20 @@ export const CASE_REQUIREMENTS = requirements([
       'interface § Endpoints › PATCH (external_id: string or null); § Resources › Case (external_id: string, ' +
       'auto-generated UUID if not provided at creation)',
     decision:
-      'The PATCH table allows null but the read type is string; what the server substitutes is not shown, so it is ' +
-      'recorded; CASE-EXTERNAL-ID-STRING still applies.',
+      'That null is accepted is decided (CASE-PATCH-NULLABLE); what the server shows instead (a new UUID, the value ' +
+      'it held) is not shown, so it is recorded; CASE-EXTERNAL-ID-STRING still applies.',
   },
   {
     id: 'CASE-PATCH-UNKNOWN-ID',
     level: 'MUST',
     area: 'case-patch',
     statement: 'A PATCH of a case id that does not exist is rejected with a 4xx.',
-    source: 'interface § Endpoints › PATCH /api/cases/{id}/ (id identifies the case)',
+    source:
+      'interface § Endpoints › PATCH /api/cases/{id}/ (id "identifies the case"; "Success: 200 with the Case read ' +
+      'representation")',
+    decision:
+      'Success is shown, and is the case it changed: an id naming no case cannot have it, so the PATCH fails, and a ' +
+      "failure is the client's (4xx). DELETE differs: it shows no success answer at all (CASE-DELETE-UNKNOWN-ID).",
   },
   {
     id: 'CASE-PATCH-READ-ONLY-UNCHANGED',
@@ -133,10 +145,13 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'case-patch',
     statement: 'A rejected PATCH changes nothing: the valid fields sent beside the invalid one are not applied either.',
     source:
-      'interface § Endpoints › PATCH /api/cases/{id}/ (partial update: only the fields provided are changed); § Errors',
+      'interface § Errors 1 (bulk operations report failures per item "rather than failing the whole request": a ' +
+      'request that is not a bulk one fails whole); § Endpoints › PATCH /api/cases/{id}/ ("only the fields provided ' +
+      'are changed"); RFC 5789 §2',
     decision:
-      'A rejection applies to the request, so its state effect is none; updated_at is not compared (a read-only ' +
-      'timestamp).',
+      "The interface contrasts the bulk endpoints' per-item failures with failing the whole request, which is how " +
+      'any other request fails: a PATCH refused is refused whole, so none of its fields is applied (RFC 5789 §2 says ' +
+      'the same of PATCH). updated_at is not compared (a read-only timestamp).',
   },
   {
     id: 'CASE-PATCH-COERCION',
@@ -157,6 +172,32 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'case-delete',
     statement: 'DELETE of an existing case answers 2xx, and a later PATCH of that case is rejected with a 4xx.',
     source: 'interface § Endpoints › DELETE /api/cases/{id}/ ("Deletes the specified case")',
+    decision:
+      'A later PATCH answered 2xx by another case, created since with the same id, shows the deleted case gone ' +
+      '(the id reused: CASE-ID-NOT-REUSED); the deleted case answering again, with its own created_at and ' +
+      'external_id, fails this.',
+  },
+  {
+    id: 'CASE-ID-NOT-REUSED',
+    level: 'SHOULD',
+    area: 'case-delete',
+    statement:
+      "Once a case is deleted, its id names no other case: no answer shows a deleted case's id on a case created at " +
+      'another time, or with an external_id the deleted case never had.',
+    source:
+      'interface § Endpoints › PATCH (path id: "identifies the case"), › DELETE ("Deletes the specified case"); ' +
+      '§ Resources › Case (id: integer, read-only); RFC 9110 §9.2.2 (DELETE is idempotent: a client may repeat it)',
+    decision:
+      'SHOULD, not MUST: the interface says the id identifies the case, but not for how long nor that an id is ' +
+      'never given again, where for external_id it states the uniqueness and its scope. Reuse still defeats what ' +
+      'a client does with an id: one it kept (from a webhook, in its own records) or a DELETE repeated after a ' +
+      'lost answer, which RFC 9110 §9.2.2 allows, then acts on another case; so it is warned. Judged by the ' +
+      'invariant watcher on every answer of every suite: each case the run deleted (a DELETE answered 2xx) is ' +
+      "known by created_at and external_id, across the run's worker processes; a case showing its id that was " +
+      'created a second or more apart, or shows an external_id the deleted case never showed nor was sent, is ' +
+      'another case. The deleted case itself answering again is not reuse: CASE-DELETE-REMOVES and ' +
+      'MODEL-CONSISTENT judge that, and neither fails when it is another case. The case-delete suite creates a ' +
+      'case right after a deletion, where a server that recycles ids hands one out again.',
   },
   {
     id: 'CASE-DELETE-STATUS',
@@ -169,22 +210,28 @@ export const CASE_REQUIREMENTS = requirements([
     id: 'CASE-DELETE-REPEAT',
     level: 'OBSERVE',
     area: 'case-delete',
-    statement: 'What a second DELETE of the same case answers (any 4xx, or a 2xx as an idempotent no-op; never a 5xx).',
-    source: 'interface § Endpoints › DELETE; RFC 9110 §9.2.2 (idempotent methods)',
+    statement: 'What a second DELETE of the same case answers.',
+    source: 'interface § Endpoints › DELETE /api/cases/{id}/ (success status code and response body: not shown)',
     decision:
-      'RFC 9110 lets a repeated DELETE answer either way, and the interface is silent; a 5xx still fails ' +
-      'CASE-DELETE-REMOVES.',
+      'A case deleted already is a case that does not exist: the answer is judged by the one rule of ' +
+      'CASE-DELETE-UNKNOWN-ID (a 4xx, or a 2xx that deletes nothing) and recorded here.',
   },
   {
     id: 'CASE-DELETE-UNKNOWN-ID',
     level: 'MUST',
     area: 'case-delete',
     statement:
-      'DELETE of a case id that never existed is answered with a 4xx, or a 2xx that deletes nothing; never a 5xx.',
-    source: 'interface § Endpoints › DELETE /api/cases/{id}/ (the specified case)',
+      'A DELETE naming no case (an id that never named one, a case deleted already) is answered with a 4xx, or a ' +
+      '2xx that deletes nothing; never a 5xx; and another case of the organisation is still there after it.',
+    source:
+      'interface § Endpoints › DELETE /api/cases/{id}/ ("Deletes the specified case"; "Success status code and ' +
+      'response body: not shown"); RFC 9110 §9.2.2 (DELETE is idempotent)',
     decision:
-      'The interface does not show the answer for an id that specifies no case; as for a repeated DELETE ' +
-      '(CASE-DELETE-REPEAT), RFC 9110 allows a 2xx no-op, so only a 5xx fails.',
+      'The interface shows no status for DELETE, so it requires none of a DELETE that finds nothing to delete, and ' +
+      'DELETE is idempotent: a 2xx that does nothing is as legal as a 4xx; only its effect is judged (nothing else ' +
+      'deleted), and a 5xx never conforms. One rule (src/kit expectDeleteOfNoCase) wherever a check meets such a ' +
+      "DELETE: a second DELETE, the stateful model's DELETE of a deleted case, a path id that is no integer " +
+      "(CASE-ID-NON-INTEGER), another organisation's DELETE of our case (TENANT-DELETE).",
   },
   {
     id: 'CASE-EXTERNAL-ID-STRING',

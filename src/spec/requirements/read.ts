@@ -4,6 +4,12 @@ import { requirements } from '../requirement.ts';
  * Invariants of the Case read representation. Besides their own checks (suites/read-invariants),
  * the kit's invariant watcher judges the judged ones on every case body any suite receives.
  */
+/** Where the case invariants are judged: the case representations the interface shows, and nothing else. */
+const WHERE =
+  'Judged on the answers to GET and PATCH of one case (the Case read representation, § Endpoints › PATCH), and on ' +
+  'webhooks by WEBHOOK-BODY-CASE (§ Events 2); never on what a bulk answer shows of a case ("the response body: ' +
+  "not shown\"), nor on the answers to creation or start (the provisioning conventions', not the interface's).";
+
 export const READ_REQUIREMENTS = requirements([
   {
     id: 'READ-CASE-SCHEMA',
@@ -17,7 +23,8 @@ export const READ_REQUIREMENTS = requirements([
       'check")',
     decision:
       'Enum values, risk score ranges and the type of external_id are judged by their own requirements, so one ' +
-      'defect fails one requirement.',
+      'defect fails one requirement. ' +
+      WHERE,
   },
   {
     id: 'READ-ENUMS',
@@ -27,6 +34,10 @@ export const READ_REQUIREMENTS = requirements([
       'Case outcome, check outcome, check status, check_type and customer_type hold only the values the interface ' +
       'lists (or null / empty string where it allows them).',
     source: 'interface § Resources › Case, Customer, Check; § States and transitions',
+    decision:
+      'Every value listed is legal wherever the field is shown or written: customer_type INDIVIDUAL, COMPANY, "" ' +
+      'and null; check_type each of its values, "" and null. No check sends a listed value as a failing one, and ' +
+      `letter-case variants (individual) are never sent as failing items either (a server may fold them). ${WHERE}`,
   },
   {
     id: 'READ-RISK-SCORE-RANGE',

@@ -4,14 +4,21 @@ import { requirements } from '../requirement.ts';
 const SOURCE =
   "interface § Authentication 1-2 (every request carries an organisation's credential); § Errors 2 (cases belong to " +
   'an organisation)';
-const DECISION =
+const ISOLATION =
   'The interface implies isolation rather than stating it: resources belong to an organisation, and every request ' +
-  "carries one organisation's credential. To another organisation our resource does not exist, so it is refused " +
-  'as an unknown id would be: any 4xx (404 or 403) conforms; a 2xx, even one that changes nothing, does not; a ' +
-  '5xx never.';
+  "carries one organisation's credential. To another organisation our resource does not exist, so its request is " +
+  'answered as one naming an id that exists nowhere is, by the same rule';
+const DECISION =
+  `${ISOLATION}: a PATCH of a case that does not exist is rejected (CASE-PATCH-UNKNOWN-ID), so any 4xx (404 or ` +
+  '403) conforms; a 2xx, even one that changes nothing, does not; a 5xx never.';
+const DELETE_DECISION =
+  `${ISOLATION}: a DELETE of a case that does not exist is answered with a 4xx or a 2xx that deletes nothing ` +
+  '(CASE-DELETE-UNKNOWN-ID, src/kit expectDeleteOfNoCase), so both conform as long as our case is still there, ' +
+  'unchanged; a 5xx never. Whether the answer tells the two apart is recorded (TENANT-REFUSAL-STATUS).';
 const BULK_DECISION =
-  "The other organisation's batch also holds a valid item of its own, so the answer is a partial success (200 or " +
-  '207 with JSON); items naming our resources are read as BULK-*-REPORTED reads them (src/kit/bulk-report.ts).';
+  "The other organisation's batch also holds a valid item of its own, so the answer is a partial success; items " +
+  'naming our resources are read as BULK-*-REPORTED reads them (src/kit/bulk-report.ts), from any 2xx with JSON: ' +
+  "the status of a batch's answer is judged by one rule, BULK-*-PARTIAL's (200).";
 
 export const TENANT_REQUIREMENTS = requirements([
   {
@@ -29,18 +36,19 @@ export const TENANT_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'tenant',
     statement:
-      "A DELETE of one of our cases sent with another organisation's credentials is rejected with a 4xx, and the " +
-      'case is still there, unchanged.',
+      "A DELETE of one of our cases sent with another organisation's credentials deletes nothing: it is answered " +
+      'as a DELETE of a case that does not exist (a 4xx, or a 2xx that deletes nothing), and the case is still ' +
+      'there, unchanged.',
     source: `${SOURCE}; § Endpoints › DELETE /api/cases/{id}/`,
-    decision: DECISION,
+    decision: DELETE_DECISION,
   },
   {
     id: 'TENANT-REFUSAL-STATUS',
     level: 'OBSERVE',
     area: 'tenant',
     statement:
-      "The status with which another organisation's PATCH or DELETE of our case is refused (404 or 403), beside the " +
-      'answer for an id that exists nowhere.',
+      "The status with which another organisation's PATCH or DELETE of our case is answered (404, 403, or a 2xx " +
+      'no-op for DELETE), beside the answer for an id that exists nowhere.',
     source: 'interface § Errors (error status codes: not shown)',
   },
   {

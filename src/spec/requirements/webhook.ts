@@ -30,14 +30,20 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     statement:
       "The delivery's body is JSON carrying the case as in its read representation: that case's id, the " +
       'always-present fields of the case, its customer and its checks with their types and listed enum values, ' +
-      "risk scores within 0.0 to 1.0, and the case's risk_score the maximum of its checks'.",
+      "risk scores within 0.0 to 1.0, and the case's risk_score the maximum of its checks'; and every field of " +
+      "the interface's Case, Customer and Check tables that a read of the case shows (null where it is null).",
     source:
       'interface § Events 2 ("case data are exposed in webhooks as in the case read representation"); § Resources › ' +
       'Case; § Limits (risk score range)',
     decision:
       'The request shape is not shown: the case may be the whole body or an object inside it (an envelope), found ' +
-      'by its id; the body is JSON as the read representation is (a form field holding JSON is accepted). Where ' +
-      'the case sits is recorded (WEBHOOK-ENVELOPE).',
+      'by its id (the object most like a case, where a summary beside it carries the same id); the body is JSON as ' +
+      'the read representation is (a form field holding JSON is accepted). Where the case sits is recorded ' +
+      '(WEBHOOK-ENVELOPE). The delivered case is judged by the invariants the watcher applies to every case read ' +
+      '(kit/invariants.ts caseInvariants, one mechanism), and its fields against the read made when it arrives: a ' +
+      "field the interface defines that the read shows (a customer's external_id, metadata, a null note) must be " +
+      'in the webhook too, "as in the case read representation"; fields the interface does not define are not ' +
+      'compared.',
   },
   {
     id: 'WEBHOOK-BODY-COMPLETE',
@@ -55,15 +61,38 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'webhook',
     statement:
-      'A delivered case showing is_complete true carries the results a read of the case after completion shows: the ' +
-      'same checks by id, each with the same outcome and risk_score, and the same case outcome and risk_score.',
+      'A delivered case showing is_complete true carries the results the case reads with once processing has ' +
+      'completed: the same checks by id, each with the same outcome and risk_score, and the same case outcome and ' +
+      'risk_score.',
     source:
       'interface § What the service does 4 ("Results are delivered to the case\'s webhook URL when processing ' +
       'completes"); § Events 2',
     decision:
       'Check status is not compared: transitions are not shown and a check may move on after the webhook. Judged ' +
       'only on a body that passes WEBHOOK-BODY-CASE and shows is_complete true, so one defect fails one ' +
-      'requirement.',
+      'requirement. The case is read until it shows the delivered results or the webhook deadline passes: when ' +
+      "they show is WEBHOOK-AFTER-COMMIT's, what they are is this one's.",
+  },
+  {
+    id: 'WEBHOOK-AFTER-COMMIT',
+    level: 'MUST',
+    area: 'webhook',
+    statement:
+      'A read of the case made when its completion webhook arrives, before the receiver answers it, already shows ' +
+      'the completion the webhook announces: is_complete true, and the same case outcome and risk_score and the ' +
+      'same checks with the same outcome and risk_score.',
+    source:
+      `${EVENTS_1}; § What the service does 4 ("Results are delivered to the case's webhook URL when processing ` +
+      'completes")',
+    decision:
+      'MUST: the interface sends the webhook "when case processing completes", so a webhook whose completion a ' +
+      'read does not yet show was sent before processing completed as far as any client can tell (a receiver ' +
+      'that reads the case on the webhook, as receivers do, gets the case unfinished). The receiver holds its ' +
+      'answer while the case is read (at most the webhook deadline): a server that saves the completion only once ' +
+      'the delivery is answered shows it to no read meanwhile, and a read that gets no answer until the receiver ' +
+      'answers shows nothing either. Judged only where the delivered case passes WEBHOOK-BODY-CASE, shows ' +
+      'is_complete true and its results are what the case later reads with (WEBHOOK-BODY-RESULTS), so one defect ' +
+      'fails one requirement.',
   },
   {
     id: 'WEBHOOK-INPUT-DETAILS',
@@ -82,20 +111,40 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     level: 'SHOULD',
     area: 'webhook',
     statement:
-      'A completion is notified once: after the receiver acknowledged a delivery with 2xx, no second delivery for ' +
-      'the same completion arrives.',
-    source: `${EVENTS_1}; RFC 9110 §9.2.2 (non-idempotent requests are not repeated without cause)`,
+      'A completion is notified once: after the receiver acknowledged a delivery with any 2xx (200, 201, 202 and ' +
+      '204 are each judged), no second delivery for the same completion arrives.',
+    source: `${EVENTS_1}; RFC 9110 §9.2.2 (non-idempotent requests are not repeated without cause); RFC 9110 §15.3`,
     decision:
       'SHOULD, not MUST: the interface says "a webhook is sent" but leaves delivery semantics unshown, and ' +
       'at-least-once senders are common; a receiver that is not idempotent is harmed by a second delivery it ' +
       'already acknowledged, so a duplicate is a warning (in the spirit of RFC 9110 §9.2.2, which discourages ' +
-      'repeating a non-idempotent request without cause). Retries are not shown: sending again after a failed ' +
-      '(non-2xx) delivery is a retry and only recorded (WEBHOOK-RETRY-AFTER-500); sending again a delivery the ' +
-      'receiver acknowledged is a second webhook for one completion, unless it carries the same delivery id header ' +
-      '(Webhook-Id, Svix-Id, X-Delivery-Id, Idempotency-Key, …) as the one acknowledged: at-least-once delivery ' +
-      'a receiver can deduplicate is recorded (WEBHOOK-DUPLICATES), not warned. Watched for a quiet period ' +
-      '(twice the observed delivery latency, at least 1 s, at most the webhook deadline); later duplicates are not ' +
-      'seen.',
+      'repeating a non-idempotent request without cause). Every 2xx says the request was received and accepted ' +
+      '(RFC 9110 §15.3): a sender that takes only a 200 (or a 200 and a 204) as success repeats what was ' +
+      'acknowledged, so the baseline case is answered 204 and four cases processed at once 200, 201, 202 and 204. ' +
+      'Retries are not shown: sending again after a failed (non-2xx) delivery is a retry and only recorded ' +
+      '(WEBHOOK-RETRY-AFTER-500); sending again a delivery the receiver acknowledged is a second webhook for one ' +
+      'completion, unless it carries the same delivery id header (Webhook-Id, Svix-Id, X-Delivery-Id, ' +
+      'Idempotency-Key, …) as the one acknowledged: at-least-once delivery a receiver can deduplicate is recorded ' +
+      '(WEBHOOK-DUPLICATES), not warned. Watched for a quiet period (twice the observed delivery latency, at least ' +
+      '1 s, at most the webhook deadline); later duplicates are not seen.',
+  },
+  {
+    id: 'WEBHOOK-NO-REPEAT-ON-WRITE',
+    level: 'SHOULD',
+    area: 'webhook',
+    statement:
+      'A write to a case whose completion was already delivered (a PATCH, a bulk update item) is not announced as ' +
+      'another completion: no delivery at its webhook_url carries the case as the write left it.',
+    source:
+      `${EVENTS_1}; § Endpoints › PATCH (webhook_url: "webhook sent on case completion"); RFC 9110 §9.2.2 ` +
+      '(a non-idempotent request is not sent again without cause)',
+    decision:
+      'SHOULD: the webhook is sent "when case processing completes", ' +
+      'and a write to a complete case completes nothing, but the interface does not say no other webhook may go to ' +
+      'the URL (request shape and events are not shown), so a receiver told "complete" again is warned, not ' +
+      'failed. A delivery after the writes is counted unless it repeats one from before them (the same body, or ' +
+      "the same delivery id header): a late repeat of the completion is WEBHOOK-ONE-PER-COMPLETION's. Watched for " +
+      'the quiet period after the writes are answered.',
   },
   {
     id: 'WEBHOOK-NEW-URL-ONLY',
@@ -136,6 +185,23 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     decision:
       'The case is recognised by its id (as for WEBHOOK-BODY-CASE); the rest of each body is judged by the other ' +
       'requirements.',
+  },
+  {
+    id: 'WEBHOOK-NOT-HELD-UP',
+    level: 'MUST',
+    area: 'webhook',
+    statement:
+      "A receiver that does not answer a delivery does not hold up another case's webhook: while one case's " +
+      'delivery waits for its answer, another case that completes is delivered within the webhook deadline.',
+    source: `${EVENTS_1}; § Resources › Case (webhook_url: "called on case completion")`,
+    decision:
+      "MUST: each case's webhook is owed when that case's processing completes, at its own webhook_url; nothing " +
+      "in the interface lets one receiver's answer decide when another case is notified, and a webhook that does " +
+      "not come within the deadline fails WEBHOOK-DELIVERED, whatever kept it. The receiver holds one URL's answer " +
+      'until the other case is delivered or the deadline passes; the other URL is on the same host, as an ' +
+      "organisation's webhook URLs usually are. A sender that gives up on the silent receiver before the deadline " +
+      '(a delivery timeout) conforms: the deadline is the measure, not how the deliveries are scheduled. Judged ' +
+      'after the other webhook checks, so a sender held up holds up none of theirs.',
   },
   {
     id: 'WEBHOOK-METHOD',

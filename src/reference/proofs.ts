@@ -1,0 +1,343 @@
+/**
+ * What each switch of the reference server proves, as data: for a fault, the suites that catch it
+ * and the requirements it must make fail (test/faults.test.ts runs each); for a variant, the
+ * requirements whose reading it exercises (test/variants.test.ts runs each, and requires the run
+ * CONFORMING). The requirement reference (docs/reference/requirements.md, `npm run docs`) lists
+ * them per requirement. A new switch needs its entry here: the types hold every name to one.
+ */
+import type { RequirementId } from '../spec/index.ts';
+import { OWNERS } from '../spec/inputs/matrix.ts';
+import type { FaultName } from './faults.ts';
+import type { VariantName } from './variants.ts';
+
+export interface FaultProof {
+  /** The suites whose checks catch it. */
+  readonly suites: readonly string[];
+  /** The requirements that must fail with it switched on. */
+  readonly fails: readonly RequirementId[];
+  /** Any that must still pass: a check judged on what another check's request did must not take the blame. */
+  readonly passes?: readonly RequirementId[];
+  /** Any that must be not judged (a check whose setup the fault breaks cannot judge its own rule). */
+  readonly notJudged?: readonly RequirementId[];
+}
+
+/** The requirements of one way in's oracles (the input matrix), but those named: what must still pass. */
+function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): RequirementId[] {
+  return Object.values(OWNERS[way]).filter((id) => !failing.includes(id as RequirementId)) as RequirementId[];
+}
+
+/** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
+function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
+  return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
+}
+
+const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
+
+/** For each fault: the suites that catch it and what must follow (test/faults.test.ts runs each). */
+export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
+  'token.accept-wrong-secret': { suites: ['token'], fails: ['TOKEN-REJECT-WRONG-SECRET'] },
+  'token.expires-in-string': { suites: ['token'], fails: ['TOKEN-ISSUE'] },
+  'token.any-grant-type': { suites: ['token'], fails: ['TOKEN-REJECT-GRANT-TYPE'] },
+  'token.grant-type-any-case': {
+    suites: ['token'],
+    fails: ['TOKEN-GRANT-TYPE-CASE'],
+    passes: ['TOKEN-REJECT-GRANT-TYPE'],
+  },
+  'token.cacheable': { suites: ['token'], fails: ['TOKEN-NO-STORE'] },
+  'token.unknown-client-500': { suites: ['token'], fails: ['TOKEN-REJECT-UNKNOWN-CLIENT'] },
+  'token.grant-type-default': { suites: ['token'], fails: ['TOKEN-REJECT-MISSING-FIELD'] },
+  'token.non-uuid-500': { suites: ['token'], fails: ['TOKEN-REJECT-NON-UUID-CLIENT-ID'] },
+  'token.type-not-bearer': { suites: ['token'], fails: ['TOKEN-TYPE-BEARER'] },
+  'auth.accept-missing': { suites: ['auth'], fails: ['AUTH-REQUIRED-MISSING'] },
+  'auth.accept-any-bearer': { suites: ['auth'], fails: ['AUTH-REQUIRED-WRONG'] },
+  'auth.api-key-rejected': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
+  'auth.api-key-refused-by-delete': { suites: ['auth'], fails: ['AUTH-API-KEY-BEARER'] },
+  'auth.token-refused-by-bulk': { suites: ['auth'], fails: ['AUTH-TOKEN-OPENS'] },
+  'auth.malformed-500': { suites: ['auth'], fails: ['AUTH-REQUIRED-MALFORMED'] },
+  'auth.no-www-authenticate': { suites: ['auth'], fails: ['AUTH-401-WWW-AUTHENTICATE'] },
+  'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
+  'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
+  'bulk.malformed-500': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-MALFORMED', 'BULK-CUSTOMERS-MALFORMED', 'BULK-CHECKS-MALFORMED'],
+  },
+  'bulk.checks-non-integer-500': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-MALFORMED'] },
+  'bulk.read-only-writable': { suites: ['bulk-cases'], fails: ['BULK-CASES-READ-ONLY-UNCHANGED'] },
+  'patch.body-id-overwrites': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
+  'patch.replace-not-merge': { suites: ['case-patch'], fails: ['CASE-PATCH-PARTIAL'] },
+  'patch.ignore-webhook-url': { suites: ['case-patch'], fails: ['CASE-PATCH-ROUNDTRIP'] },
+  // A check whose setup PATCH was answered but not kept cannot judge its own rule: not judged, not failed.
+  'patch.answer-not-kept': {
+    suites: ['case-patch', 'uniqueness', 'case-properties'],
+    fails: ['CASE-PATCH-ROUNDTRIP'],
+    notJudged: ['UNIQUE-OWN-VALUE', 'UNIQUE-EXTERNAL-ID-REJECTED', 'CASE-PATCH-INVALID-ATOMIC'],
+  },
+  'patch.unknown-id-500': { suites: ['case-patch'], fails: ['CASE-PATCH-UNKNOWN-ID'] },
+  'patch.null-ignored': { suites: ['case-patch'], fails: ['CASE-PATCH-NULLABLE'] },
+  'patch.external-id-null-stored': { suites: ['case-patch'], fails: ['CASE-EXTERNAL-ID-STRING'] },
+  'read.origin-url-differs': { suites: ['case-patch'], fails: ['CASE-ORIGIN-URL-ALIAS'] },
+  'read.origin-url-stale': { suites: ['case-patch'], fails: ['CASE-ORIGIN-URL-ALIAS'] },
+  'read.missing-updated-at': { suites: ['case-patch'], fails: ['CASE-PATCH-RESPONSE-SCHEMA', 'READ-CASE-SCHEMA'] },
+  'read.risk-average': { suites: ['read-invariants'], fails: ['READ-CASE-RISK-MAX'] },
+  'read.risk-out-of-range': { suites: ['read-invariants'], fails: ['READ-RISK-SCORE-RANGE'] },
+  'read.undecided-pending': { suites: ['read-invariants'], fails: ['READ-CHECK-OUTCOME-UNDECIDED'] },
+  'read.no-input-details': { suites: ['read-invariants'], fails: ['READ-CHECK-INPUT-DETAILS'] },
+  'read.bad-enum': { suites: ['read-invariants'], fails: ['READ-ENUMS'] },
+  'model.stale-after-bulk': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
+  'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
+  'delete.noop': { suites: ['case-delete'], fails: ['CASE-DELETE-REMOVES'] },
+  'delete.unknown-id-500': { suites: ['case-delete'], fails: ['CASE-DELETE-UNKNOWN-ID'] },
+  // A rejected 101-item batch that undoes the 100-item one before it, taking no value of its own: the
+  // 101-item checks see it (read before and after a batch of their own), the 100-item ones are not blamed.
+  'bulk.over-limit-rollback-stale': {
+    suites: ['bulk-cases', 'bulk-customers'],
+    fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101'],
+    passes: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100'],
+  },
+  // The 100-item batches are read back after the 101-item ones too (kit/limit-batches.ts): a 101-item
+  // batch applied must fail only the 101-item checks.
+  'bulk.no-limit': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+    passes: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100'],
+  },
+  'bulk.limit-99': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100', 'BULK-CHECKS-ACCEPT-100'],
+    passes: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101'],
+  },
+  'bulk.partial-over-limit': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+    passes: ['BULK-CASES-ACCEPT-100', 'BULK-CUSTOMERS-ACCEPT-100'],
+  },
+  'bulk.all-or-nothing': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
+  'bulk.silent-failure': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  },
+  'bulk.multi-status': {
+    suites: ['bulk-cases', 'bulk-customers', 'bulk-checks'],
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
+  'bulk.failure-as-success': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  },
+  'bulk.stop-after-failure': {
+    suites: BULK_SUITES,
+    fails: ['BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'],
+  },
+  'bulk.customers-ignore-external-id': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-BY-EXTERNAL-ID'] },
+  'bulk.customers-external-id-ci': { suites: ['bulk-customers'], fails: ['BULK-CUSTOMERS-EXTERNAL-ID-EXACT'] },
+  'bulk.checks-delete-noop': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-ACCEPT-100', 'BULK-CHECKS-PARTIAL'] },
+  'content.form-ignored': { suites: ['content-types'], fails: ['CONTENT-FORM-PATCH', 'CONTENT-MULTIPART-PATCH'] },
+  'content.bulk-json-only': { suites: ['content-types'], fails: ['CONTENT-BULK-MEDIA-TYPES'] },
+  'content.json-exact-match': { suites: ['content-types'], fails: ['CONTENT-JSON-CHARSET'] },
+  'limit.webhook-url-512': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-WEBHOOK-URL-511', 'CASE-PATCH-INVALID-REJECTED'],
+  },
+  'limit.webhook-url-510': { suites: ['limits'], fails: ['LIMIT-WEBHOOK-URL-511'] },
+  'limit.external-id-513': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-CASE-EXTERNAL-ID-512', 'CASE-PATCH-INVALID-REJECTED'],
+  },
+  'limit.customer-full-name-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-FULL-NAME-255'] },
+  'limit.customer-external-id-256': { suites: ['limits'], fails: ['LIMIT-CUSTOMER-EXTERNAL-ID-255'] },
+  'limit.delete-after-int64': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-DELETE-AFTER-OUTSIDE', 'CASE-PATCH-INVALID-REJECTED'],
+  },
+  'limit.delete-after-truncate': {
+    suites: ['limits', 'case-properties'],
+    fails: ['LIMIT-DELETE-AFTER-INTEGER', 'CASE-PATCH-INVALID-REJECTED'],
+  },
+  'limit.delete-after-negative': { suites: ['limits'], fails: ['LIMIT-DELETE-AFTER-RANGE'] },
+  'patch.non-atomic': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-ATOMIC'] },
+  'patch.accept-invalid-metadata': { suites: ['case-properties'], fails: ['CASE-PATCH-INVALID-REJECTED'] },
+  'unique.no-check': { suites: ['uniqueness'], fails: ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-RACE'] },
+  // The holder given a new value by the judged request is a failure, not a setup that was not kept.
+  'unique.takeover': { suites: ['uniqueness'], fails: ['UNIQUE-EXTERNAL-ID-REJECTED', 'UNIQUE-RACE'] },
+  'unique.bulk-no-check': { suites: ['uniqueness'], fails: ['UNIQUE-BULK', 'UNIQUE-BULK-REPORTED'] },
+  'unique.self-conflict': { suites: ['uniqueness'], fails: ['UNIQUE-OWN-VALUE'] },
+  'unique.global': { suites: ['uniqueness'], fails: ['UNIQUE-PER-ORGANISATION'] },
+  'unique.freed-kept': { suites: ['uniqueness'], fails: ['UNIQUE-FREED-VALUE'] },
+  'unique.bulk-conflict-aborts': { suites: ['uniqueness', 'bulk-cases'], fails: ['UNIQUE-BULK', 'BULK-CASES-PARTIAL'] },
+  'unique.race': { suites: ['uniqueness'], fails: ['UNIQUE-RACE'] },
+  'unique.case-insensitive': { suites: ['uniqueness'], fails: ['UNIQUE-EXACT-MATCH'] },
+  'unique.accent-insensitive': { suites: ['uniqueness'], fails: ['UNIQUE-EXACT-MATCH'] },
+  'unique.soft-delete-kept': { suites: ['uniqueness'], fails: ['UNIQUE-DELETED-VALUE'] },
+  'tenant.leak-patch': { suites: ['tenant'], fails: ['TENANT-PATCH'] },
+  'tenant.leak-delete': { suites: ['tenant'], fails: ['TENANT-DELETE'] },
+  'tenant.leak-bulk-cases': { suites: ['tenant'], fails: ['TENANT-BULK-CASES', 'TENANT-BULK-CASES-REPORTED'] },
+  'tenant.leak-bulk-customers': {
+    suites: ['tenant'],
+    fails: ['TENANT-BULK-CUSTOMERS', 'TENANT-BULK-CUSTOMERS-REPORTED'],
+  },
+  'tenant.customer-external-id-global': { suites: ['tenant'], fails: ['TENANT-CUSTOMER-EXTERNAL-ID'] },
+  'tenant.refusal-leaks-case': { suites: ['tenant'], fails: ['TENANT-REFUSAL-NO-DATA'] },
+  'tenant.leak-bulk-checks': { suites: ['tenant'], fails: ['TENANT-BULK-CHECKS', 'TENANT-BULK-CHECKS-REPORTED'] },
+  'webhook.none': { suites: ['webhooks'], fails: ['WEBHOOK-DELIVERED'] },
+  'webhook.no-checks': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  'webhook.early': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-COMPLETE'] },
+  'webhook.stale-checks': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-RESULTS'] },
+  'webhook.no-input-details': { suites: ['webhooks'], fails: ['WEBHOOK-INPUT-DETAILS'] },
+  'webhook.twice': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  'webhook.old-url': { suites: ['webhooks'], fails: ['WEBHOOK-NEW-URL-ONLY'] },
+  'webhook.null-notifies': { suites: ['webhooks'], fails: ['WEBHOOK-NULL-NO-DELIVERY'] },
+  'webhook.crosstalk': { suites: ['webhooks'], fails: ['WEBHOOK-NO-CROSSTALK'] },
+  // A stale reference that meets the case given the id since is not the deleted case back: deletion, the model
+  // and uniqueness are not blamed.
+  'ids.reuse-freed': {
+    suites: ['case-delete', 'model', 'uniqueness'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT', 'UNIQUE-DELETED-VALUE', 'UNIQUE-FREED-VALUE'],
+  },
+  'ids.reuse-highest': {
+    suites: ['case-delete', 'model'],
+    fails: ['CASE-ID-NOT-REUSED'],
+    passes: ['CASE-DELETE-REMOVES', 'MODEL-CONSISTENT'],
+  },
+  'webhook.omit-nulls': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // Only the fields a read shows beside the always-present ones: the comparison with the read at arrival.
+  'webhook.customer-summary': { suites: ['webhooks'], fails: ['WEBHOOK-BODY-CASE'] },
+  // A read at arrival does not show the completion, later reads do: not the results' fault.
+  'webhook.before-commit': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-COMPLETE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.outcome-after': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-AFTER-COMMIT'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-RESULTS'],
+  },
+  'webhook.retry-204': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  // Only the cases whose receivers answer 201 and 202 see the repeat.
+  'webhook.retry-202': { suites: ['webhooks'], fails: ['WEBHOOK-ONE-PER-COMPLETION'] },
+  'webhook.on-save': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NO-REPEAT-ON-WRITE'],
+    passes: ['WEBHOOK-ONE-PER-COMPLETION'],
+  },
+  // Judged last, alone: the queue held up holds up no other check's webhook.
+  'webhook.serial-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
+  'webhook.host-queue': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-NOT-HELD-UP'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-NO-CROSSTALK', 'WEBHOOK-NEW-URL-ONLY'],
+  },
+  // The input matrix: at least two faults per oracle, on different fields and ways in, each caught by that
+  // oracle's requirement only (the other oracles of its ways in pass).
+  'input.int64-overflow-500': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-ANSWERED'),
+  'input.nul-500': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-ANSWERED'),
+  'input.path-parse-int': inputFault(['inputs-patch'], ['patch'], 'CASE-ID-NON-INTEGER'),
+  'input.bulk-id-parse-int': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-OWN-RECORD'),
+  'input.check-ids-flatten': inputFault(['inputs-bulk'], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
+  'input.patch-saved-before-validated': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-ATOMIC'),
+  'input.customer-refused-but-truncated': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-PARTIAL'),
+  'input.astral-as-question-marks': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases', 'bulk-customers'],
+    'CASE-PATCH-STORED-AS-SENT',
+    'BULK-CASES-STORED-AS-SENT',
+    'BULK-CUSTOMERS-STORED-AS-SENT',
+  ),
+  'input.url-normalised': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-STORED-AS-SENT'),
+  'input.proto-key-dropped': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
+  'input.unwritable-case-500': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases'],
+    'CASE-PATCH-READABLE',
+    'BULK-CASES-READABLE',
+  ),
+  'input.form-skips-limits': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-REJECTED'),
+  // Over-limit values taken: the limit fails; one padded past it, taken and stored untrimmed, is another value.
+  'input.customer-limits-unchecked': {
+    suites: ['inputs-bulk'],
+    fails: ['BULK-CUSTOMERS-ITEM-LIMITS'],
+    passes: [
+      'BULK-CUSTOMERS-ANSWERED',
+      'BULK-CUSTOMERS-PARTIAL',
+      'BULK-CUSTOMERS-READABLE',
+      'BULK-CUSTOMERS-OWN-RECORD',
+    ],
+  },
+};
+
+/**
+ * For each variant: the requirements whose reading it exercises (where the interface leaves a choice
+ * open, the decision that accepts this one). None: it exercises the run as a whole (the transport, the
+ * token refresh), not one requirement's reading.
+ */
+export const VARIANT_READINGS: Readonly<Record<VariantName, readonly RequirementId[]>> = {
+  'webhook.envelope': ['WEBHOOK-ENVELOPE', 'WEBHOOK-BODY-CASE', 'WEBHOOK-AFTER-COMMIT'],
+  'webhook.queue-timeout': ['WEBHOOK-NOT-HELD-UP', 'WEBHOOK-DELIVERED'],
+  'bulk.over-limit-per-item': ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'],
+  'bulk.keep-last-check': [
+    'BULK-CHECKS-LAST-CHECK',
+    'BULK-CHECKS-ACCEPT-100',
+    'AUTH-TOKEN-OPENS',
+    'AUTH-API-KEY-BEARER',
+  ],
+  'bulk.case-summary-complete': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'bulk.case-summary-outcome': ['READ-CASE-SCHEMA', 'BULK-CASES-REPORTED', 'BULK-CASES-REPORT-SHAPE'],
+  'delete.absent-no-op': ['CASE-DELETE-UNKNOWN-ID', 'CASE-DELETE-REPEAT', 'TENANT-DELETE', 'CASE-ID-NON-INTEGER'],
+  'token.bearer-api-key': ['TOKEN-ISSUE', 'TOKEN-ENDPOINT-BEARER-HEADER', 'TOKEN-REJECT-WRONG-SECRET'],
+  'errors.status-422': [
+    'CASE-PATCH-INVALID-REJECTED',
+    'LIMIT-WEBHOOK-URL-511',
+    'LIMIT-CASE-EXTERNAL-ID-512',
+    'UNIQUE-EXTERNAL-ID-REJECTED',
+    'UNIQUE-CONFLICT-STATUS',
+  ],
+  'errors.problem-json': ['CASE-PATCH-INVALID-REJECTED', 'UNIQUE-CONFLICT-STATUS', 'TENANT-REFUSAL-NO-DATA'],
+  'tenant.forbidden': ['TENANT-PATCH', 'TENANT-DELETE', 'TENANT-REFUSAL-STATUS', 'TENANT-BULK-CASES-REPORTED'],
+  'patch.reject-read-only': [
+    'CASE-PATCH-READ-ONLY-UNCHANGED',
+    'CASE-PATCH-READ-ONLY-FIELDS',
+    'BULK-CASES-READ-ONLY-UNCHANGED',
+  ],
+  'delete.status-200': ['CASE-DELETE-REMOVES', 'CASE-DELETE-STATUS'],
+  'delete.keeps-customer': ['CASE-DELETE-REMOVES'],
+  'read.get-405': ['READ-CASE-SCHEMA', 'CASE-PATCH-ROUNDTRIP', 'TENANT-REFUSAL-NO-DATA'],
+  'read.get-404': ['READ-CASE-SCHEMA', 'CASE-PATCH-ROUNDTRIP', 'TENANT-REFUSAL-NO-DATA'],
+  'read.get-403': ['READ-CASE-SCHEMA', 'CASE-PATCH-ROUNDTRIP', 'TENANT-REFUSAL-NO-DATA'],
+  'read.get-whole-seconds': ['READ-CASE-SCHEMA', 'CASE-PATCH-PARTIAL', 'MODEL-CONSISTENT'],
+  'model.save-touches-checks': ['CASE-PATCH-PARTIAL', 'MODEL-CONSISTENT'],
+  'bulk.shape-ok-errors': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  'bulk.shape-succeeded-ids': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  'bulk.shape-status-per-id': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  'token.short-lived': ['TOKEN-EXPIRES-IN-UNIT', 'AUTH-TOKEN-OPENS'],
+  'token.one-per-client': ['AUTH-TOKEN-OPENS'],
+  'text.nfc': ['CASE-PATCH-ROUNDTRIP', 'UNIQUE-EXACT-MATCH', 'BULK-CUSTOMERS-EXTERNAL-ID-EXACT'],
+  'text.trim': ['CASE-PATCH-ROUNDTRIP', 'UNIQUE-EXACT-MATCH', 'BULK-CUSTOMERS-EXTERNAL-ID-EXACT'],
+  'limit.utf16': ['LIMIT-LENGTH-UNIT', 'LIMIT-CASE-EXTERNAL-ID-512', 'LIMIT-CUSTOMER-FULL-NAME-255'],
+  'read.extra-fields': ['READ-CASE-SCHEMA', 'CASE-PATCH-RESPONSE-SCHEMA', 'TOKEN-ISSUE', 'WEBHOOK-BODY-CASE'],
+  'read.checks-descending': ['READ-CASE-SCHEMA', 'MODEL-CONSISTENT'],
+  'read.risk-2dp': ['READ-CASE-RISK-MAX'],
+  'read.customer-type-blank': ['READ-ENUMS'],
+  'webhook.slow': ['WEBHOOK-DELIVERED', 'WEBHOOK-LATENCY'],
+  'webhook.at-least-once': ['WEBHOOK-ONE-PER-COMPLETION', 'WEBHOOK-DUPLICATES'],
+  'http.rate-limit': [],
+  'http.charset': ['TOKEN-ISSUE', 'CASE-PATCH-RESPONSE-SCHEMA', 'WEBHOOK-CONTENT-TYPE'],
+  'ids.large-sparse': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'MODEL-CONSISTENT'],
+  'ids.above-2^53': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'CASE-ID-NON-INTEGER', 'MODEL-CONSISTENT'],
+  'numbers.lenient': [
+    'CASE-ID-NON-INTEGER',
+    'CASE-PATCH-COERCION',
+    'CASE-PATCH-STORED-AS-SENT',
+    'BULK-CASES-OWN-RECORD',
+    'BULK-CHECKS-OWN-RECORD',
+  ],
+  'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
+  'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
+};
