@@ -241,7 +241,7 @@ describe('the judged exchange and reproduction scripts', () => {
       [[dir, 'CASE-DELETE-REMOVES', '--all'], /ids or --all, not both/],
       [[dir, 'NOT-A-REQUIREMENT'], /NOT-A-REQUIREMENT is not a requirement of run/],
       [[dir, 'TOKEN-ISSUE'], /TOKEN-ISSUE did not fail in run \w+/],
-      [[join(dir, 'repro')], /SC_REPORT_INVALID/],
+      [[join(dir, 'repro'), 'CASE-DELETE-REMOVES'], /SC_REPORT_INVALID/],
     ];
     for (const [args, message] of cases) {
       const r = await screenconfInProcess(['replay', ...args], { env: secretEnv });
