@@ -25,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   report: async () => (await import('./commands/folder.ts')).REPORT_COMMAND,
   verify: async () => (await import('./commands/folder.ts')).VERIFY_COMMAND,
   merge: async () => (await import('./commands/merge.ts')).MERGE_COMMAND,
+  replay: async () => (await import('./commands/replay.ts')).REPLAY_COMMAND,
   keygen: async () => (await import('./commands/keygen.ts')).KEYGEN_COMMAND,
   openapi: async () => (await import('./commands/openapi.ts')).OPENAPI_COMMAND,
 };

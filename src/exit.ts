@@ -47,3 +47,12 @@ export function exitForVerify(problems: number, signatureHolds = true): number {
 export function exitForCleanup(left: number): number {
   return left === 0 ? EXIT.ok : EXIT.notConforming;
 }
+
+/**
+ * `screenconf replay`: the worst of the failures' replays, as a run ranks them: 2 one could not run, 3 one is
+ * undecided (could not judge), 1 one reproduced, 0 every one conforms now.
+ */
+export function exitForReplays(exits: readonly number[]): number {
+  for (const worst of [EXIT.usage, EXIT.harness, EXIT.notConforming]) if (exits.includes(worst)) return worst;
+  return EXIT.ok;
+}

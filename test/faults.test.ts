@@ -5,17 +5,87 @@
  * --strict when the fault breaks only SHOULD requirements). main() runs in this process: a spawned
  * binary per fault cost a node + tsx + vitest start-up each, most of a small run's CPU; the binary
  * itself is tested in cli.test.ts.
+ *
+ * And proof a replay decides as the run did: `screenconf replay --all` of a fault's run folder exits 1 for every
+ * failure against a new reference server with the fault (the embedded one a replay of an embedded run starts) and 0
+ * against a correct one (one for every fault, its credentials given as a user gives them): never undecided where
+ * the run's judge decided. A sample of the faults by default (REPLAY_SAMPLE), every one with
+ * SCREENCONF_REPLAY_FAULTS=all.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
 import { FAULT_PROOFS } from '../src/reference/proofs.ts';
+import { newOrganisation } from '../src/reference/organisations.ts';
+import { createReferenceServer, type ReferenceServer } from '../src/reference/server.ts';
 import { requirement } from '../src/spec/index.ts';
-import { readReport, tempDir } from './support/cli.ts';
+import { readReport, runFolder, tempDir } from './support/cli.ts';
 import { screenconfInProcess } from './support/in-process.ts';
+
+/** `screenconf replay --all` of a run: its status, and each failed requirement's exit by id. */
+async function replayAll(
+  reports: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; exits: Record<string, number>; each: number[]; out: string }> {
+  const r = await screenconfInProcess(['replay', runFolder(reports), '--all', ...args], { env });
+  const exits = Object.fromEntries(
+    [...r.stdout.matchAll(/^([A-Z0-9-]+): exit (\d) /gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
+  // With several failures of a requirement, a line each follows its line: every one decides alike.
+  const each = [...r.stdout.matchAll(/^(?:[A-Z0-9-]+| {2}.+?): exit (\d) /gm)].map((m) => Number(m[1]));
+  return { status: r.status, exits, each, out: r.stdout + r.stderr };
+}
+
+/**
+ * Faults whose failures the replay does not yet decide as the run did (issue 27, open): each replay of them must
+ * still never claim the wrong verdict (no 0 on the faulty server, no 1 on the correct one), and a fix removes its
+ * entry here.
+ */
+const REPLAY_GAPS: Partial<Record<FaultName, string>> = {
+  // The evidence holds the creations that showed a reused id, not the deletion of the case that had it first.
+  'ids.reuse-freed': 'CASE-ID-NOT-REUSED: undecided, the deletion that freed the id is not in the evidence',
+  'ids.reuse-highest': 'CASE-ID-NOT-REUSED: undecided, the deletion that freed the id is not in the evidence',
+  // The watcher's own failure (beside the check's, which reproduces) finds nothing on the faulty server.
+  'read.bad-enum': "READ-ENUMS: the invariant watcher's failure replays as conforming on the faulty server",
+  // An earlier probe of the same check (500 in the run, 404 on a correct server) is taken for setup.
+  'patch.unknown-id-500': 'CASE-ID-NON-INTEGER: undecided on a correct server, a judged probe taken for setup',
+  'input.int64-overflow-500': 'CASE-PATCH-ANSWERED: undecided on a correct server (a setup PATCH answered 409)',
+  // The watcher's failure names a record made outside its evidence.
+  'input.customer-limits-unchecked': 'READ-CASE-SCHEMA: could not run, a record made outside its evidence',
+};
+
+/**
+ * The faults whose runs are replayed by default: each replay starts vitest again, and two per fault doubled this
+ * file's time. These cover every way a replay decides: a status, a header, a body field, the peer's credential, a
+ * property's counterexample, a bulk answer's report, a model sequence, the invariant watcher, a value another case
+ * held (the measurement of issue 27). SCREENCONF_REPLAY_FAULTS=all replays every fault's run.
+ */
+const REPLAY_SAMPLE: readonly FaultName[] = [
+  'delete.noop',
+  'token.cacheable',
+  'patch.ignore-webhook-url',
+  'patch.non-atomic',
+  'tenant.leak-patch',
+  'tenant.leak-delete',
+  'tenant.leak-bulk-cases',
+  'tenant.refusal-leaks-case',
+  'bulk.silent-failure',
+  'model.delete-resurrects',
+  'unique.no-check',
+  'read.risk-average',
+];
+const replayed = (fault: FaultName) => process.env.SCREENCONF_REPLAY_FAULTS === 'all' || REPLAY_SAMPLE.includes(fault);
 
 const table: string[] = [];
 
 describe('each fault is caught by its requirement', () => {
+  const organisations = [newOrganisation('org-1'), newOrganisation('org-2')];
+  const [ours, peer] = organisations as [(typeof organisations)[0], (typeof organisations)[0]];
+  let correct: ReferenceServer;
+  beforeAll(async () => {
+    correct = await createReferenceServer({ organisations });
+  });
+
   it('every fault switch has an expectation here', () => {
     expect(Object.keys(FAULT_PROOFS).sort()).toEqual(Object.keys(FAULTS).sort());
   });
@@ -55,11 +125,38 @@ describe('each fault is caught by its requirement', () => {
         // Checks that could not judge make the run exit 3 (SC_INCOMPLETE), beside the failures.
         expect(result.status).toBe(expected.notJudged ? 3 : 1);
         // Some bulk faults take ~45 s when CI runs them beside other tests on 2 cores.
+
+        if (!replayed(fault)) return;
+        // Every failure replays as the run judged it: reproduced on the faulty server, conforming on a correct one.
+        const gap = REPLAY_GAPS[fault];
+        const [onFaulty, onCorrect] = await Promise.all([
+          replayAll(dir),
+          replayAll(dir, ['--base-url', correct.url, '--client-id', ours.clientId, '--peer-client-id', peer.clientId], {
+            SCREENCONF_CLIENT_SECRET: ours.clientSecret,
+            SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret,
+            SCREENCONF_API_KEY: ours.apiKey,
+          }),
+        ]);
+        expect(Object.keys(onFaulty.exits).sort(), onFaulty.out).toEqual([...failing].sort());
+        expect(Object.keys(onCorrect.exits).sort(), onCorrect.out).toEqual([...failing].sort());
+        if (gap) {
+          // A known gap (below): the replay may not decide, but it never gives the wrong verdict.
+          expect(Object.values(onFaulty.exits), onFaulty.out).not.toContain(0);
+          expect(Object.values(onCorrect.exits), onCorrect.out).not.toContain(1);
+          return;
+        }
+        expect(onFaulty.exits, onFaulty.out).toEqual(Object.fromEntries(failing.map((id) => [id, 1])));
+        expect(new Set(onFaulty.each), onFaulty.out).toEqual(new Set([1]));
+        expect(onFaulty.status).toBe(1);
+        expect(onCorrect.exits, onCorrect.out).toEqual(Object.fromEntries(failing.map((id) => [id, 0])));
+        expect(new Set(onCorrect.each), onCorrect.out).toEqual(new Set([0]));
+        expect(onCorrect.status).toBe(0);
       });
     },
   );
 
-  afterAll(() => {
+  afterAll(async () => {
     console.log(`fault → requirements that failed\n${table.sort().join('\n')}`);
+    await correct?.close();
   });
 });

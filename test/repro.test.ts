@@ -27,6 +27,7 @@ interface Result {
   verdict: string;
   failures?: Failure[];
   repro?: { script: string; env: string[]; command: string };
+  replay?: { command: string; env: string[] };
 }
 
 /** Runs `sh script` with the environment given; resolves with its exit status and output. */
@@ -39,6 +40,21 @@ function sh(script: string, env: NodeJS.ProcessEnv): Promise<{ status: number | 
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, out }));
   });
+}
+
+/** `screenconf replay <run folder> …`: its status, each requirement's exit by id, and what it printed. */
+async function replayRun(
+  dir: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; exits: Record<string, number>; each: number[]; out: string }> {
+  const r = await screenconfInProcess(['replay', dir, ...args], { env });
+  const exits = Object.fromEntries(
+    [...r.stdout.matchAll(/^([A-Z0-9-]+): exit (\d) /gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
+  // With several failures of a requirement, a line each follows its line: every one decides alike.
+  const each = [...r.stdout.matchAll(/^(?:[A-Z0-9-]+| {2}.+?): exit (\d) /gm)].map((m) => Number(m[1]));
+  return { status: r.status, exits, each, out: r.stdout + r.stderr };
 }
 
 const CREDENTIALS = [
@@ -79,6 +95,7 @@ describe('the judged exchange and reproduction scripts', () => {
     SCREENCONF_PEER_CLIENT_SECRET: peer.clientSecret,
     SCREENCONF_API_KEY: ours.apiKey,
   };
+  const replay = (args: string[]) => replayRun(dir, args, secretEnv);
 
   beforeAll(async () => {
     faulty = await createReferenceServer({
@@ -194,6 +211,72 @@ describe('the judged exchange and reproduction scripts', () => {
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toContain('sh repro/CASE-DELETE-REMOVES.sh');
   });
+
+  // The run's own checks decide: every failure fails again on the faulty server and passes on a correct one.
+  it("replays every failure with the run's own checks: exit 1 on the faulty server, 0 on a correct one", async () => {
+    const failed = results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id);
+    expect(failed).toEqual(expect.arrayContaining(REQUIREMENTS));
+    const onFaulty = await replay(['--all']);
+    expect(onFaulty.exits, onFaulty.out).toEqual(Object.fromEntries(failed.map((id) => [id, 1])));
+    expect(new Set(onFaulty.each), onFaulty.out).toEqual(new Set([1]));
+    expect(onFaulty.status).toBe(1);
+    const onCorrect = await replay(['--all', '--base-url', correct.url]);
+    expect(onCorrect.exits, onCorrect.out).toEqual(Object.fromEntries(failed.map((id) => [id, 0])));
+    expect(new Set(onCorrect.each), onCorrect.out).toEqual(new Set([0]));
+    expect(onCorrect.status).toBe(0);
+    // The report and the script name the command beside the curl and the script.
+    const command =
+      'SCREENCONF_CLIENT_SECRET=… SCREENCONF_PEER_CLIENT_SECRET=… SCREENCONF_API_KEY=… screenconf replay . ' +
+      'CASE-DELETE-REMOVES';
+    const deleted = results.find((r) => r.id === 'CASE-DELETE-REMOVES')!;
+    expect(deleted.replay?.command).toBe(command);
+    expect(readFileSync(join(dir, 'repro', 'CASE-DELETE-REMOVES.sh'), 'utf8')).toContain(`#       ${command}`);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(command);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(command);
+  }, 120_000);
+
+  it('refuses, before sending anything, what it cannot replay (exit 2, one line)', async () => {
+    const cases: [string[], RegExp][] = [
+      [[dir], /needs the requirement ids to replay, or --all/],
+      [[dir, 'CASE-DELETE-REMOVES', '--all'], /ids or --all, not both/],
+      [[dir, 'NOT-A-REQUIREMENT'], /NOT-A-REQUIREMENT is not a requirement of run/],
+      [[dir, 'TOKEN-ISSUE'], /TOKEN-ISSUE did not fail in run \w+/],
+      [[join(dir, 'repro'), 'CASE-DELETE-REMOVES'], /SC_REPORT_INVALID/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await screenconfInProcess(['replay', ...args], { env: secretEnv });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  // DELETE answered 200 where the run saw 204: the PATCH that follows would fail again (the case is still there),
+  // but on another setup than the run's. Neither the script nor the replay gives a verdict on it.
+  it('says where the setup diverged and decides nothing (exit 3), in the script and the replay', async () => {
+    const diverging = await createReferenceServer({
+      organisations,
+      faults: ['delete.noop'],
+      variants: ['delete.status-200'],
+    });
+    try {
+      const r = results.find((x) => x.id === 'CASE-DELETE-REMOVES')!;
+      const env = Object.fromEntries(r.repro!.env.map((v) => [v, secretEnv[v as keyof typeof secretEnv]]));
+      const script = await sh(join(dir, r.repro!.script), { ...env, SCREENCONF_BASE_URL: diverging.url });
+      expect(script.status, script.out).toBe(3);
+      expect(script.out).toMatch(
+        /UNDECIDED: setup diverged at step 2 \(DELETE .*\): the run saw HTTP 204, the replay HTTP 200/,
+      );
+      const again = await replay(['CASE-DELETE-REMOVES', '--base-url', diverging.url]);
+      expect(again.exits, again.out).toEqual({ 'CASE-DELETE-REMOVES': 3 });
+      expect(again.out).toMatch(
+        /setup diverged at step 2 \(DELETE \/api\/cases\/\d+\/\): the run saw 204, the replay 200/,
+      );
+      expect(again.status).toBe(3);
+    } finally {
+      await diverging.close();
+    }
+  }, 120_000);
 });
 
 /** A failed CASE-PATCH-ROUNDTRIP whose failure judged `exchanges` (and, given, expects `expect` of the last). */
@@ -428,6 +511,13 @@ describe('the reproduction of an invariant shown the same way on a replay', () =
     expect(onFaulty.status, onFaulty.out).toBe(1);
     const onCorrect = await sh(script, { ...env, SCREENCONF_BASE_URL: correct.url });
     expect(onCorrect.status, onCorrect.out).toBe(0);
+    // So does a replay with the run's own checks (or, for a failure of the invariant watcher, its judge).
+    const replayed = await replayRun(dir, [id], secretEnv);
+    expect(replayed.exits, replayed.out).toEqual({ [id]: 1 });
+    expect(new Set(replayed.each), replayed.out).toEqual(new Set([1]));
+    const fixed = await replayRun(dir, [id, '--base-url', correct.url], secretEnv);
+    expect(fixed.exits, fixed.out).toEqual({ [id]: 0 });
+    expect(new Set(fixed.each), fixed.out).toEqual(new Set([0]));
     return r;
   }
 
@@ -453,5 +543,23 @@ describe('the reproduction of an invariant shown the same way on a replay', () =
     ]);
     const exchanges = r.failures![0]!.evidence!.exchanges as unknown as { request: { method: string } }[];
     expect(exchanges.map((e) => e.request.method)).toEqual(['POST', 'PATCH', 'GET']);
+  }, 320_000);
+
+  // A shrunk sequence whose judged PATCH sends an external_id another case of the sequence holds: on a correct server
+  // it is rejected only where that case exists, so the reproduction makes it (with the value it was given) first.
+  it('makes the record a judged request depends on: the case holding its external_id (MODEL-CONSISTENT)', async () => {
+    const r = await reproducesOnlyOnTheFault('unique.no-check', 'MODEL-CONSISTENT', [
+      ...['--suites', 'model', '--seed', '7', '--runs', '10'],
+    ]);
+    const exchanges = r.failures![0]!.evidence!.exchanges as unknown as {
+      judged?: boolean;
+      request: { method: string; url: string; body?: string };
+    }[];
+    const judged = exchanges.filter((e) => e.judged).at(-1)!;
+    const value = /"external_id":"([^"]+)"/.exec(judged.request.body ?? '')?.[1];
+    expect(value, judged.request.body).toBeDefined();
+    // The value was given to another case before: by its creation or a change, each kept as setup with its creation.
+    const givers = exchanges.filter((e) => !e.judged && e.request.body?.includes(`"${value}"`));
+    expect(givers.length, JSON.stringify(exchanges.map((e) => e.request.url))).toBeGreaterThan(0);
   }, 320_000);
 });

@@ -158,6 +158,8 @@ export class ApiClient {
       if (res.status !== 401 || !ours || !this.#tokens || used === undefined) return res;
       used = await this.#tokens.renew(used, { cleanup: options.cleanup });
       this.transport.logTokenRenewal(req, res.status);
+      // What the server did with a request it refused 401 is nothing: its later answer counts, and it is no setup.
+      if (res.exchange) res.exchange.superseded = true;
       res = await this.transport.send({ ...req, headers: { ...headers, authorization: ours.written(used) } });
     }
     return res;

@@ -111,11 +111,36 @@ function usageMessage(
   return first;
 }
 
+/**
+ * The settings of a command that talks to a target of its own (cleanup, replay): where it is, as whom, and how much
+ * it may be sent.
+ */
+export const TARGET_SETTINGS: readonly SettingKey[] = [
+  'baseUrl',
+  'clientId',
+  'clientSecret',
+  'clientSecretFile',
+  'apiKey',
+  'apiKeyFile',
+  'peerClientId',
+  'peerClientSecret',
+  'peerClientSecretFile',
+  'allowInsecureHttp',
+  'timeoutMs',
+  'concurrency',
+  'maxRps',
+  'maxResponseBytes',
+];
+
+/**
+ * The settings from flags, variables and the config file; `defaults` gives values below all three (what a command
+ * falls back on: a ledger's base URL, a run's settings), from what they give.
+ */
 export function configFrom(
   values: Values,
   io: CliIO,
   keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[],
-  fallbackBaseUrl?: string,
+  defaults: (given: ConfigInput) => ConfigInput = () => ({}),
 ): Config {
   const flags: ConfigInput = {};
   for (const key of keys) {
@@ -124,7 +149,13 @@ export function configFrom(
   }
   const file = loadConfigFile(values.config as string | undefined, io.cwd);
   const env = readEnv(io.env);
-  if (fallbackBaseUrl && flags.baseUrl === undefined && env.baseUrl === undefined && file.values.baseUrl === undefined)
-    flags.baseUrl = fallbackBaseUrl;
-  return resolveConfig({ flags, env, file: file.values, fileSource: file.source, cwd: io.cwd, environment: io.env });
+  const below = defaults({ ...file.values, ...env, ...flags });
+  return resolveConfig({
+    flags,
+    env,
+    file: { ...below, ...file.values },
+    fileSource: file.source,
+    cwd: io.cwd,
+    environment: io.env,
+  });
 }

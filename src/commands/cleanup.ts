@@ -3,26 +3,11 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../errors.ts';
 import { EXIT } from '../exit.ts';
 import type { SettingKey } from '../runner/settings.ts';
-import { type CliIO, configFrom } from './args.ts';
+import { type CliIO, configFrom, TARGET_SETTINGS } from './args.ts';
 import { type Command, type CommandSpec, CONFIG_OPTION, helpText, parseCommand, settingGroup } from './command.ts';
 
 /** The run settings cleanup takes: its help lists them, its parser accepts them. */
-const CLEANUP_SETTINGS: readonly SettingKey[] = [
-  'baseUrl',
-  'clientId',
-  'clientSecret',
-  'clientSecretFile',
-  'apiKey',
-  'apiKeyFile',
-  'peerClientId',
-  'peerClientSecret',
-  'peerClientSecretFile',
-  'allowInsecureHttp',
-  'timeoutMs',
-  'concurrency',
-  'maxRps',
-  'maxResponseBytes',
-];
+const CLEANUP_SETTINGS: readonly SettingKey[] = TARGET_SETTINGS;
 export const CLEANUP: CommandSpec = {
   name: 'cleanup',
   summary: 'remove what a killed run left on the target, from its ledger',
@@ -56,5 +41,9 @@ export async function cleanupCommand(args: string[], io: CliIO): Promise<number>
     );
   const { cleanupLedger } = await import('../runner/cleanup.ts');
   const ledgerPath = resolve(io.cwd, positionals[0]!);
-  return cleanupLedger(ledgerPath, (ledgerBaseUrl) => configFrom(values, io, CLEANUP_SETTINGS, ledgerBaseUrl), io);
+  const config = (ledgerBaseUrl: string | undefined) =>
+    configFrom(values, io, CLEANUP_SETTINGS, (given) =>
+      ledgerBaseUrl !== undefined && given.baseUrl === undefined ? { baseUrl: ledgerBaseUrl } : {},
+    );
+  return cleanupLedger(ledgerPath, config, io);
 }

@@ -133,14 +133,19 @@ export function check(
     }
     const h = getHarness();
     const suite = suiteName(ctx.task.file.filepath);
-    const scope: CheckScope = { exchanges: [], requests: 0, tag: checkTag(suite, ctx.task.fullTestName, ids) };
+    const name = ctx.task.fullTestName;
+    const tag = checkTag(suite, name, ids, attempts.length + 1);
+    const scope: CheckScope = { exchanges: [], requests: 0, tag };
     const { exchanges } = scope;
     const baseUrl = h.run.target.baseUrl;
+    // `screenconf replay` runs the check again on what its run failed on (a property's counterexample); a run's re-run
+    // of a failed check, on what its first attempt failed on.
+    const replayed = h.run.replay?.checks.find((c) => c.suite === suite && c.name === name);
     let skipping = false;
     const api: CheckApi = {
       ...h,
       exchanges,
-      replay: previous?.evidence?.property,
+      replay: h.run.replay ? replayed?.property : previous?.evidence?.property,
       observe(id, text) {
         if (!ids.includes(id))
           throw new HarnessError('SC_HARNESS', `check "${title}" observes ${id}, which it does not name`);

@@ -11,7 +11,7 @@ import { type OutgoingRequest, type ReceivedResponse, Transport, type TransportO
 import { Provisioner } from '../provision/provisioner.ts';
 import type { Exchange, OrganisationRole } from '../results/exchange.ts';
 import type { ExchangeTag } from '../results/exchange-log.ts';
-import { idsCreated, idsNamed, oldestFirst } from '../results/evidence.ts';
+import { idsCreated, idsNamed, oldestFirst, type PropertyEvidence } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
 import type { Id, UserRequirement } from '../spec/index.ts';
@@ -65,6 +65,21 @@ export interface RunContext {
   round?: number;
   /** --suites-dir: the user's own requirements, which their checks name beside screenconf's. */
   userCatalogue?: UserRequirement[];
+  /**
+   * `screenconf replay`: the run's failed checks run again (only they are selected), each replaying what its run
+   * recorded: a property's shrunk counterexample, instead of exploring again.
+   */
+  replay?: { checks: ReplayedCheck[] };
+}
+
+/** A failed check of a run, as `screenconf replay` runs it again. */
+export interface ReplayedCheck {
+  /** Its suite file's name (suites/<suite>.test.ts, or the user's). */
+  suite: string;
+  /** Its full name (`describe > test`). */
+  name: string;
+  /** The counterexample its property failed on in the run. */
+  property?: PropertyEvidence;
 }
 
 /** What a failing property may spend shrinking its counterexample against a live target. */
@@ -137,6 +152,16 @@ export interface CheckScope {
 /** Runs a check's code with its own scope: its requests are recorded there. */
 export function runInCheck<T>(scope: CheckScope, fn: () => Promise<T>): Promise<T> {
   return checkScope.run(scope, fn);
+}
+
+/**
+ * A property of the running check runs its predicate once more (on a generated value, or its counterexample again):
+ * what the check sends next is tagged with the property and that run's number in the attempt, so a replay can tell
+ * the runs of the exchange log apart.
+ */
+export function nextPropertyRun(property: string): void {
+  const scope = checkScope.getStore();
+  if (scope?.tag) scope.tag = { ...scope.tag, property, pass: (scope.tag.pass ?? 0) + 1 };
 }
 
 /**

@@ -11,10 +11,13 @@ import type { ExchangeTag, LoggedExchange } from '../results/exchange-log.ts';
 
 let outside: ExchangeTag = { stage: 'teardown' };
 
-/** The tag of a check's exchanges; what follows outside a check is that suite file's teardown. */
-export function checkTag(suite: string, check: string, requirements: readonly string[]): ExchangeTag {
+/**
+ * The tag of a check's exchanges (`attempt`: 2 on vitest's re-run of a failed check); what follows outside a check is
+ * that suite file's teardown.
+ */
+export function checkTag(suite: string, check: string, requirements: readonly string[], attempt = 1): ExchangeTag {
   outside = { stage: 'teardown', suite };
-  return { stage: 'check', suite, check, requirements: [...requirements] };
+  return { stage: 'check', suite, check, requirements: [...requirements], attempt };
 }
 
 /** The runner's own stages (preflight, sweep) in the main process. */

@@ -284,6 +284,8 @@ function identityBodies(method: string, pathname: string, json: unknown): JsonOb
 export class InvariantWatcher {
   #findings: InvariantFindings = InvariantWatcher.#empty();
   readonly #ids: IdReuseWatch;
+  /** The exchange each marked copy in the evidence was made from (its check's transcript knows that one). */
+  readonly #sources = new WeakMap<Exchange, Exchange>();
 
   constructor(
     private readonly redactor: Redactor,
@@ -361,13 +363,25 @@ export class InvariantWatcher {
       evidence.exchanges.length < EXCHANGES_KEPT &&
       !evidence.exchanges.some((e) => e.request === exchange.request)
     ) {
-      evidence.exchanges.push({ ...exchange, judged: true });
+      const marked = { ...exchange, judged: true };
+      this.#sources.set(marked, exchange);
+      evidence.exchanges.push(marked);
       evidence.curl.push(toCurl(exchange, this.baseUrl));
       if (finding.expect) {
         const expect = JSON.parse(this.redactor.redact(JSON.stringify(finding.expect)));
         ((f.expects ??= {})[finding.requirement] ??= {})[exchangeKey(exchange)] = expect;
       }
     }
+  }
+
+  /** The exchange as recorded that a judged exchange of the evidence is a marked copy of (itself otherwise). */
+  source(e: Exchange): Exchange {
+    return this.#sources.get(e) ?? e;
+  }
+
+  /** The findings since the last take, the watch going on. */
+  peek(): Readonly<InvariantFindings> {
+    return this.#findings;
   }
 
   /** The findings since the last take; the watch starts afresh. */

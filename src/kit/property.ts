@@ -13,7 +13,7 @@ import { HarnessError } from '../errors.ts';
 import type { PropertyEvidence } from '../results/evidence.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckApi } from './check.ts';
-import type { ShrinkBudget } from './context.ts';
+import { nextPropertyRun, type ShrinkBudget } from './context.ts';
 import { formatCounterexample, namedKeys } from './counterexample.ts';
 
 const NOTATION_CHARS = 4000;
@@ -28,6 +28,17 @@ export interface PropertyOptions<T = unknown> {
   scale?: number;
   /** Values checked before the generated ones (boundary values, a corpus). */
   examples?: readonly T[];
+}
+
+/**
+ * A counterexample in fast-check's notation, at most NOTATION_CHARS long: cut, it keeps the replay paths of command
+ * sequences (fc.commands' `replayPath`), which a replay of the sequence needs and which its text ends with.
+ */
+function notation(value: unknown): string {
+  const full = fc.stringify(value);
+  if (full.length <= NOTATION_CHARS) return full;
+  const paths = [...full.matchAll(/\/\*replayPath="[^"]*"\*\//g)].map((m) => m[0]).join('');
+  return `${full.slice(0, Math.max(0, NOTATION_CHARS - paths.length))}${paths}`;
 }
 
 /** The seed of one property: the run seed mixed with the property's name, so each is distinct. */
@@ -109,8 +120,12 @@ export async function property<T>(
   // ends the property: no later run is sent, nothing more is shrunk, and, unless a run failed
   // before it, that error is the check's.
   let notJudged: HarnessError | undefined;
+  // A replay runs the counterexample alone: on a shrunk path fast-check goes on to the shrinks beside it (numRuns
+  // does not bound them), which on a server that now passes would run on until the check times out.
+  let replays = 0;
   const run = async (value: T) => {
-    if (shrinking.spent() || notJudged) return;
+    if (shrinking.spent() || notJudged || (replay && replays++ > 0)) return;
+    nextPropertyRun(name);
     try {
       await predicate(value);
     } catch (err) {
@@ -122,8 +137,11 @@ export async function property<T>(
       throw err;
     }
   };
-  // A replay path counts the examples first, so they go with it.
-  const corpus = options.examples?.length && (!shard || shard.index === 1) && !t.run.round ? options.examples : [];
+  // A replay path counts the examples first, so they go with it (as many as the failing run counted: a replay of
+  // another process, `screenconf replay`, is not in the run's shard or round).
+  const counted = replay?.examples;
+  const ours = (!shard || shard.index === 1) && !t.run.round;
+  const corpus = options.examples?.length && (counted === undefined ? ours : counted > 0) ? options.examples : [];
   const examples = corpus.length ? { examples: corpus.map((e) => [e] as [T]) } : {};
   const details = await fc.check(fc.asyncProperty(arb, run), {
     ...examples,
@@ -147,6 +165,7 @@ export async function property<T>(
   // Replay the shrunk counterexample alone: its transcript, after the check's setup, becomes the evidence.
   t.exchanges.splice(0, t.exchanges.length, ...setup);
   let replayed: unknown;
+  nextPropertyRun(name);
   try {
     await predicate(counterexample);
   } catch (err) {
@@ -172,7 +191,8 @@ export async function property<T>(
   const property: PropertyEvidence = {
     name,
     counterexample: shown,
-    notation: fc.stringify(counterexample).slice(0, NOTATION_CHARS),
+    notation: notation(counterexample),
+    examples: corpus.length,
     seed: details.seed,
     path,
     runSeed: t.run.seed,

@@ -4,9 +4,10 @@
  * could not be removed, and what the file cost (the requests it sent, its cleanup's included).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { toCurl } from '../client/curl.ts';
-import type { InvariantFindings } from '../results/invariants.ts';
-import { creationsElsewhere, getHarness } from './context.ts';
+import type { InvariantFindings, WatchedRequirement } from '../results/invariants.ts';
+import { evidenceOf } from './check.ts';
+import { getHarness } from './context.ts';
+import type { InvariantWatcher } from './invariants.ts';
 import './meta.ts';
 
 // A worker runs its files one after another: the file's share is the count since it began.
@@ -16,15 +17,19 @@ beforeAll(() => {
 });
 
 /**
- * Puts before the exchanges that showed a violation the creation of each case they name (made by
- * a check of the worker), so a reproduction makes the case it reads.
+ * Puts before the exchanges that showed a violation their setup, as a check's failure has it (check.ts evidenceOf):
+ * what the checks that sent them sent before that created, changed or gave a value to what they name, and the
+ * creation of each case they name (made by a check of the worker), so a reproduction makes the case it reads as it
+ * was read.
  */
-function withSetup(findings: InvariantFindings, baseUrl: string): InvariantFindings {
-  for (const evidence of Object.values(findings.evidence)) {
-    if (!evidence) continue;
-    const made = creationsElsewhere(evidence.exchanges);
-    evidence.curl = [...made.map((e) => toCurl(e, baseUrl)), ...evidence.curl];
-    evidence.exchanges = [...made, ...evidence.exchanges];
+function withSetup(findings: InvariantFindings, watcher: InvariantWatcher, baseUrl: string): InvariantFindings {
+  for (const [id, evidence] of Object.entries(findings.evidence)) {
+    if (evidence)
+      findings.evidence[id as WatchedRequirement] = evidenceOf(
+        [],
+        evidence.exchanges.map((e) => watcher.source(e)),
+        baseUrl,
+      );
   }
   return findings;
 }
@@ -32,7 +37,7 @@ function withSetup(findings: InvariantFindings, baseUrl: string): InvariantFindi
 // biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixture pattern
 afterAll(async ({}, suite) => {
   const h = getHarness();
-  suite.meta.screenconfInvariants = withSetup(h.watcher.take(), h.run.target.baseUrl);
+  suite.meta.screenconfInvariants = withSetup(h.watcher.take(), h.watcher, h.run.target.baseUrl);
   suite.meta.screenconfServerHeaders = h.serverHeaders.take();
   const left = [...(await h.primary.provision.cleanup()), ...((await h.peer?.provision.cleanup()) ?? [])];
   if (left.length) suite.meta.screenconfLeftovers = left;

@@ -7,6 +7,7 @@ import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
 import { deselected } from '../results/judge.ts';
 import {
+  REPLAY_EXITS,
   REPRO_EXITS,
   type ConformanceReport,
   type Failure,
@@ -61,6 +62,7 @@ export function problemLines(p: Palette, r: RequirementResult, failures: Failure
     );
   for (const f of failures) lines.push(...failureLines(f));
   if (r.repro) lines.push(`  reproduce: ${r.repro.command}  (in the report folder; ${REPRO_EXITS})`);
+  if (r.replay) lines.push(`  replay: ${r.replay.command}  (in the report folder; ${REPLAY_EXITS})`);
   return lines;
 }
 
@@ -255,7 +257,10 @@ export function reproductionNotes(
     'Reproduction scripts: repro/<REQ-ID>.sh in the report folder replays each failure (sh + curl: it gets its own ' +
     'tokens from SCREENCONF_CLIENT_SECRET, SCREENCONF_PEER_CLIENT_SECRET or SCREENCONF_API_KEY as it says, creates ' +
     `what it needs, deletes it after; ${REPRO_EXITS}); SCREENCONF_BASE_URL points it at another server.`;
-  return [reproduce, scripts, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
+  const replay =
+    'Replay each failure with the run\'s own checks, judged as in the run: "screenconf replay <report folder> ' +
+    `<REQ-ID>" (or --all; ${REPLAY_EXITS}), against the run's target or --base-url.`;
+  return [reproduce, scripts, replay, `Replay: the same command with --seed ${run.seed} generates the same inputs.`];
 }
 
 /** The line on standard error that says why a run did not end with a plain verdict, if it did not. */

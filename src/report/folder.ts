@@ -30,7 +30,7 @@ import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { writeManifest } from './manifest.ts';
-import { REPRO_DIR, reproCommand, reproPath, reproScript } from './repro.ts';
+import { REPRO_DIR, replayCommand, replayEnv, reproCommand, reproPath, reproScript } from './repro.ts';
 import { signFolder } from './signature.ts';
 import { type MarkdownOptions, renderMarkdown } from './markdown.ts';
 import { parseReport } from './load.ts';
@@ -117,11 +117,13 @@ export function renderViews(
 
 /**
  * Writes repro/<ID>.sh (mode 0755) for each failed requirement with evidence to replay (one target only: the scripts
- * replay against its base URL) and returns the report with each result naming its script.
+ * replay against its base URL) and returns the report with each result naming its script and its `screenconf replay`
+ * command.
  */
 function writeReproScripts(runDir: string, report: ConformanceReport, redactor: Redactor): ConformanceReport {
   if (report.targets.length > 1) return report;
   const options = report.run.options ?? {};
+  const env = report.target.kind === 'embedded' ? [] : replayEnv(options);
   const ctx = {
     runId: report.run.id,
     baseUrl: report.target.baseUrl,
@@ -129,15 +131,16 @@ function writeReproScripts(runDir: string, report: ConformanceReport, redactor: 
     peerClientId: typeof options.peerClientId === 'string' ? options.peerClientId : undefined,
   };
   const results = report.results.map((r) => {
-    if (r.verdict !== 'fail' && r.verdict !== 'warn') return r;
-    const made = reproScript(r, ctx);
-    if (!made) return r;
-    const { script, env } = made;
+    if ((r.verdict !== 'fail' && r.verdict !== 'warn') || !r.failures?.length) return r;
+    const replay = { command: replayCommand(r.id, env), env };
+    const made = reproScript(r, { ...ctx, replayCommand: replay.command });
+    if (!made) return { ...r, replay };
     mkdirSync(join(runDir, REPRO_DIR), { recursive: true });
     const file = join(runDir, reproPath(r.id));
-    writeFileSync(file, redactor.redact(script));
+    writeFileSync(file, redactor.redact(made.script));
     chmodSync(file, 0o755);
-    return { ...r, repro: { script: reproPath(r.id), env, command: reproCommand(r.id, env) } };
+    const repro = { script: reproPath(r.id), env: made.env, command: reproCommand(r.id, made.env) };
+    return { ...r, repro, replay };
   });
   return { ...report, results };
 }

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Har, Header, Page } from 'har-format';
 import type { Redactor } from '../base/redact.ts';
+import type { Exchange } from '../results/exchange.ts';
 import { type LoggedExchange, parseExchangeLog } from '../results/exchange-log.ts';
 
 export const HAR_FILE = 'exchanges.har';
@@ -35,6 +36,9 @@ export interface ScreenconfTag {
   suite?: string;
   check?: string;
   requirements?: string[];
+  attempt?: number;
+  property?: string;
+  pass?: number | undefined;
   target?: string;
   credential?: string;
   organisation?: string;
@@ -98,6 +102,8 @@ function entryOf(logged: LoggedExchange, pageref: string, label: string | undefi
     ...(logged.suite ? { suite: logged.suite } : {}),
     ...(logged.check ? { check: logged.check } : {}),
     ...(logged.requirements ? { requirements: logged.requirements } : {}),
+    ...(logged.attempt ? { attempt: logged.attempt } : {}),
+    ...(logged.property ? { property: logged.property, pass: logged.pass } : {}),
     ...(label ? { target: label } : {}),
     ...(e.request.credential ? { credential: e.request.credential } : {}),
     ...(e.request.organisation ? { organisation: e.request.organisation } : {}),
@@ -166,6 +172,45 @@ export function mergeHars(hars: readonly Har[], version: string, runId: string):
       comment: `every exchange of screenconf run ${runId}, on every target; secrets are [REDACTED]`,
     },
   };
+}
+
+/**
+ * The exchanges of a run's exchanges.har as its exchange log held them (what `screenconf replay` compares a check's
+ * exchanges with): each entry's request, status and answer, and where in the run it was sent. Entries of another
+ * kind of HAR (no _screenconf) are left out.
+ */
+export function parseHar(text: string): LoggedExchange[] {
+  const har = JSON.parse(text) as Har;
+  return (har.log?.entries ?? []).flatMap((entry): LoggedExchange[] => {
+    const tag = (entry as Partial<ScreenconfEntry>)._screenconf;
+    if (!tag) return [];
+    const { request: req, response: res } = entry;
+    const exchange: Exchange = {
+      at: entry.startedDateTime,
+      durationMs: entry.time,
+      request: {
+        method: req.method,
+        url: req.url,
+        headers: Object.fromEntries(req.headers.map((h) => [h.name, h.value])),
+        ...(req.postData?.text !== undefined ? { body: req.postData.text } : {}),
+        ...(tag.credential ? { credential: tag.credential as Exchange['request']['credential'] } : {}),
+        ...(tag.organisation ? { organisation: tag.organisation as Exchange['request']['organisation'] } : {}),
+        ...(tag.cleanup ? { cleanup: true } : {}),
+      },
+      ...(res.status
+        ? { response: { status: res.status, headers: {}, body: res.content.text ?? '' } }
+        : { error: tag.error ?? 'no answer' }),
+    };
+    const where = {
+      stage: tag.stage,
+      ...(tag.suite ? { suite: tag.suite } : {}),
+      ...(tag.check ? { check: tag.check } : {}),
+      ...(tag.requirements ? { requirements: tag.requirements } : {}),
+      ...(tag.attempt ? { attempt: tag.attempt } : {}),
+      ...(tag.property ? { property: tag.property, pass: tag.pass } : {}),
+    };
+    return [{ ...where, exchange }];
+  });
 }
 
 /** HAR text, redacted once more on the way out. */

@@ -31,6 +31,7 @@ import { describeTarget, isFailing, isMultiTarget, ownerMark, serverHeadersText,
 export { esc };
 import { SCRIPT, STYLE } from './html-assets.ts';
 import {
+  REPLAY_EXITS,
   REPRO_EXITS,
   type ConformanceReport,
   type ObservationEvidence,
@@ -137,6 +138,11 @@ function detailsHtml(r: RequirementResult, multi: boolean): string {
   if (r.repro)
     parts.push(
       `<p class="repro">Reproduce: <code>${esc(r.repro.command)}</code> in the run folder (${REPRO_EXITS}).</p>`,
+    );
+  if (r.replay)
+    parts.push(
+      `<p class="repro">Replay with the run's own checks: <code>${esc(r.replay.command)}</code> in the run folder ` +
+        `(${REPLAY_EXITS}).</p>`,
     );
   parts.push(observationsHtml(r));
   if (r.tests.length) {

@@ -21,6 +21,7 @@ import { DOMImplementation, type Document, type Element, XMLSerializer } from '@
 import { oneLine } from '../base/text.ts';
 import { judgedCurl, ownerMark } from './render-common.ts';
 import {
+  REPLAY_EXITS,
   REPRO_EXITS,
   type Check,
   type ConformanceReport,
@@ -125,6 +126,7 @@ function failureBody(check: Check, r: RequirementResult | undefined, f: Failure 
     const curl = judgedCurl(f);
     if (curl) lines.push('', 'Reproduce with:', curl);
     if (r?.repro) lines.push(`Or run ${r.repro.command} in the run folder (${REPRO_EXITS})`);
+    if (r?.replay) lines.push(`Or replay it with the run's own checks: ${r.replay.command} (${REPLAY_EXITS})`);
   }
   return lines.join('\n');
 }

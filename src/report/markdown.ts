@@ -14,7 +14,13 @@ import { oneLine } from '../base/text.ts';
 import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts';
 import { describeRequest } from '../results/exchange.ts';
 import { byArea } from '../results/judge.ts';
-import { REPRO_EXITS, type ConformanceReport, type Failure, type RequirementResult } from '../results/report.ts';
+import {
+  REPLAY_EXITS,
+  REPRO_EXITS,
+  type ConformanceReport,
+  type Failure,
+  type RequirementResult,
+} from '../results/report.ts';
 import {
   describeTarget,
   isFailing,
@@ -148,6 +154,8 @@ function fullEntry(e: Entry, report: ConformanceReport, limits: { received: numb
     out.push('', ...reproduce(f, report.run.seed, limits.curl));
   }
   if (r.repro) out.push('', `Reproduce: ${mdCode(r.repro.command)} in the run folder (${REPRO_EXITS}).`);
+  if (r.replay)
+    out.push('', `Replay with the run's own checks: ${mdCode(r.replay.command)} in the run folder (${REPLAY_EXITS}).`);
   return out.join('\n');
 }
 

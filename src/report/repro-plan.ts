@@ -43,10 +43,10 @@ export interface Step {
   unresolved: Id[];
 }
 
-type IdKind = 'case' | 'customer' | 'check' | 'other';
+export type IdKind = 'case' | 'customer' | 'check' | 'other';
 
 /** The "id" keys of a JSON value in the order they appear in its text, with what each identifies. */
-function idKeys(value: unknown, kind: IdKind = 'case', out: { id: Id; kind: IdKind }[] = []) {
+export function idKeys(value: unknown, kind: IdKind = 'case', out: { id: Id; kind: IdKind }[] = []) {
   if (Array.isArray(value)) for (const v of value) idKeys(v, kind, out);
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
@@ -57,7 +57,8 @@ function idKeys(value: unknown, kind: IdKind = 'case', out: { id: Id; kind: IdKi
   return out;
 }
 
-function parse(text: string | undefined): unknown {
+/** A recorded body as JSON (ids as Id), or undefined when it is none. */
+export function parseBody(text: string | undefined): unknown {
   try {
     return text ? parseJson(text) : undefined;
   } catch {
@@ -80,7 +81,7 @@ function whoOf(e: Exchange): Who {
 }
 
 /** The kind of id a number in this place of a request names. */
-function kindAt(path: string, inBody: boolean): IdKind {
+export function kindAt(path: string, inBody: boolean): IdKind {
   if (!inBody) return path.startsWith('/api/cases/') ? 'case' : 'other';
   if (path.startsWith('/api/customers/')) return 'customer';
   if (path.startsWith('/api/checks/')) return 'check';
@@ -175,7 +176,7 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     }
     const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
     if (created) {
-      const keys = idKeys(parse(e.response?.body));
+      const keys = idKeys(parseBody(e.response?.body));
       keys.forEach((k, ordinal) => {
         const variable = `ID_${n}_${ordinal + 1}`;
         step.captures.push({ variable, ordinal: ordinal + 1, kind: k.kind });

@@ -19,6 +19,8 @@ export interface ReproContext {
   baseUrl: string;
   clientId?: string | undefined;
   peerClientId?: string | undefined;
+  /** The `screenconf replay` command of the failure, named in the header. */
+  replayCommand?: string | undefined;
 }
 
 /** The script's path relative to the report folder. */
@@ -59,6 +61,24 @@ export function reproEnv(steps: readonly Pick<Step, 'who' | 'body'>[]): string[]
   if (who.has('ours-key')) vars.push('SCREENCONF_API_KEY');
   if (who.has('peer-key')) vars.push('SCREENCONF_PEER_API_KEY');
   return vars;
+}
+
+/**
+ * The environment variables `screenconf replay` reads for the secrets the run was given (its settings show each as
+ * "[REDACTED]"): the re-run checks need the same credentials. None for the embedded server, which a replay starts anew.
+ */
+export function replayEnv(options: Readonly<Record<string, unknown>>): string[] {
+  const given = (key: string) => options[key] !== undefined;
+  return [
+    ...(given('clientSecret') ? ['SCREENCONF_CLIENT_SECRET'] : []),
+    ...(given('peerClientSecret') ? ['SCREENCONF_PEER_CLIENT_SECRET'] : []),
+    ...(given('apiKey') ? ['SCREENCONF_API_KEY'] : []),
+  ];
+}
+
+/** How to replay a failure with the run's own checks, in the run folder: `… screenconf replay . ID`. */
+export function replayCommand(id: string, env: readonly string[]): string {
+  return `${env.map((v) => `${v}=… `).join('')}screenconf replay . ${id}`;
 }
 
 /** How to run a failure's script: `SCREENCONF_CLIENT_SECRET=… sh repro/ID.sh`. */
@@ -123,6 +143,15 @@ send() {
   ctype='' body=''
   echo "$n. $method $path -> HTTP $STATUS"
 }
+# diverged N STEP RUN REPLAY: setup step N answered otherwise than in the run; no verdict on a diverged setup (exit 3)
+diverged() {
+  echo "UNDECIDED: setup diverged at step $1 ($2): the run saw $3, the replay $4 (exit 3)"
+  exit 3
+}
+# setup_status N STATUS STEP: setup step N answered HTTP STATUS, as in the run, or the script says it diverged
+setup_status() {
+  [ "$STATUS" = "$2" ] || diverged "$1" "$3" "HTTP $2" "HTTP $STATUS $(flat "$1" | cut -c1-200)"
+}
 # id N K: the K-th "id" of the answer to step N
 id() {
   tr ',{}[' '\n\n\n\n' < "$TMP/res_$1" |
@@ -172,12 +201,13 @@ function stepLines(s: Step, describe: string): string[] {
       'done',
     );
   } else lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}`);
+  // A setup step answers as in the run, or what follows would be judged on another state than the run's.
+  const step = q(describe.slice(0, 200));
+  if (!s.judged && s.status !== undefined) lines.push(`setup_status ${s.n} ${s.status} ${step}`);
   if (s.captures.length) {
-    if (!s.judged)
-      lines.push(
-        `case "$STATUS" in 2??) ;; *) fail_setup "step ${s.n} (setup) answered HTTP $STATUS: $(flat ${s.n})" ;; esac`,
-      );
     for (const c of s.captures) lines.push(`${c.variable}=$(id ${s.n} ${c.ordinal})`);
+    const first = s.captures[0]!.variable;
+    if (!s.judged) lines.push(`[ -n "$${first}" ] || diverged ${s.n} ${step} 'an id in its answer' 'none'`);
     if (s.creates) lines.push(`[ -n "$${s.creates}" ] && CREATED="$CREATED ${who}:$${s.creates}"`);
   }
   return lines;
@@ -355,6 +385,13 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
       : []),
     '#',
     `# Run:  ${reproCommand(r.id, env)}`,
+    ...(ctx.replayCommand
+      ? [
+          "# Or replay it with the run's own checks, which decide as the run did (screenconf, with Node), in the " +
+            'run folder:',
+          `#       ${ctx.replayCommand}`,
+        ]
+      : []),
     '# Environment (secrets are read from it, never written here):',
     `#   SCREENCONF_BASE_URL           the server (default: ${ctx.baseUrl})`,
     `#   SCREENCONF_CLIENT_ID          our client_id${ctx.clientId ? ` (default: ${ctx.clientId})` : ''}`,
@@ -372,7 +409,9 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
     ...(env.includes('SCREENCONF_PEER_API_KEY') ? ["#   SCREENCONF_PEER_API_KEY       the peer's API key"] : []),
     `# It sends ${steps.length} request(s): ${steps.length - judged.length} setup, ${judged.length} judged; deletes ` +
       'the cases it created.',
-    '# Exit status: 1 the non-conformance is reproduced; 0 the server conforms on this point now; 2 it could not run.',
+    '# Exit status: 1 the non-conformance is reproduced; 0 the server conforms on this point now; 3 undecided (a ' +
+      'setup step',
+    '# answered otherwise than in the run, or what failed cannot be checked in sh); 2 it could not run.',
     'set -u',
     `BASE=\${SCREENCONF_BASE_URL:-${q(ctx.baseUrl)}}`,
     'BASE=${BASE%/}',

@@ -14,7 +14,13 @@ export const PropertyEvidenceSchema = obj({
   runSeed: z.int().describe('the run seed (--seed) that reproduces it'),
   numRuns: z.int(),
   numShrinks: z.int(),
-  notation: text("the counterexample in fast-check's own notation (at most 4000 characters)").optional(),
+  notation: text(
+    "the counterexample in fast-check's own notation (at most 4000 characters, replay paths of command sequences kept)",
+  ).optional(),
+  examples: z
+    .int()
+    .describe('fixed examples checked before the generated values, which its replay path counts')
+    .optional(),
   shrinkBudget: obj({
     ms: z.int().describe('how long shrinking ran'),
     requests: z.int().describe('requests it sent'),
@@ -73,23 +79,50 @@ export function idsCreated(e: Exchange): Id[] {
 }
 
 /**
+ * Values a request sends that name a record as an id does: the harness's own external ids (`"screenconf-…"`), which the
+ * interface keeps unique per organisation, so what a request sending one does depends on the requests that gave that
+ * value to a record (a PATCH rejected because another case holds the external_id it sends).
+ */
+export function valuesSent(e: Exchange): string[] {
+  return [...(e.request.body ?? '').matchAll(/"(screenconf-[^"\\]+)"/g)].map((m) => m[1]!);
+}
+
+/**
  * The setup of the judged exchanges among a check's exchanges (oldest first): the requests before the last judged
- * one that created what the judged ones name, or changed it (any method but GET), and in turn their own setup.
- * Token requests are left out: a reproduction gets its own tokens.
+ * one that created what the judged ones name, changed it (any method but GET), or sent a value they send (an
+ * external_id another case held), and in turn their own setup (what they name, create or send), up to a fixed point:
+ * the holder of a value is set up with what changed it after its creation. Token requests are left out: a
+ * reproduction gets its own tokens, and so are requests sent again with a new one (`superseded`).
  */
 export function setupOf(all: readonly Exchange[], judged: readonly Exchange[]): Exchange[] {
   const last = Math.max(...judged.map((e) => all.indexOf(e)));
-  const wanted = new Set(judged.flatMap(idsNamed));
-  const kept: Exchange[] = [];
-  for (let i = last - 1; i >= 0; i--) {
-    const e = all[i]!;
-    if (judged.includes(e) || e.request.url.includes('/oauth/token/')) continue;
-    const named = idsNamed(e);
-    const makes = idsCreated(e).some((id) => wanted.has(id));
-    const changes = e.request.method !== 'GET' && named.some((id) => wanted.has(id));
-    if (!makes && !changes) continue;
-    kept.unshift(e);
-    for (const id of named) wanted.add(id);
+  const ids = new Set(judged.flatMap(idsNamed));
+  const values = new Set(judged.flatMap(valuesSent));
+  const candidates = all
+    .slice(0, Math.max(0, last))
+    .filter((e) => !judged.includes(e) && !e.superseded && !e.request.url.includes('/oauth/token/'))
+    .map((e) => ({
+      e,
+      change: e.request.method !== 'GET',
+      named: idsNamed(e),
+      made: idsCreated(e),
+      sent: valuesSent(e),
+    }))
+    .reverse();
+  const kept = new Set<Exchange>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of candidates) {
+      if (kept.has(c.e)) continue;
+      const makes = c.made.some((id) => ids.has(id));
+      const changes = c.change && c.named.some((id) => ids.has(id));
+      const sends = c.change && c.sent.some((v) => values.has(v));
+      if (!makes && !changes && !sends) continue;
+      kept.add(c.e);
+      grew = true;
+      for (const id of [...c.named, ...c.made]) ids.add(id);
+      for (const v of c.sent) values.add(v);
+    }
   }
-  return kept;
+  return all.filter((e) => kept.has(e));
 }

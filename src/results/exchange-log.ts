@@ -17,6 +17,12 @@ export const ExchangeTagSchema = obj({
   suite: text('suite file name').optional(),
   check: text('full name of the check').optional(),
   requirements: z.array(z.string()).describe('the requirement ids the check names').optional(),
+  attempt: z.int().describe("the check's attempt: 2 when a failed check is re-run").optional(),
+  property: text('the property whose predicate sent it').optional(),
+  pass: z
+    .int()
+    .describe("the predicate's run in the attempt (1, 2, …), counted over the check's properties")
+    .optional(),
 });
 
 export const LoggedExchangeSchema = obj({ exchange: ExchangeSchema }).extend(ExchangeTagSchema.shape);

@@ -52,6 +52,12 @@ export const ExchangeSchema = obj({
     .describe('absent when no HTTP answer came (see error)')
     .optional(),
   error: text('why no answer came (refused, timeout, too large, …)').optional(),
+  superseded: z
+    .boolean()
+    .describe(
+      'refused 401 with our access token and sent again with a new one: the later answer is the one that counts',
+    )
+    .optional(),
   judged: z.boolean().describe('in a failure: this is an exchange the failed assertion judged').optional(),
 })
   .describe('one request and its response, as recorded, with secrets redacted ([REDACTED])')

@@ -22,6 +22,9 @@ export const WATCHED_REQUIREMENTS = [
 ] as const;
 export type WatchedRequirement = (typeof WATCHED_REQUIREMENTS)[number];
 
+/** How a report names the invariant watch of a suite file, as a check: `invariant watch: <suite>`. */
+export const WATCH_NAME = 'invariant watch: ';
+
 /** One broken invariant in one case body. */
 export interface InvariantFinding {
   requirement: WatchedRequirement;

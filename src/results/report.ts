@@ -15,6 +15,8 @@ import { FailureDetailSchema } from './failure.ts';
 
 /** What a reproduction script's exit status says (report/repro.ts), as every report shows it. */
 export const REPRO_EXITS = 'exit 1 reproduced, 0 conforms now, 3 undecided in sh, 2 could not run';
+/** What `screenconf replay`'s exit status says (runner/replay.ts), as every report shows it. */
+export const REPLAY_EXITS = 'exit 1 reproduced, 0 conforms now, 3 undecided, 2 could not run';
 import { obj, text } from './schema-helpers.ts';
 
 /**
@@ -24,7 +26,8 @@ import { obj, text } from './schema-helpers.ts';
  * report of one shard) and run.shards (a report merged from shards); 7: failures[].expect (what the judged answer
  * must show, as data), evidence of the judged exchanges and their setup, failures[].repro; 8: results[].owner (a
  * requirement of the user's own catalogue, run --suites-dir) and its area "user"; 9: failures[].expect.unlike (values
- * a field of the judged answer must not hold).
+ * a field of the judged answer must not hold); 10: results[].replay (the `screenconf replay` command of a failure),
+ * evidence.property.examples.
  */
 export const REPORT_SCHEMA_VERSION = 10;
 
@@ -191,6 +194,14 @@ export const RequirementResultSchema = obj({
     command: text('how to run it, from the report folder'),
   })
     .describe(`the script that reproduces its first failure: ${REPRO_EXITS}`)
+    .optional(),
+  replay: obj({
+    command: text('how to run it, from the run folder: screenconf replay . <id>'),
+    env: z.array(z.string()).describe('the environment variables holding the secrets the run was given'),
+  })
+    .describe(
+      `screenconf replay: its failures run again against the target, judged by the run's own checks: ${REPLAY_EXITS}`,
+    )
     .optional(),
   expected: ExpectedMarkSchema.optional(),
   byTarget: z

@@ -9,7 +9,7 @@ import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
 import { oldestFirst } from '../results/evidence.ts';
 import { failureHeadline } from '../results/failure.ts';
-import { exchangeKey, type InvariantFindings, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
+import { exchangeKey, type InvariantFindings, WATCH_NAME, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import type { Id } from '../spec/index.ts';
@@ -111,7 +111,7 @@ function checkOutcome(suite: string, test: TestCase): CheckOutcome {
  * none broke it, skipped when the file received no case body the requirement applies to.
  */
 export function watchOutcomes(suite: string, findings: InvariantFindings): CheckOutcome[] {
-  const name = `invariant watch: ${suite}`;
+  const name = `${WATCH_NAME}${suite}`;
   return WATCHED_REQUIREMENTS.map((id): CheckOutcome => {
     const base = { suite, name, requirements: [id], observations: [], durationMs: 0 };
     if (findings.watched === 0) return { ...base, state: 'skipped', skipReason: 'no case body seen' };

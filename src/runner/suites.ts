@@ -40,6 +40,8 @@ export interface SuitesStage {
   bail?: number | undefined;
   /** --shard I/N: vitest's own sharding of the suite files. */
   shard?: { index: number; count: number } | undefined;
+  /** `screenconf replay`: only the checks of these full names (`describe > test`) run. */
+  checks?: readonly string[] | undefined;
   stopper: Stopper;
   redactor: Redactor;
   out: (line: string) => void;
@@ -91,6 +93,7 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
         ...(cacheDir ? { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } } : {}),
         ...(stage.bail ? { bail: stage.bail } : {}),
         ...(stage.shard ? { shard: `${stage.shard.index}/${stage.shard.count}` } : {}),
+        ...(stage.checks ? { testNamePattern: namePattern(stage.checks) } : {}),
       },
       // A user's suite file imports from 'screenconf': the kit this run's workers are set up with, in a
       // checkout too (one module instance: the harness the setup files prepare is the one check() reads).
@@ -114,6 +117,15 @@ export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   stopper.cancel = () => {};
   process.exitCode = 0; // vitest sets it from test failures; the verdict decides
   return { errors: runErrors, suites };
+}
+
+/**
+ * vitest's name filter for checks of these full names: vitest matches a test's names joined by blanks (`describe
+ * test`), after the file's name when it counts it.
+ */
+export function namePattern(checks: readonly string[]): RegExp {
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^| )(?:${checks.map((c) => literal(c.split(' > ').join(' '))).join('|')})$`);
 }
 
 /** The suite files vitest's sequencer gives this shard (the same split vitest.start makes), in suite order. */

@@ -74,7 +74,7 @@ export interface TargetOutcome {
 }
 
 /** What a target's run sends through and records to: its load bounds, transport and ledger. */
-interface Session {
+export interface Session {
   limits: ReturnType<typeof loadLimits>;
   base: TransportOptions;
   transport: Transport;
@@ -90,7 +90,7 @@ interface Session {
   exchangeLog: string;
 }
 
-function prepare(o: TargetRunOptions, target: Target): Session {
+export function prepare(o: TargetRunOptions, target: Target): Session {
   for (const c of [target.primary, target.peer]) o.redactor.add(c?.clientSecret).add(c?.apiKey);
   const limits = loadLimits(o.config, target.kind);
   const throttleLog = resolve(o.reportDir, THROTTLE_LOG);
@@ -164,7 +164,7 @@ function announce(o: TargetRunOptions, target: Target, s: Session): void {
 }
 
 /** What the workers are handed (vitest provide/inject). */
-function runContext(o: TargetRunOptions, target: Target, s: Session, round: number, pre: Preflight): RunContext {
+export function runContext(o: TargetRunOptions, target: Target, s: Session, round: number, pre: Preflight): RunContext {
   const { config } = o;
   return {
     runId: o.runId,

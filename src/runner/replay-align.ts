@@ -1,0 +1,198 @@
+/**
+ * Whether a check run again by `screenconf replay` met the setup its run's failure was judged on. The replay is the
+ * same code on the same inputs, so it sends the run's requests in the run's order, with other ids: the check's
+ * exchanges in the run (its attempt that failed last, from the run's exchanges.har) and in the replay (its last
+ * attempt) are aligned as two sequences, as a diff aligns lines. Two exchanges pair when their shapes are equal
+ * (method, credential, path with its ids blanked); they pair better when the ids they name stand for the same records
+ * as far as the sequences show (a record the sequence created is named by how many creations ago it was made, which
+ * a block of requests repeated on fresh records, a property's run or a check's confirming round, names alike); and
+ * the steps of the failure's evidence weigh most (a check that failed repeated the block it failed in, a passing one
+ * did not: the evidence's copy is the one aligned). A request the replay sent more or less often (a poll, a shared
+ * case made once) is skipped. Then each setup step of the evidence (before its last judged request) must have been
+ * sent and answered with the status the run saw.
+ */
+import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
+import type { LoggedExchange } from '../results/exchange-log.ts';
+import { oldestFirst } from '../results/evidence.ts';
+import { idKeys, kindAt, parseBody, relativePath } from '../report/repro-plan.ts';
+
+/** A step of the evidence as the reproductions number them (1-based, cleanup left out), with what the run saw. */
+export interface EvidenceStep {
+  n: number;
+  exchange: Exchange;
+}
+
+/** How the replay met the failure's evidence. */
+export type SetupMatch =
+  /**
+   * Every setup step was sent and answered as in the run. (The judged requests need not be: a read that shows a
+   * failure, a webhook that did not come, is sent only when the check fails.)
+   */
+  | { kind: 'same' }
+  /** The replay stopped before this setup step (it failed earlier): nothing after it was sent. */
+  | { kind: 'stopped'; step: EvidenceStep }
+  /** A setup step answered otherwise than in the run. */
+  | { kind: 'status'; step: EvidenceStep; run: number; replay: number | undefined }
+  /** A setup step the replay did not send, though it went on past it (or passed without it). */
+  | { kind: 'skipped'; step: EvidenceStep };
+
+/** A check's exchanges in a run or a replay: those of its last attempt, and the whole log they are part of. */
+export interface CheckLog {
+  baseUrl: string;
+  /** The check's last attempt, in the order sent (cleanup left out). */
+  attempt: readonly LoggedExchange[];
+  /** Every exchange of the run (or replay): the cases other checks or attempts made that the check acts on. */
+  all: readonly LoggedExchange[];
+}
+
+/** Past this many cells (run × replay exchanges), only the evidence is aligned, not the whole attempt. */
+const MAX_CELLS = 4_000_000;
+const BODY_IDS = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g;
+
+/** An exchange among its check's: when it was sent, and what. */
+function identity(e: Exchange): string {
+  return `${e.at} ${e.request.method} ${e.request.url}`;
+}
+
+/** What aligning compares of an exchange: method, credential, path with its ids (any number) blanked. */
+function shape(e: Exchange, baseUrl: string): string {
+  const path = relativePath(e.request.url, baseUrl)
+    .split('?')[0]!
+    .replace(/\/\d+(?=\/|$)/g, '/#');
+  return `${e.request.method} ${e.request.credential ?? ''} ${e.request.organisation ?? ''} ${path}`;
+}
+
+/** The records a request names (path, then body), as `kind:id`. */
+function named(e: Exchange, baseUrl: string): string[] {
+  const path = relativePath(e.request.url, baseUrl).split('?')[0]!;
+  const out = [...path.matchAll(/\/(\d+)(?=\/|$)/g)].map((m) => `${kindAt(path, false)}:${m[1]}`);
+  for (const m of (e.request.body ?? '').matchAll(BODY_IDS))
+    for (const n of m[1]!.matchAll(/\d+/g)) out.push(`${kindAt(path, true)}:${n[0]}`);
+  return out;
+}
+
+/** The records a creation made (a 2xx POST naming none), as `kind:id`; none for any other exchange. */
+function created(e: Exchange, baseUrl: string): string[] {
+  const status = e.response?.status ?? 0;
+  if (e.request.method !== 'POST' || status < 200 || status > 299 || named(e, baseUrl).length) return [];
+  return idKeys(parseBody(e.response?.body)).map((k) => `${k.kind}:${k.id}`);
+}
+
+/**
+ * The ids each exchange of a sequence names, as the same in the run and its replay where they stand for the same
+ * records: one the sequence created, by how many creations ago ("c0": the last); another, by the order the sequence
+ * first named it ("n0"); a made-up id that names nothing, "u".
+ */
+function recordKeys(sequence: readonly Exchange[], baseUrl: string): string[] {
+  const creation = new Map<string, number>();
+  const first = new Map<string, number>();
+  let creations = 0;
+  return sequence.map((e) => {
+    const key = named(e, baseUrl)
+      .map((k) => {
+        if (Number(k.split(':')[1]) >= UNKNOWN_ID_FLOOR) return 'u';
+        const made = creation.get(k);
+        if (made !== undefined) return `c${creations - 1 - made}`;
+        if (!first.has(k)) first.set(k, first.size);
+        return `n${first.get(k)}`;
+      })
+      .join(',');
+    const made = created(e, baseUrl);
+    for (const k of made) creation.set(k, creations);
+    if (made.length) creations += 1;
+    return key;
+  });
+}
+
+/**
+ * The exchanges a replay compares of a check's attempt: those sent outside a property's runs (its setup), those of
+ * one run of the property (of the run, the one the evidence came from; of the replay, the first: the counterexample,
+ * which a failing replay runs twice and a passing one once), and the creations, made by another check or attempt, of
+ * the records they name.
+ */
+function sequenceOf(log: CheckLog, from: { property: string; pass: number | undefined } | undefined): Exchange[] {
+  const passes = from ? log.attempt.filter((l) => l.property === from.property).map((l) => l.pass ?? 0) : [];
+  const pass = from?.pass ?? Math.min(...passes);
+  const own = log.attempt
+    .filter((l) => !from || l.property === undefined || (l.property === from.property && l.pass === pass))
+    .map((l) => l.exchange);
+  const made = new Set(own.flatMap((e) => created(e, log.baseUrl)));
+  const wanted = new Set(own.flatMap((e) => named(e, log.baseUrl)).filter((k) => !made.has(k)));
+  const elsewhere = log.all
+    .map((l) => l.exchange)
+    .filter((e) => !own.includes(e) && created(e, log.baseUrl).some((k) => wanted.has(k)));
+  return oldestFirst([...own, ...elsewhere]);
+}
+
+/**
+ * The pairs of a weighted longest common subsequence: `weight(i, j)` (0 when they cannot pair) summed over the pairs
+ * is as high as it can be, and among the alignments that reach it, each element of the first sequence is paired
+ * with the earliest partner it can have (the replay's first copy of a request it sent twice). For each element of
+ * the first sequence, its partner's index in the second, or -1.
+ */
+function align(n: number, m: number, weight: (i: number, j: number) => number): number[] {
+  // best(i, j): the highest sum for the suffixes from i and from j.
+  const best = new Int32Array((n + 1) * (m + 1));
+  const at = (i: number, j: number) => i * (m + 1) + j;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      const skip = Math.max(best[at(i + 1, j)]!, best[at(i, j + 1)]!);
+      const w = weight(i, j);
+      best[at(i, j)] = w > 0 ? Math.max(skip, best[at(i + 1, j + 1)]! + w) : skip;
+    }
+  }
+  const pairs = new Array<number>(n).fill(-1);
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    const w = weight(i, j);
+    if (w > 0 && best[at(i, j)] === best[at(i + 1, j + 1)]! + w) {
+      pairs[i] = j;
+      i++;
+      j++;
+    } else if (best[at(i, j + 1)] === best[at(i, j)]) j++;
+    else i++;
+  }
+  return pairs;
+}
+
+/**
+ * How the replay's exchanges met the evidence `steps` of a failure. `run`: the check's exchanges in the run, or
+ * undefined when the run folder has none (then the evidence alone is aligned); `replay`: the check's exchanges in the
+ * replay.
+ */
+export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | undefined, replay: CheckLog): SetupMatch {
+  const ids = new Set(steps.map((s) => identity(s.exchange)));
+  const judged = new Set(steps.filter((s) => s.exchange.judged).map((s) => identity(s.exchange)));
+  const inProperty = run?.attempt.filter((l) => ids.has(identity(l.exchange)) && l.property !== undefined) ?? [];
+  const last = inProperty.find((l) => judged.has(identity(l.exchange))) ?? inProperty.at(-1);
+  const from = last?.property ? { property: last.property, pass: last.pass } : undefined;
+  let sequence = run ? sequenceOf(run, from) : steps.map((s) => s.exchange);
+  const replayed = sequenceOf(replay, from && { property: from.property, pass: undefined });
+  if (sequence.length * replayed.length > MAX_CELLS) sequence = steps.map((s) => s.exchange);
+  const runUrl = run?.baseUrl ?? replay.baseUrl;
+  const position = new Map(sequence.map((e, i) => [identity(e), i]));
+  const stepAt = new Map<number, EvidenceStep>();
+  for (const s of steps) {
+    const i = position.get(identity(s.exchange));
+    if (i !== undefined) stepAt.set(i, s);
+  }
+  const shapes = [sequence.map((e) => shape(e, runUrl)), replayed.map((e) => shape(e, replay.baseUrl))];
+  const records = [recordKeys(sequence, runUrl), recordKeys(replayed, replay.baseUrl)];
+  // A pair of the same shape scores 1, 2 when it names the same records; a step of the evidence ten times that.
+  const pairs = align(sequence.length, replayed.length, (i, j) =>
+    shapes[0]![i] !== shapes[1]![j] ? 0 : (records[0]![i] === records[1]![j] ? 2 : 1) * (stepAt.has(i) ? 10 : 1),
+  );
+  const lastJudged = Math.max(-1, ...[...stepAt].filter(([, s]) => s.exchange.judged).map(([i]) => i));
+  const sentAfter = (i: number) => pairs.slice(i + 1).some((j, k) => j >= 0 && stepAt.has(i + 1 + k));
+  for (const [i, s] of [...stepAt].sort(([x], [y]) => x - y)) {
+    if (s.exchange.judged || i > lastJudged) continue;
+    const j = pairs[i]!;
+    // A case the check made in the run and not in the replay: another check of the replay made it, as checks of a
+    // file share cases where the verdict cannot depend on a fresh one (and had it not been made, what names it fails).
+    if (j < 0 && created(s.exchange, runUrl).length) continue;
+    if (j < 0) return sentAfter(i) ? { kind: 'skipped', step: s } : { kind: 'stopped', step: s };
+    const saw = s.exchange.response?.status;
+    const got = replayed[j]!.response?.status;
+    if (saw !== undefined && got !== saw) return { kind: 'status', step: s, run: saw, replay: got };
+  }
+  return { kind: 'same' };
+}
