@@ -45,8 +45,6 @@ const REPLAY_GAPS: Partial<Record<FaultName, string>> = {
   // The evidence holds the creations that showed a reused id, not the deletion of the case that had it first.
   'ids.reuse-freed': 'CASE-ID-NOT-REUSED: undecided, the deletion that freed the id is not in the evidence',
   'ids.reuse-highest': 'CASE-ID-NOT-REUSED: undecided, the deletion that freed the id is not in the evidence',
-  // The watcher's own failure (beside the check's, which reproduces) finds nothing on the faulty server.
-  'read.bad-enum': "READ-ENUMS: the invariant watcher's failure replays as conforming on the faulty server",
   // An earlier probe of the same check (500 in the run, 404 on a correct server) is taken for setup.
   'patch.unknown-id-500': 'CASE-ID-NON-INTEGER: undecided on a correct server, a judged probe taken for setup',
   'input.int64-overflow-500': 'CASE-PATCH-ANSWERED: undecided on a correct server (a setup PATCH answered 409)',

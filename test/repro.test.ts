@@ -233,7 +233,8 @@ describe('the judged exchange and reproduction scripts', () => {
     expect(readFileSync(join(dir, 'repro', 'CASE-DELETE-REMOVES.sh'), 'utf8')).toContain(`#       ${command}`);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(command);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(command);
-  }, 120_000);
+    // Every failure replayed twice, each a vitest run: some 110 s alone, more on a busy machine (a bound, not a race).
+  }, 900_000);
 
   it('refuses, before sending anything, what it cannot replay (exit 2, one line)', async () => {
     const cases: [string[], RegExp][] = [
@@ -276,7 +277,7 @@ describe('the judged exchange and reproduction scripts', () => {
     } finally {
       await diverging.close();
     }
-  }, 120_000);
+  });
 });
 
 /** A failed CASE-PATCH-ROUNDTRIP whose failure judged `exchanges` (and, given, expects `expect` of the last). */

@@ -49,6 +49,19 @@ export interface RecordedRun {
 
 const POLL_MS = 200;
 
+/** How many checks of a case body have an outcome (processing decided them); 0 for anything else. */
+function decidedChecks(text: string | undefined): number {
+  if (!text) return 0;
+  try {
+    const checks = (parseJson(text) as { checks?: unknown } | null)?.checks;
+    return Array.isArray(checks)
+      ? checks.filter((k) => k !== null && typeof k === 'object' && (k as { outcome?: unknown }).outcome != null).length
+      : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The client and credential a step is sent with, or why the replay has none. */
 function sender(s: Step, e: Exchange, t: StepsTarget): { client: ApiClient; auth: AuthMode } | string {
   const peer = s.who === 'peer' || s.who === 'peer-key';
@@ -146,6 +159,12 @@ export async function replayWatched(
     // The run read the case once it had completed processing (processing time is not shown): so does the replay.
     const until = Date.now() + t.processingTimeoutMs;
     while (s.untilComplete && !/"is_complete"\s*:\s*true/.test(res.text) && Date.now() < until) {
+      await sleep(POLL_MS);
+      res = await send();
+    }
+    // A judged read the run made part-way through processing (some checks decided): the replay reads as far in.
+    const seen = s.judged && s.method === 'GET' ? decidedChecks(e.response?.body) : 0;
+    while (seen > decidedChecks(res.text) && Date.now() < until) {
       await sleep(POLL_MS);
       res = await send();
     }
