@@ -62,6 +62,21 @@ describe('comparing the setup of a failure with its replay', () => {
     });
   });
 
+  // The fault answered an earlier probe 500, a fixed server answers it 404: both refused it, nothing changed.
+  it('takes a step refused in the run and refused now as the same setup, whatever the statuses', () => {
+    const probe = ex(RUN, 'PATCH', '/api/cases/999/', 500);
+    const judged = ex(RUN, 'PATCH', '/api/cases/abc/', 500);
+    const probed = checkLog(RUN, log([probe, judged]));
+    const replay = (status: number) =>
+      checkLog(
+        REPLAY,
+        log([ex(REPLAY, 'PATCH', '/api/cases/999/', status), ex(REPLAY, 'PATCH', '/api/cases/abc/', 404)]),
+      );
+    expect(compareSetup(steps(probe, judged), probed, replay(404))).toEqual({ kind: 'same' });
+    // Taken now where the run's was refused: another setup.
+    expect(compareSetup(steps(probe, judged), probed, replay(200))).toMatchObject({ kind: 'status', run: 500 });
+  });
+
   it('tells a replay that stopped before a setup step from one that went on without it', () => {
     const stopped = log([ex(REPLAY, 'POST', '/api/cases/', 201, 9)]);
     expect(compareSetup(evidence, run, checkLog(REPLAY, stopped))).toMatchObject({ kind: 'stopped', step: { n: 2 } });

@@ -148,9 +148,12 @@ diverged() {
   echo "UNDECIDED: setup diverged at step $1 ($2): the run saw $3, the replay $4 (exit 3)"
   exit 3
 }
-# setup_status N STATUS STEP: setup step N answered HTTP STATUS, as in the run, or the script says it diverged
+# setup_status N STATUS STEP: setup step N answered HTTP STATUS, as in the run, or the script says it diverged;
+# refused both times (4xx or 5xx, in the run and now) is the same setup: a refusal changes nothing
 setup_status() {
-  [ "$STATUS" = "$2" ] || diverged "$1" "$3" "HTTP $2" "HTTP $STATUS $(flat "$1" | cut -c1-200)"
+  [ "$STATUS" = "$2" ] && return 0
+  [ "$STATUS" -ge 400 ] 2>/dev/null && [ "$2" -ge 400 ] 2>/dev/null && return 0
+  diverged "$1" "$3" "HTTP $2" "HTTP $STATUS $(flat "$1" | cut -c1-200)"
 }
 # id N K: the K-th "id" of the answer to step N
 id() {

@@ -192,6 +192,10 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
     if (j < 0) return sentAfter(i) ? { kind: 'skipped', step: s } : { kind: 'stopped', step: s };
     const saw = s.exchange.response?.status;
     const got = replayed[j]!.response?.status;
+    // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
+    // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
+    const refused = (status: number | undefined) => status !== undefined && status >= 400;
+    if (refused(saw) && refused(got)) continue;
     if (saw !== undefined && got !== saw) return { kind: 'status', step: s, run: saw, replay: got };
   }
   return { kind: 'same' };
