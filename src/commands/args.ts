@@ -4,7 +4,7 @@ import { didYouMean } from '../base/suggest.ts';
 import { HarnessError } from '../errors.ts';
 import { type Config, type ConfigInput, loadConfigFile, readEnv, resolveConfig } from '../runner/config.ts';
 import { SETTINGS, type SettingKey } from '../runner/settings.ts';
-import { valueName } from './help.ts';
+import { CREDENTIAL_SETTINGS, valueName } from './help.ts';
 
 export interface CliIO {
   out: (...lines: string[]) => void;
@@ -117,14 +117,7 @@ function usageMessage(
  */
 export const TARGET_SETTINGS: readonly SettingKey[] = [
   'baseUrl',
-  'clientId',
-  'clientSecret',
-  'clientSecretFile',
-  'apiKey',
-  'apiKeyFile',
-  'peerClientId',
-  'peerClientSecret',
-  'peerClientSecretFile',
+  ...CREDENTIAL_SETTINGS,
   'allowInsecureHttp',
   'timeoutMs',
   'concurrency',

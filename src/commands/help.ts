@@ -7,23 +7,22 @@ import { SETTINGS, type SettingKey } from '../runner/settings.ts';
 /** Widest help line. */
 export const HELP_COLUMNS = 100;
 
+/** The settings that give the run's credentials one by one (beside `credentials`, a file of them). */
+export const CREDENTIAL_SETTINGS: readonly SettingKey[] = [
+  'clientId',
+  'clientSecret',
+  'clientSecretFile',
+  'apiKey',
+  'apiKeyFile',
+  'peerClientId',
+  'peerClientSecret',
+  'peerClientSecretFile',
+];
+
 /** The groups of `run --help`, in order; a setting not named here is listed under "other". */
 const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['target', ['baseUrl', 'targets', 'targetImage', 'targetPort', 'targetEnv', 'targetReadyTimeoutMs', 'provisioner']],
-  [
-    'credentials',
-    [
-      'credentials',
-      'clientId',
-      'clientSecret',
-      'clientSecretFile',
-      'apiKey',
-      'apiKeyFile',
-      'peerClientId',
-      'peerClientSecret',
-      'peerClientSecretFile',
-    ],
-  ],
+  ['credentials', ['credentials', ...CREDENTIAL_SETTINGS]],
   ['selection', ['suites', 'suitesDir', 'userCatalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
   ['load', ['concurrency', 'maxRps', 'timeoutMs', 'deadlineMs', 'maxResponseBytes', 'maxFailures', 'exitFirst']],
   ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs', 'processingTimeoutMs']],
