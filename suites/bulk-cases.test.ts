@@ -213,6 +213,7 @@ const CASES: ReadBack<{ org: Organisation; id: Id }, CaseBody> = {
   sets: judgedPart,
   changed: (before, after) => changedFields(before, after),
   sendAlone: (target, item) => target.org.api.bulkUpdateCases({ items: [item] }),
+  key: (item) => ({ id: item.id }),
 };
 
 /**
@@ -376,7 +377,7 @@ describe('POST /api/cases/bulk-update/', () => {
             failReadBack(
               `${sent.what}: the cases read back`,
               'every valid item applied, and no case named by a failing item changed',
-              await readBackProblems(sent, setup, CASES),
+              await readBackProblems(t, sent, setup, CASES),
             );
           });
         }),

@@ -236,6 +236,7 @@ const CUSTOMERS: ReadBack<{ org: Organisation; customer: CaseCustomer }, JsonObj
   sets: (_read, item) => setFields(item),
   changed: (before, after) => changedFields(before, after, CUSTOMER_FIELDS),
   sendAlone: (target, item) => target.org.api.bulkUpdateCustomers({ items: [item] }),
+  key: requestKey,
 };
 
 /**
@@ -492,7 +493,7 @@ describe('POST /api/customers/bulk-update/', () => {
             failReadBack(
               `${sent.what}: the customers read back`,
               'every valid item applied, and no customer named by a failing item changed',
-              await readBackProblems(sent, setup, CUSTOMERS),
+              await readBackProblems(t, sent, setup, CUSTOMERS),
             );
           });
         }),

@@ -563,6 +563,8 @@ describe('the one rule per answer: a batch, a batch over the limit, a DELETE of 
 });
 
 describe('readBackProblems: what the record of a failing item must not show', () => {
+  // What reading a bulk report takes of the run: no failures path of its own.
+  const HARNESS = { run: {} } as Harness;
   type Entry = MixedEntry<{ id: number }, Record<string, unknown>>;
   const rb = (after: Record<string, unknown>): ReadBack<{ id: number }, Record<string, unknown>> => ({
     noun: 'case',
@@ -571,6 +573,7 @@ describe('readBackProblems: what the record of a failing item must not show', ()
     sets: (_read, item) => Object.fromEntries(Object.entries(item).filter(([k]) => k !== 'id')),
     changed: (before, a) => Object.keys(a).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(a[k])),
     sendAlone: async () => ({ status: 200 }) as ReceivedResponse,
+    key: (item) => ({ id: item.id }),
   });
   const problems = (before: Record<string, unknown>, item: Record<string, unknown>, after: Record<string, unknown>) => {
     const entry: Entry = {
@@ -581,7 +584,7 @@ describe('readBackProblems: what the record of a failing item must not show', ()
       target: { id: 1, key: 'a:1', before },
     };
     const sent = { entries: [entry], res: {} as ReceivedResponse, exchange: undefined, what: 'bulk update' };
-    return readBackProblems(sent, { pool: [], known: new Map() }, rb(after));
+    return readBackProblems(HARNESS, sent, { pool: [], known: new Map() }, rb(after));
   };
 
   // webhook_url null was the case's already (a default): a correct server shows it too, so it is not looked for.
@@ -600,13 +603,14 @@ describe('readBackProblems: what the record of a failing item must not show', ()
   });
 
   // Which fields a bulk item takes is not shown: a valid item the server refuses alone too is its choice.
-  it('blames a mixed batch for a valid item not applied only when that item alone is applied', async () => {
+  it('blames a mixed batch for a valid item not applied unless that item alone is refused too', async () => {
     const valid = (appliedAlone: boolean) => {
       let sentAlone = false;
       const entry: Entry = { index: 0, label: 'valid sync_platforms', item: { id: 1, x: 1 }, valid: true };
       entry.target = { id: 1, key: 'a:1' };
       const sent = { entries: [entry], res: {} as ReceivedResponse, exchange: undefined, what: 'bulk update' };
       return readBackProblems(
+        HARNESS,
         sent,
         { pool: [], known: new Map() },
         {

@@ -278,6 +278,8 @@ export interface ReadBack<T, S> {
   changed(before: S, after: S): string[];
   /** Sends an item alone (a batch of one) to its endpoint. */
   sendAlone(target: T, item: JsonObject): Promise<ReceivedResponse>;
+  /** What names an item's record in a bulk report (its id, or external_id). */
+  key(item: JsonObject): BulkRequestItem;
 }
 
 /**
@@ -307,6 +309,7 @@ export interface ReadBackProblem {
 
 /** What read-back shows is wrong: valid items not applied, failing items that changed their target. */
 export async function readBackProblems<T, S>(
+  t: Harness,
   sent: BulkSent<MixedEntry<T, S>>,
   setup: MixedSetup<unknown, S>,
   rb: ReadBack<T, S>,
@@ -318,9 +321,12 @@ export async function readBackProblems<T, S>(
     setup.known.set(e.target.key, read);
     if (e.valid) {
       const wrong = rb.notApplied(read, e.item);
-      // Which fields an item takes is "not shown": an item not applied alone either is one the server does not
-      // take, not one a failing neighbour kept out. Only an item applied alone is a mixed batch's defect.
-      if (wrong.length && !(await appliedAlone(e.target, e.item, rb, setup))) continue;
+      // Which fields an item takes is "not shown": an item refused alone too is one the server does not take,
+      // not one a failing neighbour kept out (what the refusal left is read again by the next batch).
+      if (wrong.length && (await refusedAlone(t, rb, e.target, e.item))) {
+        setup.known.delete(e.target.key);
+        continue;
+      }
       if (wrong.length)
         problems.push({
           text: `item ${e.index} (${e.label}) not applied: ${wrong.join(', ')}`,
@@ -344,18 +350,23 @@ export async function readBackProblems<T, S>(
   return problems;
 }
 
-/** Whether a valid item a mixed batch did not apply is applied when sent alone (the target is read again). */
-async function appliedAlone<T, S>(
-  target: T & { key: string },
-  item: JsonObject,
+/**
+ * Whether an item sent alone (a batch of one) is refused by the answer: a 4xx, or the item reported failed. Which
+ * fields a bulk item takes is "not shown", so a valid item refused alone is one the server does not take; one
+ * answered as taken must be applied, alone as in a batch.
+ */
+export async function refusedAlone<T, S>(
+  t: Harness,
   rb: ReadBack<T, S>,
-  setup: MixedSetup<unknown, S>,
+  target: T,
+  item: JsonObject,
 ): Promise<boolean> {
-  const alone = await rb.sendAlone(target, item);
-  if (alone.status >= 500) return true; // A 5xx is never a refusal: the batch is blamed.
-  const again = await rb.read(target, 'after the item sent alone');
-  setup.known.set(target.key, again);
-  return rb.notApplied(again, item).length === 0;
+  return aloneRefused(t, await rb.sendAlone(target, item), rb.key(item));
+}
+
+/** Whether the answer to a batch of one item refuses it: a 4xx, or the item reported failed. */
+export function aloneRefused(t: Harness, res: ReceivedResponse, key: BulkRequestItem): boolean {
+  return (res.status >= 400 && res.status <= 499) || readBulkReport(t, res, [key]).items[0] === 'failed';
 }
 
 /** Fails with the problems read back, judging the first one's read (with what it must show). */
@@ -386,14 +397,9 @@ export async function appliedButReportedFailed<T, S>(
     const read = await rb.read(e.target);
     setup.known.set(e.target.key, read);
     if (rb.notApplied(read, e.item).length > 0) continue;
-    // Its values read back, yet the record may have held them before. Which fields an item takes is not shown:
-    // an item refused alone too is one the server does not take, and its values were there already.
-    const alone = await rb.sendAlone(e.target, e.item);
-    const aloneItem = request[e.index];
-    const refusedAlone =
-      (alone.status >= 400 && alone.status <= 499) ||
-      (aloneItem !== undefined && readBulkReport(t, alone, [aloneItem]).items[0] === 'failed');
-    if (!refusedAlone) applied.push(e);
+    // Its values read back, yet the record may have held them before: an item refused alone too is one the server
+    // does not take, and its values were there already.
+    if (!(await refusedAlone(t, rb, e.target, e.item))) applied.push(e);
   }
   return applied;
 }

@@ -54,6 +54,7 @@ export {
   type ItemReport,
 } from './bulk-report.ts';
 export {
+  aloneRefused,
   appliedButReportedFailed,
   describeItems,
   describeReport,

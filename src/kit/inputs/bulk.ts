@@ -88,7 +88,10 @@ async function sendBatch(send: Send, batch: { cell: BulkCell; item: string; name
     if (bad.includes(b) || (bad.length === 0 && !ok(a) && !refused(a))) answered(c, a, label(c));
     else judge(c, 'answered', pass(undefined, a.res?.exchange ? [a.res.exchange] : []));
     // Reported failed: refused; otherwise what the read shows decides (a report may list nothing).
-    if (refused(a) || report?.items[i] === 'failed') c.taken = false;
+    if (refused(a) || report?.items[i] === 'failed') {
+      c.taken = false;
+      c.refused = true;
+    }
   });
   return a;
 }
@@ -162,9 +165,9 @@ export async function runBulkMatrix(
 
 /**
  * Which fields a bulk item takes is "not shown" (§ Bulk Update Cases, § Bulk Update Customers): a server whose
- * items take no value of a field at all (every value the field allows refused, on that way in and encoding)
- * keeps the interface, so those refusals are recorded, not failed. A field any value of which is taken is a
- * field the items take: every refusal of a value it allows is judged.
+ * items take no value of a field at all (every value the field allows refused by the answer, on that way in and
+ * encoding) keeps the interface, so those refusals are recorded, not failed. A field any value of which is taken
+ * is a field the items take: every refusal of a value it allows is judged.
  */
 function fieldsNoItemTakes(cells: readonly SentCell[]): void {
   const byField = new Map<string, SentCell[]>();
@@ -174,7 +177,8 @@ function fieldsNoItemTakes(cells: readonly SentCell[]): void {
     byField.set(key, [...(byField.get(key) ?? []), c]);
   }
   for (const [key, group] of byField) {
-    if (group.some((c) => c.taken !== false)) continue;
+    // Refused by the answers, every one: a value answered as taken and then not shown is a value lost, judged.
+    if (!group.every((c) => c.refused)) continue;
     for (const c of group)
       if (c.verdicts.stored?.result === 'fail')
         c.verdicts.stored = notJudged(

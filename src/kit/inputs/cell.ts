@@ -39,6 +39,8 @@ export interface SentCell {
   status?: number;
   /** Whether the server took it: a 2xx (PATCH), an item a read shows applied (bulk); undefined while unknown. */
   taken?: boolean;
+  /** The answer refused it: a 4xx, or (bulk) its item reported failed; not a value a read merely did not show. */
+  refused?: true;
   /** Why the cell is left out of judging beyond its answer (an encoding the server does not take). */
   dropped?: string;
   verdicts: Partial<Record<OracleName, CellVerdict>>;

@@ -143,6 +143,23 @@ export const BULK_FAULTS = [
         results.filter((r) => r.status !== 'failed'),
       ),
   })),
+  fault(
+    'bulk.items-drop-sync-platforms',
+    "a bulk case item's sync_platforms is dropped unread (a serializer that ignores a field it does not declare), " +
+      'and the item reported updated',
+    (base) => ({
+      runBatch: (spec, body, run) =>
+        base.runBatch(spec, body, (entries) =>
+          run(
+            spec.op !== 'bulk-cases'
+              ? entries
+              : entries.map((e) =>
+                  isObject(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'sync_platforms')) : e,
+                ),
+          ),
+        ),
+    }),
+  ),
   fault('bulk.multi-status', 'bulk answers with any failed item get 207 Multi-Status instead of 200', (base) => ({
     bulkAnswer(op, results) {
       const answer = base.bulkAnswer(op, results);
