@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run build`: the compiled package. Removes dist/, then compiles src/ and suites/ with
 // tsconfig.build.json (relative './x.ts' imports become './x.js'), so that an installed
-// screenconf runs JavaScript with no TypeScript tooling. Run by `prepare` (npm ci, npm pack).
+// screenconf runs JavaScript with no TypeScript tooling, and copies the JavaScript modules of src/
+// as they are (the warm worker's entry, which Node runs with no loader). Run by `prepare` (npm ci, npm pack).
 //
 //   node scripts/build.mjs --if-stale   builds only when a source is newer than dist/ (or dist/ is missing)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -30,4 +31,9 @@ if (process.argv.includes('--if-stale') && existsSync(built) && statSync(built).
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const { status } = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+if (status === 0) {
+  for (const file of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.mjs')) copyFileSync(join(root, 'src', file), join(root, 'dist/src', file));
+  }
+}
 process.exit(status ?? 1);

@@ -1,4 +1,5 @@
 /** What every command shares: its IO, parsing its arguments, and the run settings as options. */
+import type { SuiteSessions } from '../runner/suite-session.ts';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { didYouMean } from '../base/suggest.ts';
 import { HarnessError } from '../errors.ts';
@@ -19,6 +20,11 @@ export interface CliIO {
   isTTY?: boolean;
   /** Writes raw text to standard output (live progress redraws its lines in place on a terminal). */
   write?: (text: string) => void;
+  /**
+   * Warm vitest sessions for the suites (the in-process API: tests, campaigns, the mutation runner): a run takes one
+   * and leaves it warm for the next. Without them, each run starts vitest and ends it, as the command line does.
+   */
+  sessions?: SuiteSessions;
 }
 
 export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;

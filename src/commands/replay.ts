@@ -126,6 +126,6 @@ export async function replayCommand(args: string[], io: CliIO): Promise<number> 
   const stop = io.stopSignal?.then((signal) => signal ?? 'SIGINT');
   return replayRun(
     { report, runDir, config, ids: values.all === true ? undefined : ids },
-    { out: io.out, err: io.err, cwd: io.cwd, stop },
+    { out: io.out, err: io.err, cwd: io.cwd, stop, sessions: io.sessions },
   );
 }

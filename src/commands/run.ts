@@ -57,6 +57,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     console: consoleStyle(io),
     progress: config.quiet ? 'off' : io.isTTY === true && io.write && io.env.TERM !== 'dumb' ? 'terminal' : 'lines',
     ...(io.write ? { write: io.write } : {}),
+    ...(io.sessions ? { sessions: io.sessions } : {}),
     ...(io.env.SCREENCONF_TODAY ? { today: io.env.SCREENCONF_TODAY } : {}),
   });
 }

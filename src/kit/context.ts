@@ -63,6 +63,11 @@ export interface RunContext {
   runsShard?: { index: number; count: number };
   /** --duration: the round of the suites (2, 3, …): each round's properties run on seeds of their own. */
   round?: number;
+  /**
+   * One per run of the suite files (runner/suites.ts): a worker process kept warm between runs holds the state of
+   * one run at a time, and knows a new run by it.
+   */
+  invocation?: string;
   /** --suites-dir: the user's own requirements, which their checks name beside screenconf's. */
   userCatalogue?: UserRequirement[];
   /**
@@ -249,9 +254,11 @@ function organisation(
 
 /** The run's harness in this worker: context, clients and the transcript of the current test. */
 export function getHarness(): Harness {
-  if (harness) return harness;
   const run = inject('screenconf');
   if (!run) throw new HarnessError('SC_USAGE', 'the suites run under `screenconf run`, which provides the target');
+  // A warm worker serves run after run (runner/warm-pool.ts): what this module holds belongs to one of them.
+  if (harness && harness.run.invocation === run.invocation) return harness;
+  creations.clear();
   const redactor = new Redactor([
     run.target.primary.clientSecret,
     run.target.primary.apiKey,

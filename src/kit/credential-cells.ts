@@ -146,7 +146,8 @@ export const valuesOf = (n: number) => ({
   metadata: { screenconf_cell: n },
   full_name: `${FULL_NAME} ${n}`,
 });
-let sequence = 0;
+/** How many requests each run's harness has sent through the cells (a warm worker serves several runs). */
+const sequences = new WeakMap<Harness, number>();
 
 /** A request as sent to one endpoint: its answer, what it was, and the values it sent (valuesOf(n)). */
 export interface EndpointRequest {
@@ -168,7 +169,8 @@ export async function sendTo(
   ids: 'real' | 'unknown' = 'real',
 ): Promise<EndpointRequest> {
   const api = t.primary.api;
-  const n = ++sequence;
+  const n = (sequences.get(t) ?? 0) + 1;
+  sequences.set(t, n);
   const v = valuesOf(n);
   const victim = ids === 'real' ? x.victim.id : unknownId();
   const check = ids === 'real' ? x.checkId : unknownId();

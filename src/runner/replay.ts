@@ -38,6 +38,7 @@ import { Progress } from './progress.ts';
 import { type CheckLog, compareSetup, type EvidenceStep } from './replay-align.ts';
 import { type Decision, replayWatched } from './replay-steps.ts';
 import { Stopper } from './stopper.ts';
+import type { SuiteSessions } from './suite-session.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { prepare, runContext, type Session, type TargetRunOptions } from './target-run.ts';
@@ -50,6 +51,8 @@ export interface ReplayIO {
   cwd: string;
   /** Resolves with the signal's name when the process is asked to stop: the checks in flight finish, cleanup runs. */
   stop?: Promise<NodeJS.Signals> | undefined;
+  /** Warm vitest sessions to run the checks in (suite-session.ts). */
+  sessions?: SuiteSessions | undefined;
 }
 
 /** One failure of the run, as the replay takes it: a check's (in its suite file), or the invariant watcher's. */
@@ -228,6 +231,7 @@ async function replayOn(
       redactor: o.redactor,
       out: o.out,
       checks: [...new Set(replayed.map((c) => c.name))],
+      sessions: o.sessions,
     });
     for (const e of [...errors, ...collector.errors]) o.err(o.redactor.redact(`replay: ${e}`));
     const log = existsSync(s.exchangeLog) ? parseExchangeLog(readFileSync(s.exchangeLog, 'utf8')) : [];
@@ -324,6 +328,7 @@ export async function replayRun(req: ReplayRequest, io: ReplayIO): Promise<numbe
       provisioner,
       user,
       progress: 'off',
+      sessions: io.sessions,
     };
     const s = prepare(o, target);
     shareDir = s.shareDir;

@@ -38,6 +38,7 @@ import { preflight } from './preflight.ts';
 import { publicOptions, SECRET_SETTINGS, SUITES } from './settings.ts';
 import type { ProgressMode } from './progress.ts';
 import { Stopper } from './stopper.ts';
+import type { SuiteSessions } from './suite-session.ts';
 import { type TargetOutcome, type TargetRunOptions, runTarget } from './target-run.ts';
 import { openTarget } from './target.ts';
 import { loadUser } from './user-suites.ts';
@@ -57,6 +58,8 @@ export interface RunIO {
   progress?: ProgressMode;
   /** Raw writes to standard output, for the redrawn lines. */
   write?: (text: string) => void;
+  /** Warm vitest sessions for the suites (suite-session.ts); without them the run starts vitest and ends it. */
+  sessions?: SuiteSessions;
 }
 
 /** What every target of a run shares. */
@@ -289,6 +292,7 @@ export async function runConformance(config: Config, io: RunIO): Promise<number>
         provisioner,
         progress: io.progress ?? 'off',
         ...(io.write ? { write: io.write } : {}),
+        sessions: io.sessions,
       },
     };
     return config.targets ? await runSeveralTargets(run, config.targets) : await runOneTarget(run);

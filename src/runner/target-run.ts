@@ -25,6 +25,7 @@ import { loadLimits, publicOptions, SECRET_SETTINGS } from './settings.ts';
 import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
 import { runRounds } from './rounds.ts';
+import type { SuiteSessions } from './suite-session.ts';
 import { runSuites } from './suites.ts';
 import type { UserSuites } from './user-suites.ts';
 import { sweep } from './sweep.ts';
@@ -64,6 +65,8 @@ export interface TargetRunOptions {
   user?: UserSuites | undefined;
   /** Raw writes to standard output (the terminal progress block). */
   write?: (text: string) => void;
+  /** Warm vitest sessions to run the suites in (suite-session.ts); without them the run starts its own. */
+  sessions?: SuiteSessions | undefined;
 }
 
 /** What one target's run produced, before the gate is applied. */
@@ -382,6 +385,7 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
             stopper: o.stopper,
             redactor: o.redactor,
             out: o.out,
+            sessions: o.sessions,
           }),
       });
     }
