@@ -98,7 +98,7 @@ const COLLECT_CONTEXT: RunContext = {
     peer: { clientId: '00000000-0000-4000-8000-000000000002', clientSecret: 'collect' },
   },
   transport: { timeoutMs: 1000, maxResponseBytes: 1024 },
-  webhooks: { host: '127.0.0.1', port: 0, timeoutMs: 1000 },
+  webhooks: { host: '127.0.0.1', port: 0, timeoutMs: 1000, quietMinMs: 1000 },
 };
 
 /**

@@ -50,8 +50,8 @@ import {
 const SETTINGS = getHarness().run.webhooks;
 /** The webhook deadline (--webhook-timeout-ms): every wait for a delivery is bounded by it. */
 const DEADLINE_MS = SETTINGS.timeoutMs;
-/** The shortest quiet period watched for a delivery that must not come. */
-const QUIET_MIN_MS = 1_000;
+/** The shortest quiet period watched for a delivery that must not come (the run chooses it by its target). */
+const QUIET_MIN_MS = SETTINGS.quietMinMs;
 /** A check waits for at most a few deadlines in a row (first delivery, a second one, a quiet period). */
 const CHECK_TIMEOUT_MS = 4 * DEADLINE_MS + 30_000;
 /**
@@ -385,7 +385,7 @@ async function delivered(t: CheckApi, fresh = false): Promise<Baseline & { first
   return b as Baseline & { first: WebhookDelivery };
 }
 
-/** How long a delivery that must not come is watched for: twice the baseline's latency, within [1 s, deadline]. */
+/** How long a delivery that must not come is watched for: twice the baseline's latency, within [QUIET_MIN_MS, deadline]. */
 function quietMs(b: Baseline & { first: WebhookDelivery }): number {
   return Math.min(DEADLINE_MS, Math.max(QUIET_MIN_MS, 2 * (b.first.receivedAt - b.startedAt)));
 }

@@ -10,7 +10,7 @@
  * failure against a new reference server with the fault (the embedded one a replay of an embedded run starts) and 0
  * against a correct one (one for every fault, its credentials given as a user gives them): never undecided where
  * the run's judge decided. A sample of the faults by default (REPLAY_SAMPLE), every one with
- * SCREENCONF_REPLAY_FAULTS=all.
+ * SCREENCONF_PROOFS=long.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../src/reference/faults.ts';
@@ -55,7 +55,7 @@ const REPLAY_GAPS: Partial<Record<FaultName, string>> = {
  * The faults whose runs are replayed by default: each replay starts vitest again, and two per fault doubled this
  * file's time. These cover every way a replay decides: a status, a header, a body field, the peer's credential, a
  * property's counterexample, a bulk answer's report, a model sequence, the invariant watcher, a value another case
- * held (the measurement of issue 27). SCREENCONF_REPLAY_FAULTS=all replays every fault's run.
+ * held (the measurement of issue 27). SCREENCONF_PROOFS=long (the long form of the proofs) replays every fault's run.
  */
 const REPLAY_SAMPLE: readonly FaultName[] = [
   'delete.noop',
@@ -71,7 +71,7 @@ const REPLAY_SAMPLE: readonly FaultName[] = [
   'unique.no-check',
   'read.risk-average',
 ];
-const replayed = (fault: FaultName) => process.env.SCREENCONF_REPLAY_FAULTS === 'all' || REPLAY_SAMPLE.includes(fault);
+const replayed = (fault: FaultName) => process.env.SCREENCONF_PROOFS === 'long' || REPLAY_SAMPLE.includes(fault);
 
 const table: string[] = [];
 

@@ -39,7 +39,14 @@ export interface RunContext {
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
   bulkFailuresPath?: string;
-  webhooks: { host: string; port: number; publicUrl?: string; timeoutMs: number };
+  webhooks: {
+    host: string;
+    port: number;
+    publicUrl?: string;
+    timeoutMs: number;
+    /** The shortest time a delivery that must not come is watched for (the run chooses it by its target). */
+    quietMinMs: number;
+  };
   /** The run ledger: every case is recorded there before it is created (absent in unit tests). */
   ledgerPath?: string;
   /** --keep: leave what the run creates on the target. */

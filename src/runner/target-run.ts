@@ -197,6 +197,7 @@ export function runContext(o: TargetRunOptions, target: Target, s: Session, roun
       host: config.webhookHost,
       port: config.webhookPort,
       timeoutMs: config.webhookTimeoutMs,
+      quietMinMs: target.quietMinMs,
       ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
     },
   };

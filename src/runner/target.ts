@@ -10,6 +10,8 @@ export interface Target {
   baseUrl: string;
   primary: Credentials;
   peer?: Credentials;
+  /** The shortest time a delivery that must not come is watched for (the webhooks suite): see QUIET_MIN_MS. */
+  quietMinMs: number;
   /** The image the target was started from (--target-image); the run removes its container on close. */
   image?: string;
   close(): Promise<void>;
@@ -22,12 +24,31 @@ export interface OpenTargetOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * How the embedded reference server processes cases and retries webhooks: the run chooses it against its own
+ * server (screenconf serve keeps the slower defaults of options.ts, closer to a real service). A step of 10 ms
+ * completes a case in about a tenth of a second; a failed delivery is tried again 100 ms and then 300 ms later.
+ */
+const EMBEDDED_PROCESSING = { stepMs: 10, retryDelaysMs: [100, 300] } as const;
+
+/**
+ * A delivery that must not come (a second one, one at a former URL) is watched for twice the first delivery's
+ * latency, and at least this long: a target the run did not start could send it any time (a second), the embedded
+ * server within its first retry delay (100 ms): four times that leaves a loaded machine its slack.
+ */
+const QUIET_MIN_MS = { url: 1_000, embedded: 4 * EMBEDDED_PROCESSING.retryDelaysMs[0] } as const;
+
 export async function openTarget(config: Config, options: OpenTargetOptions = {}): Promise<Target> {
   if (config.baseUrl === undefined && config.targetImage === undefined) {
-    const server = await createReferenceServer({ faults: config.referenceFaults, variants: config.referenceVariants });
+    const server = await createReferenceServer({
+      faults: config.referenceFaults,
+      variants: config.referenceVariants,
+      processing: EMBEDDED_PROCESSING,
+    });
     const [a, b] = server.organisations;
     return {
       kind: 'embedded',
+      quietMinMs: QUIET_MIN_MS.embedded,
       baseUrl: server.url,
       primary: { clientId: a!.clientId, clientSecret: a!.clientSecret, apiKey: a!.apiKey },
       peer: { clientId: b!.clientId, clientSecret: b!.clientSecret, apiKey: b!.apiKey },
@@ -51,6 +72,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
     });
     return {
       kind: 'url',
+      quietMinMs: QUIET_MIN_MS.url,
       baseUrl: container.baseUrl,
       image: config.targetImage,
       primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
@@ -63,6 +85,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
   }
   return {
     kind: 'url',
+    quietMinMs: QUIET_MIN_MS.url,
     baseUrl: config.baseUrl!,
     primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
     ...(peer ? { peer } : {}),

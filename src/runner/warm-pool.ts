@@ -49,12 +49,17 @@ function park(key: string, child: ChildProcess): void {
   // Idle, a parked worker does not keep this process alive; its own ends when this one's channel closes.
   child.unref();
   child.channel?.unref();
+  parked.push({ child, key });
+  while (parked.length > MAX_PARKED) parked.shift()!.child.kill();
+}
+
+/** A new worker: once it exits, it is no longer parked (one listener for its whole life). */
+function started(child: ChildProcess): ChildProcess {
   child.once('exit', () => {
     const at = parked.findIndex((p) => p.child === child);
     if (at >= 0) parked.splice(at, 1);
   });
-  parked.push({ child, key });
-  while (parked.length > MAX_PARKED) parked.shift()!.child.kill();
+  return child;
 }
 
 /** Ends every parked worker (a session pool's close; the process's exit ends them too). */
@@ -84,12 +89,14 @@ class WarmWorker implements PoolWorker {
     if (this.#child) return;
     const child =
       take(this.#key) ??
-      fork(ENTRY, [], {
-        env: this.options.env,
-        execArgv: this.options.execArgv,
-        stdio: 'pipe',
-        serialization: 'advanced',
-      });
+      started(
+        fork(ENTRY, [], {
+          env: this.options.env,
+          execArgv: this.options.execArgv,
+          stdio: 'pipe',
+          serialization: 'advanced',
+        }),
+      );
     child.ref();
     child.channel?.ref();
     sessions.set(child, (sessions.get(child) ?? 0) + 1);
