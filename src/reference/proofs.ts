@@ -357,6 +357,13 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'http.charset': ['TOKEN-ISSUE', 'CASE-PATCH-RESPONSE-SCHEMA', 'WEBHOOK-CONTENT-TYPE'],
   'ids.large-sparse': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'MODEL-CONSISTENT'],
   'ids.above-2^53': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'CASE-ID-NON-INTEGER', 'MODEL-CONSISTENT'],
+  'ids.doubles-above-2^53': [
+    'CASE-ID-NON-INTEGER',
+    'BULK-CASES-OWN-RECORD',
+    'BULK-CUSTOMERS-OWN-RECORD',
+    'BULK-CHECKS-OWN-RECORD',
+    'BULK-CHECKS-MALFORMED',
+  ],
   'numbers.lenient': [
     'CASE-ID-NON-INTEGER',
     'CASE-PATCH-COERCION',
