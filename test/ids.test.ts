@@ -14,6 +14,8 @@ import { ApiClient } from '../src/client/api.ts';
 import { encodeBody } from '../src/client/encode.ts';
 import { Transport } from '../src/client/transport.ts';
 import { recogniseBulkReport } from '../src/kit/bulk-report.ts';
+import type { SentCell } from '../src/kit/inputs/cell.ts';
+import { spellingsTaken } from '../src/kit/inputs/spellings.ts';
 import { malformedBulkBodies } from '../src/kit/malformed.ts';
 import { Ledger, readLedger } from '../src/provision/ledger.ts';
 import { planSteps } from '../src/report/repro-plan.ts';
@@ -261,5 +263,48 @@ describe('numeric probes a binary64 reader can tell from an id', () => {
     // 2^52 + 1 + 0.5 is 2^52 + 2 to a double: sent as it is, it would name another id, not a fraction.
     expect(fractions(2 ** 52 + 1)).toEqual([]);
     expect(fractions(2n ** 62n + 3n)).toEqual([]);
+  });
+});
+
+/** Issue 34 §3: the spellings that mean an id exactly, and the observation of those a server took. */
+describe('exact spellings of an id', () => {
+  const spell = (name: string, id: Id) => {
+    const k = ID_KINDS.find((x) => x.kind === name)!;
+    return [k.json?.(id), k.text?.(id)];
+  };
+
+  it('groups digits as Python int() and Go ParseInt (base 0) read them, one digit at least on each side', () => {
+    expect(spell('digit-groups', 10)).toEqual(['"1_0"', '1_0']);
+    expect(spell('digit-groups', 5)).toEqual(['"0_5"', '0_5']);
+    expect(spell('digit-groups', 2n ** 62n + 3n)[1]!.replace('_', '')).toBe(String(2n ** 62n + 3n));
+    expect(ID_KINDS.find((k) => k.kind === 'digit-groups')!.verdict).toBe('exact');
+  });
+
+  /** An exact cell as the matrix leaves it: sent (an exchange), taken or not, or not shown. */
+  const cell = (kind: string, way: 'path' | 'bulk-checks', encoding: string, taken?: boolean): SentCell =>
+    ({
+      spec: { id: `${way}/${encoding}/x/${kind}`, way, encoding, field: 'PATCH {id}', kind, verdict: 'exact' },
+      value: '',
+      naming: 'exact',
+      exchange: {},
+      ...(taken !== undefined ? { taken } : {}),
+      verdicts: {},
+    }) as unknown as SentCell;
+
+  it('lists the spellings taken, per place, as of id 10; what did not show apart; the rest left out', () => {
+    const cells = [
+      cell('plus-sign', 'path', 'json', true),
+      cell('hex', 'path', 'json', true),
+      cell('digit-groups', 'path', 'json', false),
+      { ...cell('leading-zero', 'path', 'json'), exchange: undefined } as unknown as SentCell,
+      { ...cell('fraction', 'path', 'json', true), naming: 'none' } as SentCell,
+      cell('string', 'bulk-checks', 'json', false),
+      cell('hex', 'bulk-checks', 'form'),
+    ];
+    expect(spellingsTaken(cells, (c) => `${c.spec.way} ${c.spec.encoding}`)).toBe(
+      'spellings shown as of id 10. path json: took plus-sign +10, hex 0xa (2 of 3); bulk-checks json: took none ' +
+        'of 1; bulk-checks form: whether it took hex 0xa did not show',
+    );
+    expect(spellingsTaken([cells[4]!], () => 'x')).toBe('no spelling of an id other than its digits was sent');
   });
 });

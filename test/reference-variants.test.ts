@@ -691,6 +691,17 @@ describe('HTTP and ids', () => {
       expect((await send('GET', `/api/cases/${text}/`)).status).toBe(404);
   });
 
+  it('numbers.lenient: an id in digit groups (1_0), as Python int() reads it, is that id', async () => {
+    const api = await open(['numbers.lenient']);
+    const c = await api.newCase();
+    const grouped = `${String(c.id).slice(0, -1) || '0'}_${String(c.id).slice(-1)}`;
+    expect((await api.call('PATCH', `/api/cases/${grouped}/`, { delete_after: 11 })).status).toBe(200);
+    const bulk = await api.call('POST', '/api/cases/bulk-update/', { items: [{ id: grouped, delete_after: 12 }] });
+    expect(bulk.status).toBe(200);
+    expect((await json<CaseJson>(api.call('GET', `/api/cases/${c.id}/`))).delete_after).toBe(12);
+    expect((await api.call('PATCH', `/api/cases/1__0/`, {})).status).toBe(404);
+  });
+
   it('http.rate-limit: over 50 requests a second a credential gets 429 with Retry-After; others go on', async () => {
     const api = await open(['http.rate-limit']);
     const answers = await Promise.all(Array.from({ length: 70 }, () => api.call('PATCH', '/api/cases/1/', {})));

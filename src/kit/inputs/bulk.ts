@@ -360,11 +360,17 @@ async function sendCheckCells(org: Organisation, made: Record_[], cells: BulkCel
     });
     if (entries.length === 0) continue;
     // JSON entries each alone: a server that refuses a whole list for one entry it cannot read would hide how it
-    // reads the others. Flat ones (repeated fields, a convention) together.
-    for (const part of encoding === 'json' ? entries.map((c) => [c]) : [entries])
+    // reads the others. Flat ones (repeated fields, a convention): those naming no check together, the exact
+    // spellings each alone, so that whether the server takes one shows.
+    const alone = encoding === 'json' ? entries : entries.filter((c) => c.naming !== 'none');
+    const together = entries.filter((c) => !alone.includes(c));
+    for (const part of [...alone.map((c) => [c]), ...(together.length ? [together] : [])])
       await deleteEntries(org, encoding, part);
   }
 }
+
+/** Entries sent together and refused whole: whether the server would take one of them alone did not show. */
+const refusedTogether = new WeakSet<BulkCell>();
 
 /** One bulk check delete of these entries; a 5xx is traced to the entries that give it alone. */
 async function deleteEntries(org: Organisation, encoding: string, entries: BulkCell[]): Promise<void> {
@@ -378,6 +384,7 @@ async function deleteEntries(org: Organisation, encoding: string, entries: BulkC
   const a = await attempt(entries);
   const bad = ok(a) || refused(a) ? [] : await culprits(entries, attempt);
   for (const c of entries) {
+    if (!ok(a) && entries.length > 1) refusedTogether.add(c);
     c.exchange = a.res?.exchange;
     if (a.res) c.status = a.res.status;
     if (bad.includes(c) || (bad.length === 0 && !ok(a) && !refused(a))) answered(c, a, label(c));
@@ -393,6 +400,7 @@ function judgeChecks(cells: BulkCell[], read: RecordRead, exchanges: Exchange[])
       continue;
     }
     const present = checkIds(read.body as CaseBody).some((k) => String(k) === c.marker);
+    if (c.naming === 'exact') c.taken = !present ? true : refusedTogether.has(c) ? undefined : false;
     if (c.naming === 'none' && !present)
       judge(
         c,

@@ -62,12 +62,15 @@ function unsent(c: PathCell, id: Id, why: string): void {
 
 /**
  * Sends the path cells on `cases` (PATCH cells spread over them, exact spellings first so a later lenient one
- * shows), then reads each case. DELETEs by exact spellings go last, on the last case, which they may delete.
+ * shows), then reads each case. DELETEs by exact spellings go last, each on a case still there (the last, then
+ * the one before, then new ones), read afterwards to tell whether the server took the spelling.
  */
 export async function runPathMatrix(org: Organisation, cases: readonly Id[], cells = pathCells()): Promise<PathCell[]> {
   const patches = cells.filter((c) => c.method === 'PATCH');
   const lenientDeletes = cells.filter((c) => c.method === 'DELETE' && c.naming === 'none');
   const exactDeletes = cells.filter((c) => c.method === 'DELETE' && c.naming !== 'none');
+  /** The cases a read after their cells showed still there, last first. */
+  const present: Id[] = [];
   for (const [i, id] of cases.entries()) {
     const planned = [
       ...patches.filter((_, k) => k % cases.length === i).sort((a, b) => rank(a) - rank(b)),
@@ -81,6 +84,7 @@ export async function runPathMatrix(org: Organisation, cases: readonly Id[], cel
     }
     for (const c of sent) await send(org, id, c);
     const after = await readDeleteAfter(org, id);
+    if (after.status === 200) present.unshift(id);
     for (const c of sent.filter((x) => x.method === 'DELETE')) {
       if (after.status === 200) judge(c, 'own-record', pass('the case is still there'));
       else if (after.status === 404 || after.status === 410)
@@ -98,8 +102,16 @@ export async function runPathMatrix(org: Organisation, cases: readonly Id[], cel
       else judge(c, 'own-record', pass());
     }
   }
-  const last = cases.at(-1)!;
-  for (const c of exactDeletes) await send(org, last, c);
+  const next = async () => present.shift() ?? (await org.provision.createCase()).id;
+  let target = await next();
+  for (const c of exactDeletes) {
+    await send(org, target, c);
+    const after = await readDeleteAfter(org, target);
+    const gone = after.status === 404 || after.status === 410;
+    // The case was there before: gone now, the DELETE took this spelling of its id.
+    if (gone || after.status === 200) c.taken = gone;
+    if (after.status !== 200) target = await next();
+  }
   return cells;
 }
 
@@ -117,6 +129,7 @@ async function send(org: Organisation, id: Id, c: PathCell): Promise<void> {
   if (!a.res) return;
   c.status = a.res.status;
   if (c.naming !== 'none' && c.method === 'PATCH') {
+    c.taken = ok(a);
     const shown = (a.res.json as { id?: unknown } | undefined)?.id;
     if (ok(a) && shown !== undefined && String(shown) !== String(id))
       judge(

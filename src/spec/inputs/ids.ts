@@ -32,6 +32,11 @@ export interface IdKind {
 const s = (id: Id) => String(id);
 const q = (v: string) => JSON.stringify(v);
 const hex = (id: Id) => `0x${BigInt(id).toString(16)}`;
+/** `1_0` for 10, `0_5` for 5: digits grouped as Python's int() and Go's ParseInt (base 0) read them. */
+const grouped = (id: Id) => {
+  const d = String(id);
+  return `${d.slice(0, -1) || '0'}_${d.slice(-1)}`;
+};
 const fraction = (id: Id) => `${id}.5`;
 const noInteger = { spells: fraction, apart: 'no-integer' } as const;
 const past = (n: string) => ({ spells: () => n, apart: 'past-the-id' }) as const;
@@ -45,6 +50,7 @@ export const ID_KINDS: readonly IdKind[] = [
   { kind: 'plus-sign', text: (id) => `+${id}`, verdict: 'exact' },
   { kind: 'leading-zero', text: (id) => `0${id}`, verdict: 'exact' },
   { kind: 'hex', json: (id) => q(hex(id)), text: hex, verdict: 'exact' },
+  { kind: 'digit-groups', json: (id) => q(grouped(id)), text: grouped, verdict: 'exact' },
   { kind: 'suffix-letters', json: (id) => q(`${id}abc`), text: (id) => `${id}abc`, verdict: 'none' },
   { kind: 'suffix-sql', json: (id) => q(`${id} OR 1=1`), text: (id) => `${id}%20OR%201=1`, verdict: 'none' },
   { kind: 'suffix-semicolon', text: (id) => `${id};x=1`, verdict: 'none' },
