@@ -25,6 +25,7 @@ import {
   type CheckApi,
 } from '../src/kit/index.ts';
 import { Case, CASE_PATCH_FIELDS, type CasePatchField, type Id, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
+import { binary64Blind, ID_KINDS } from '../src/spec/inputs/ids.ts';
 
 /** A fresh valid value for each updatable field (distinct on every call). */
 function freshValue(t: CheckApi, field: CasePatchField): unknown {
@@ -252,6 +253,7 @@ describe('PATCH /api/cases/{id}/', () => {
     },
   );
 
+  const FRACTION = ID_KINDS.find((k) => k.kind === 'fraction')!;
   check('a case path id that is no integer is never a 5xx and changes nothing', ['CASE-ID-NON-INTEGER'], async (t) => {
     // Judged against the case as created, and when that fails, again on a new case read first: a
     // creation's answer may show a case otherwise than a read does (confirmedByRead).
@@ -262,7 +264,10 @@ describe('PATCH /api/cases/{id}/', () => {
       const before = await stateBefore(t.primary, c, fromRead);
       // No id here may reach a case the run did not create, however leniently a server parses it.
       const unknown = 2_147_480_000 + randomInt(0, 3000);
-      const ids = ['abc', `${c.id}.5`, `${unknown}.5`, '99999999999999999999', `${c.id}abc`];
+      // `<id>.5` only where a server reading the path as a binary64 double (Number()) still reads no integer.
+      const blind = binary64Blind(FRACTION, c.id);
+      if (blind) answers.push(blind);
+      const ids = ['abc', ...(blind ? [] : [`${c.id}.5`]), `${unknown}.5`, '99999999999999999999', `${c.id}abc`];
       const deleteAfter = before.delete_after === 4321 ? 1234 : 4321;
       for (const id of ids) {
         const what = `PATCH /api/cases/${id}/ {delete_after: ${deleteAfter}}`;

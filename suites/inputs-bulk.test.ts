@@ -6,8 +6,8 @@
  */
 import { describe } from 'vitest';
 import { check, getHarness } from '../src/kit/index.ts';
-import { judgeOracle, runBulkMatrix, type BulkCell } from '../src/kit/inputs/index.ts';
-import { ORACLES, OWNERS, type OracleName } from '../src/spec/inputs/matrix.ts';
+import { judgeOracle, runBulkMatrix, type BulkCell, spellingsTaken } from '../src/kit/inputs/index.ts';
+import { ORACLES, OWNERS, type OracleName, SPELLINGS_OBSERVED } from '../src/spec/inputs/matrix.ts';
 
 type Cells = Awaited<ReturnType<typeof runBulkMatrix>>;
 let sent: Promise<Cells> | undefined;
@@ -33,5 +33,13 @@ for (const [way, endpoint, cellsOf] of WAYS) {
         judgeOracle(t, cellsOf(await matrix()), oracle, id, endpoint),
       );
     }
+    check(`which spellings of an id a ${way} request took as the id`, [SPELLINGS_OBSERVED[way]], async (t) =>
+      t.observe(
+        SPELLINGS_OBSERVED[way],
+        spellingsTaken(cellsOf(await matrix()), (c) =>
+          c.spec.encoding === 'json' ? endpoint : `${endpoint} as ${c.spec.encoding}`,
+        ),
+      ),
+    );
   });
 }

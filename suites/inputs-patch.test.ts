@@ -5,8 +5,8 @@
  */
 import { describe } from 'vitest';
 import { check, getHarness } from '../src/kit/index.ts';
-import { judgeOracle, runPatchMatrix, runPathMatrix, type SentCell } from '../src/kit/inputs/index.ts';
-import { ORACLES, OWNERS, type OracleName } from '../src/spec/inputs/matrix.ts';
+import { judgeOracle, runPatchMatrix, runPathMatrix, type SentCell, spellingsTaken } from '../src/kit/inputs/index.ts';
+import { ORACLES, OWNERS, type OracleName, SPELLINGS_OBSERVED } from '../src/spec/inputs/matrix.ts';
 
 interface Sent {
   body: SentCell[];
@@ -42,5 +42,13 @@ describe('input matrix: the id in /api/cases/{id}/', () => {
     const cells = (await matrix()).path;
     judgeOracle(t, cells, 'answered', 'CASE-ID-NON-INTEGER', 'PATCH and DELETE /api/cases/{id}/');
     judgeOracle(t, cells, 'own-record', 'CASE-ID-NON-INTEGER', 'PATCH and DELETE /api/cases/{id}/');
+  });
+
+  check('which spellings of a case id the path took as the id', [SPELLINGS_OBSERVED.path], async (t) => {
+    const cells = (await matrix()).path;
+    t.observe(
+      SPELLINGS_OBSERVED.path,
+      spellingsTaken(cells, (c) => c.spec.field.replace('{id}', '/api/cases/{id}/')),
+    );
   });
 });

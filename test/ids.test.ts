@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../src/base/json.ts';
 import { Redactor } from '../src/base/redact.ts';
@@ -13,10 +14,14 @@ import { ApiClient } from '../src/client/api.ts';
 import { encodeBody } from '../src/client/encode.ts';
 import { Transport } from '../src/client/transport.ts';
 import { recogniseBulkReport } from '../src/kit/bulk-report.ts';
+import type { SentCell } from '../src/kit/inputs/cell.ts';
+import { spellingsTaken } from '../src/kit/inputs/spellings.ts';
+import { malformedBulkBodies } from '../src/kit/malformed.ts';
 import { Ledger, readLedger } from '../src/provision/ledger.ts';
 import { planSteps } from '../src/report/repro-plan.ts';
 import type { Exchange } from '../src/results/exchange.ts';
-import { Case, compareIds, IdSchema, idFromText, idPlus, isId, toId } from '../src/spec/index.ts';
+import { Case, compareIds, type Id, IdSchema, idFromText, idPlus, isId, toId } from '../src/spec/index.ts';
+import { binary64Blind, fractionOf, ID_KINDS } from '../src/spec/inputs/ids.ts';
 import { tempDir } from './support/cli.ts';
 
 /** 2^62 + 3 and 2^62 + 5: JSON.parse reads both as 2^62. */
@@ -183,5 +188,123 @@ describe('what the harness writes and reads back', () => {
     expect(steps[2]!.path).toEqual([{ text: '/api/cases/' }, { variable: 'ID_2_1' }, { text: '/' }]);
     expect(steps[3]!.body).toContainEqual({ variable: 'ID_1_1' });
     expect(steps[3]!.unresolved).toEqual([unknownToTheScript]);
+  });
+});
+
+/**
+ * Issue 34 §1: RFC 8259 § 6 lets a server read JSON numbers as binary64 doubles (JSON.parse), and such a server acts,
+ * legally, on the integer it reads. A probe meant to name no record is evidence only where that reading still names
+ * none; JSON.parse itself is the double reader here.
+ */
+describe('numeric probes a binary64 reader can tell from an id', () => {
+  const kind = (name: string) => ID_KINDS.find((k) => k.kind === name)!;
+  const numeric = ID_KINDS.filter((k) => k.binary64 !== undefined);
+  /** The number a probe spells, as a double reader has it (the JSON text of a string probe is its content). */
+  const asDouble = (name: string, id: Id) => Number(kind(name).binary64!.spells(id));
+  /** Ids on both sides of 2^52, 2^53 and 2^63, and around them. */
+  const ids = fc.oneof(
+    fc.integer({ min: 1, max: 2 ** 40 }),
+    fc.bigInt({ min: 2n ** 51n, max: 2n ** 54n }).map(toId),
+    fc.bigInt({ min: 2n ** 62n, max: 2n ** 63n - 1n }).map(toId),
+  );
+
+  it('sends the fraction N.5 only while a double reads it as no integer: below 2^52', () => {
+    for (const name of ['fraction', 'string-fraction']) {
+      expect(binary64Blind(kind(name), 7)).toBeUndefined();
+      expect(binary64Blind(kind(name), 2 ** 52 - 1)).toBeUndefined();
+      expect(JSON.parse(kind('fraction').json!(2 ** 52 - 1))).toBe(2 ** 52 - 0.5);
+      // From 2^52 on, N.5 is N or N + 1 to a double (ties to even), never a fraction.
+      for (const id of [2 ** 52, 2 ** 52 + 1, Number.MAX_SAFE_INTEGER, 2n ** 53n + 2n, 2n ** 62n + 3n])
+        expect(binary64Blind(kind(name), id), String(id)).toMatch(/^not sent: .*RFC 8259 § 6/);
+    }
+    expect(binary64Blind(kind('fraction'), 2 ** 52 + 1)).toContain(`is ${2 ** 52 + 2}, an integer`);
+    expect(binary64Blind(kind('fraction'), 2n ** 53n + 2n)).toContain(`is ${2n ** 53n + 2n}, an integer`);
+  });
+
+  it('judges every probe JSON.parse reads as naming no id near the record, and no other', () => {
+    fc.assert(
+      fc.property(ids, (id) => {
+        for (const k of numeric) {
+          const read = JSON.parse(k.binary64!.spells(id)) as number;
+          const judged = binary64Blind(k, id) === undefined;
+          if (k.binary64!.apart === 'no-integer') expect(judged, `${k.kind} ${id}`).toBe(!Number.isInteger(read));
+          else expect(judged, `${k.kind} ${id}`).toBe(read > Number(id));
+        }
+      }),
+      { seed: 34, numRuns: 500 },
+    );
+  });
+
+  it('sends 2^63, 2^64 and 10^20 unless a double reads them as no more than the id', () => {
+    for (const name of ['2^63', '2^64', '10^20']) {
+      expect(binary64Blind(kind(name), 7)).toBeUndefined();
+      expect(binary64Blind(kind(name), 2n ** 62n + 3n)).toBeUndefined();
+    }
+    // 2^63 - 1 and 2^63 - 100 are 2^63 to a double: a double reader cannot tell the probe from them.
+    expect(asDouble('2^63', 2n ** 63n - 1n)).toBe(Number(2n ** 63n - 1n));
+    expect(binary64Blind(kind('2^63'), 2n ** 63n - 1n)).toContain('no larger than id 9223372036854775807');
+    expect(binary64Blind(kind('2^63'), 2n ** 63n - 100n)).toBeDefined();
+    expect(binary64Blind(kind('2^64'), 2n ** 63n - 1n)).toBeUndefined();
+  });
+
+  it('leaves every other spelling to be judged on any id', () => {
+    for (const k of ID_KINDS.filter((x) => x.binary64 === undefined))
+      for (const id of [7, 2 ** 52 + 1, 2n ** 53n + 2n, 2n ** 63n - 1n]) expect(binary64Blind(k, id)).toBeUndefined();
+  });
+
+  it('puts a fraction of an unknown id in a malformed bulk check delete only where a double reads one', () => {
+    expect(fractionOf(2_147_400_001)).toBe(2_147_400_001.5);
+    expect([fractionOf(2 ** 52), fractionOf(2n ** 62n + 3n)]).toEqual([undefined, undefined]);
+    const fractions = (entry: Id) =>
+      malformedBulkBodies('ids', entry)
+        .filter((b) => b.label === 'an entry that is a fraction')
+        .map((b) => stringifyJson(b.body));
+    expect(fractions(2_147_400_001)).toEqual(['{"ids":[2147400001,2147400001.5]}']);
+    // 2^52 + 1 + 0.5 is 2^52 + 2 to a double: sent as it is, it would name another id, not a fraction.
+    expect(fractions(2 ** 52 + 1)).toEqual([]);
+    expect(fractions(2n ** 62n + 3n)).toEqual([]);
+  });
+});
+
+/** Issue 34 §3: the spellings that mean an id exactly, and the observation of those a server took. */
+describe('exact spellings of an id', () => {
+  const spell = (name: string, id: Id) => {
+    const k = ID_KINDS.find((x) => x.kind === name)!;
+    return [k.json?.(id), k.text?.(id)];
+  };
+
+  it('groups digits as Python int() and Go ParseInt (base 0) read them, one digit at least on each side', () => {
+    expect(spell('digit-groups', 10)).toEqual(['"1_0"', '1_0']);
+    expect(spell('digit-groups', 5)).toEqual(['"0_5"', '0_5']);
+    expect(spell('digit-groups', 2n ** 62n + 3n)[1]!.replace('_', '')).toBe(String(2n ** 62n + 3n));
+    expect(ID_KINDS.find((k) => k.kind === 'digit-groups')!.verdict).toBe('exact');
+  });
+
+  /** An exact cell as the matrix leaves it: sent (an exchange), taken or not, or not shown. */
+  const cell = (kind: string, way: 'path' | 'bulk-checks', encoding: string, taken?: boolean): SentCell =>
+    ({
+      spec: { id: `${way}/${encoding}/x/${kind}`, way, encoding, field: 'PATCH {id}', kind, verdict: 'exact' },
+      value: '',
+      naming: 'exact',
+      exchange: {},
+      ...(taken !== undefined ? { taken } : {}),
+      verdicts: {},
+    }) as unknown as SentCell;
+
+  it('lists the spellings taken, per place, as of id 10; what did not show apart; the rest left out', () => {
+    const cells = [
+      cell('plus-sign', 'path', 'json', true),
+      cell('hex', 'path', 'json', true),
+      cell('digit-groups', 'path', 'json', false),
+      { ...cell('leading-zero', 'path', 'json'), exchange: undefined } as unknown as SentCell,
+      { ...cell('fraction', 'path', 'json', true), naming: 'none' } as SentCell,
+      cell('string', 'bulk-checks', 'json', false),
+      cell('hex', 'bulk-checks', 'form'),
+    ];
+    expect(spellingsTaken(cells, (c) => `${c.spec.way} ${c.spec.encoding}`)).toBe(
+      'spellings shown as of id 10. path json: took plus-sign +10, hex 0xa (2 of 3); bulk-checks json: took none ' +
+        'of 1; bulk-checks form: whether it took hex 0xa did not show',
+    );
+    expect(spellingsTaken([cells[4]!], () => 'x')).toBe('no spelling of an id other than its digits was sent');
   });
 });

@@ -649,6 +649,59 @@ describe('HTTP and ids', () => {
     expect(readA.body.checks.map((k) => k.id)).toEqual([a.checks[1]!.id]);
   });
 
+  it('ids.doubles-above-2^53: even ids above 2^53, read as doubles: N.5 names N in a body and a path', async () => {
+    const api = await open(['ids.doubles-above-2^53']);
+    /** A request whose body is sent as this exact text (a number JSON.stringify would not write). */
+    const send = async (method: string, path: string, text?: string) => {
+      const res = await fetch(`${api.server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+        ...(text === undefined ? {} : { body: text }),
+      });
+      const answer = await res.text();
+      return { status: res.status, body: (answer ? parseJson(answer) : undefined) as BigCase };
+    };
+    type BigCase = { id: Id; delete_after: number; customer: { id: Id }; checks: { id: Id }[] };
+    const made: BigCase[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await send('POST', '/api/cases/', '{"customer":{"full_name":"Ann Example"},"checks":[{},{}]}');
+      expect(res.status).toBe(201);
+      made.push(res.body);
+    }
+    const ids = made.flatMap((c) => [c.customer.id, c.id, ...c.checks.map((k) => k.id)]);
+    // Past 2^53 and each one a double holds exactly: JSON.parse reads every id as itself.
+    expect(ids.every((id) => typeof id === 'bigint' && id > 2n ** 53n && id < 2n ** 54n)).toBe(true);
+    expect(ids.every((id) => BigInt(Number(id)) === id)).toBe(true);
+    expect(ids).toEqual([...ids].sort(compareIds));
+    const [a, b, c] = made as [BigCase, BigCase, BigCase];
+    // Read as a double, N.5 is N: a bulk item, a check delete entry and a path all act on N.
+    const bulk = await send('POST', '/api/cases/bulk-update/', `{"items":[{"id":${a.id}.5,"delete_after":7}]}`);
+    expect(bulk.status).toBe(200);
+    const checks = await send('POST', '/api/checks/bulk-delete/', `{"ids":[${b.checks[0]!.id}.5]}`);
+    expect(checks.status).toBe(200);
+    expect((await send('PATCH', `/api/cases/${c.id}.5/`, '{"delete_after":9}')).body.id).toBe(c.id);
+    expect((await send('PATCH', `/api/cases/${c.id}e0/`, '{}')).status).toBe(200);
+    // 2^53 + 1 is 2^53 to a double: delete_after outside int32 however it is read.
+    expect((await send('PATCH', `/api/cases/${a.id}/`, '{"delete_after":9007199254740993}')).status).toBe(400);
+    const read = async (x: BigCase) => (await send('GET', `/api/cases/${x.id}/`)).body;
+    expect([(await read(a)).delete_after, (await read(c)).delete_after]).toEqual([7, 9]);
+    expect((await read(b)).checks.map((k) => k.id)).toEqual([b.checks[1]!.id]);
+    // No integer to Number(): not a case.
+    for (const text of ['abc', `${c.id}abc`, `-${c.id}`, '0'])
+      expect((await send('GET', `/api/cases/${text}/`)).status).toBe(404);
+  });
+
+  it('numbers.lenient: an id in digit groups (1_0), as Python int() reads it, is that id', async () => {
+    const api = await open(['numbers.lenient']);
+    const c = await api.newCase();
+    const grouped = `${String(c.id).slice(0, -1) || '0'}_${String(c.id).slice(-1)}`;
+    expect((await api.call('PATCH', `/api/cases/${grouped}/`, { delete_after: 11 })).status).toBe(200);
+    const bulk = await api.call('POST', '/api/cases/bulk-update/', { items: [{ id: grouped, delete_after: 12 }] });
+    expect(bulk.status).toBe(200);
+    expect((await json<CaseJson>(api.call('GET', `/api/cases/${c.id}/`))).delete_after).toBe(12);
+    expect((await api.call('PATCH', `/api/cases/1__0/`, {})).status).toBe(404);
+  });
+
   it('http.rate-limit: over 50 requests a second a credential gets 429 with Retry-After; others go on', async () => {
     const api = await open(['http.rate-limit']);
     const answers = await Promise.all(Array.from({ length: 70 }, () => api.call('PATCH', '/api/cases/1/', {})));

@@ -6,6 +6,7 @@
  * a flat encoding (items as JSON text) is judged only once the server has taken a batch in it.
  */
 import type { Id } from '../../spec/id.ts';
+import { binary64Blind } from '../../spec/inputs/ids.ts';
 import { RawJson, type ContentType } from '../../client/encode.ts';
 import type { ReceivedResponse } from '../../client/transport.ts';
 import type { Exchange } from '../../results/exchange.ts';
@@ -39,9 +40,12 @@ const fieldOf = (c: SentCell): FieldRef => ({
   on: c.spec.way === 'bulk-customers' ? 'customer' : 'case',
 });
 
+/** The id a cell's item names on a case of the set: the case's, or its customer's. */
+const namedId = (c: BulkCell, r: Record_): Id => (c.spec.way === 'bulk-customers' ? r.customerId : r.id);
+
 /** A request item's JSON text. */
 function item(c: BulkCell, r: Record_): string {
-  const id = c.spec.way === 'bulk-customers' ? r.customerId : r.id;
+  const id = namedId(c, r);
   const idJson = c.idKind ? c.idKind.json!(id) : String(id);
   return `{"id":${idJson},"${c.writes}":${c.value}}`;
 }
@@ -265,7 +269,14 @@ async function sendRound(
   round.forEach((slot, i) => {
     for (const c of slot.readers.flat() as BulkCell[])
       add(`${c.spec.way} ${c.spec.encoding} 1 ${c.expect?.verdict}`, c, made[i]!);
-    for (const c of slot.rejects as BulkCell[]) add(`${c.spec.way} ${c.spec.encoding} 2`, c, made[i]!);
+    for (const c of slot.rejects as BulkCell[]) {
+      // A spelling of this id a binary64 reader takes for a legal id is not sent: nothing it does would show.
+      const blind = c.idKind && binary64Blind(c.idKind, namedId(c, made[i]!));
+      if (blind) {
+        c.record = made[i]!.id;
+        drop(c, blind);
+      } else add(`${c.spec.way} ${c.spec.encoding} 2`, c, made[i]!);
+    }
   });
   // JSON first; a flat encoding's readers (all of a value a conforming server takes) before its rejects.
   const keys = [...groups.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -330,23 +341,36 @@ async function sendCheckCells(org: Organisation, made: Record_[], cells: BulkCel
   let next = 0;
   for (const [encoding, list] of byEncoding) {
     const entries = list.flatMap((c) => {
-      const target = spare[next++];
+      const target = spare[next];
       if (!target) {
         for (const o of c.spec.oracles) judge(c, o, notJudged('not sent: no spare check left to name'));
         return [];
       }
-      c.record = target.rec.id;
       c.marker = String(target.check);
       c.value = encoding === 'json' ? c.idKind!.json!(target.check) : decodeURIComponent(c.idKind!.text!(target.check));
+      // A spelling a binary64 reader takes for a legal id is not sent (its spare check goes to the next cell).
+      const blind = binary64Blind(c.idKind!, target.check);
+      if (blind) {
+        drop(c, blind);
+        return [];
+      }
+      next += 1;
+      c.record = target.rec.id;
       return [c];
     });
     if (entries.length === 0) continue;
     // JSON entries each alone: a server that refuses a whole list for one entry it cannot read would hide how it
-    // reads the others. Flat ones (repeated fields, a convention) together.
-    for (const part of encoding === 'json' ? entries.map((c) => [c]) : [entries])
+    // reads the others. Flat ones (repeated fields, a convention): those naming no check together, the exact
+    // spellings each alone, so that whether the server takes one shows.
+    const alone = encoding === 'json' ? entries : entries.filter((c) => c.naming !== 'none');
+    const together = entries.filter((c) => !alone.includes(c));
+    for (const part of [...alone.map((c) => [c]), ...(together.length ? [together] : [])])
       await deleteEntries(org, encoding, part);
   }
 }
+
+/** Entries sent together and refused whole: whether the server would take one of them alone did not show. */
+const refusedTogether = new WeakSet<BulkCell>();
 
 /** One bulk check delete of these entries; a 5xx is traced to the entries that give it alone. */
 async function deleteEntries(org: Organisation, encoding: string, entries: BulkCell[]): Promise<void> {
@@ -360,6 +384,7 @@ async function deleteEntries(org: Organisation, encoding: string, entries: BulkC
   const a = await attempt(entries);
   const bad = ok(a) || refused(a) ? [] : await culprits(entries, attempt);
   for (const c of entries) {
+    if (!ok(a) && entries.length > 1) refusedTogether.add(c);
     c.exchange = a.res?.exchange;
     if (a.res) c.status = a.res.status;
     if (bad.includes(c) || (bad.length === 0 && !ok(a) && !refused(a))) answered(c, a, label(c));
@@ -375,6 +400,7 @@ function judgeChecks(cells: BulkCell[], read: RecordRead, exchanges: Exchange[])
       continue;
     }
     const present = checkIds(read.body as CaseBody).some((k) => String(k) === c.marker);
+    if (c.naming === 'exact') c.taken = !present ? true : refusedTogether.has(c) ? undefined : false;
     if (c.naming === 'none' && !present)
       judge(
         c,

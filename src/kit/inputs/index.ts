@@ -5,3 +5,4 @@ export { runBulkMatrix } from './bulk.ts';
 export type { BulkCell } from './bulk-cells.ts';
 export { runPathMatrix } from './path.ts';
 export { runTokenMatrix } from './token.ts';
+export { spellingsTaken } from './spellings.ts';

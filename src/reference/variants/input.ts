@@ -11,13 +11,15 @@ import { variant } from '../switches.ts';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * The integer a text or number means exactly, as a lenient parser (Django REST framework's IntegerField, a
- * JavaScript Number()) takes it: "5", " 7", "12.0", "1e1", "0x11", +5, 2.0; undefined for anything else.
+ * The integer a text or number means exactly, as a lenient parser (Django REST framework's IntegerField, Python's
+ * int(), a JavaScript Number()) takes it: "5", " 7", "12.0", "1e1", "0x11", "1_0", +5, 2.0; undefined for anything
+ * else.
  */
 export function exactInteger(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
+  if (/^[+-]?\d+(_\d+)+$/.test(t)) return exactInteger(t.replace(/_/g, ''));
   if (!/^[+-]?(\d+(\.0*)?|\d+(\.\d+)?e\+?\d+|0x[0-9a-f]+)$/i.test(t)) return undefined;
   const n = Number(t);
   return Number.isSafeInteger(n) ? n : undefined;
@@ -33,8 +35,8 @@ export const INPUT_VARIANTS = [
   variant(
     'numbers.lenient',
     'integers are read as leniently as exactness allows: delete_after, a bulk item id and a bulk check delete id ' +
-      'given as "5", " 7", "12.0", "1e1" or "0x11", and a path id given as 5.0, +5, 05 or 5e0, are the integer ' +
-      'they mean',
+      'given as "5", " 7", "12.0", "1e1", "0x11" or "1_0", and a path id given as 5.0, +5, 05, 5e0 or 1_0, are the ' +
+      'integer they mean',
     (base) => ({
       decodeBody(op, mediaType, body, header) {
         const decoded = base.decodeBody(op, mediaType, body, header);

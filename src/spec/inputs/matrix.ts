@@ -74,6 +74,14 @@ export const OWNERS: Record<WayName, Partial<Record<OracleName, string>>> = {
   },
 };
 
+/** Where an id is named: the OBSERVE requirement that records which exact spellings of it (ids.ts) a server took. */
+export const SPELLINGS_OBSERVED = {
+  path: 'CASE-ID-SPELLINGS',
+  'bulk-cases': 'BULK-CASES-ID-SPELLINGS',
+  'bulk-customers': 'BULK-CUSTOMERS-ID-SPELLINGS',
+  'bulk-checks': 'BULK-CHECKS-ID-SPELLINGS',
+} as const satisfies Partial<Record<WayName, string>>;
+
 /** Every requirement the matrix judges, once each. */
 export const MATRIX_REQUIREMENTS: readonly string[] = [
   ...new Set(Object.values(OWNERS).flatMap((o) => Object.values(o))),

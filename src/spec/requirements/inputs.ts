@@ -29,6 +29,33 @@ const OWN_RECORD_DECISION =
 
 const SOURCE_PATCH = 'interface § Endpoints › PATCH /api/cases/{id}/ (body field types and constraints); § Limits';
 
+/** The spellings of id 10 other than its digits the input matrix sends (src/spec/inputs/ids.ts, verdict exact). */
+const SPELLINGS = '"10", " 10", 10.0, 10e0, +10, 010, 0xa, 1_0';
+
+const SPELLINGS_DECISION =
+  'A spelling that means the id exactly may be taken as it or refused (see the OWN-RECORD decision): neither ' +
+  "fails. Which ones a server takes is recorded, so that its parser's leniency shows in the report instead of " +
+  "passing unseen: Python's int() reads 1_0 as 10, JavaScript's Number() reads 0xa, Go's ParseInt (base 0) both, " +
+  'most path parsers 010, and a JSON parser that keeps no spelling reads 10.0 and 10e0 as the number 10.';
+
+/** The OBSERVE entry of one way in: which exact spellings of an id it took. */
+const spellings = <const I extends string, const A extends 'case-patch' | BulkArea>(
+  id: I,
+  area: A,
+  where: string,
+  source: string,
+) =>
+  ({
+    id,
+    level: 'OBSERVE',
+    area,
+    statement: `Which spellings of an id other than its digits (${SPELLINGS}) ${where} takes as that id.`,
+    source,
+    decision: SPELLINGS_DECISION,
+  }) as const;
+
+type BulkArea = 'bulk-cases' | 'bulk-customers' | 'bulk-checks';
+
 export const CASE_INPUT_REQUIREMENTS = requirements([
   {
     id: 'CASE-PATCH-ANSWERED',
@@ -58,6 +85,12 @@ export const CASE_INPUT_REQUIREMENTS = requirements([
     source: `${SOURCE_PATCH}; § Resources › Case (the read representation)`,
     decision: READABLE_DECISION,
   },
+  spellings(
+    'CASE-ID-SPELLINGS',
+    'case-patch',
+    'a PATCH or DELETE of /api/cases/{id}/',
+    'interface § Endpoints › PATCH /api/cases/{id}/ (path parameter id: integer); › DELETE',
+  ),
 ]);
 
 const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: string, path: string) =>
@@ -115,6 +148,12 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       source: `interface § Endpoints › POST ${path} ("Each item identifies a ${what} by id")`,
       decision: OWN_RECORD_DECISION,
     },
+    spellings(
+      `${prefix}-ID-SPELLINGS`,
+      area,
+      `an item of a bulk ${what} update`,
+      `interface § Endpoints › POST ${path} ("Each item identifies a ${what} by id")`,
+    ),
   ] as const;
 
 export const BULK_CASES_INPUT_REQUIREMENTS = requirements(
@@ -135,6 +174,12 @@ export const BULK_CHECKS_INPUT_REQUIREMENTS = requirements([
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: an array of integers, check identifiers)',
     decision: OWN_RECORD_DECISION,
   },
+  spellings(
+    'BULK-CHECKS-ID-SPELLINGS',
+    'bulk-checks',
+    'an entry of a bulk check delete',
+    'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: an array of integers, check identifiers)',
+  ),
 ]);
 
 export const TOKEN_INPUT_REQUIREMENTS = requirements([
