@@ -55,6 +55,7 @@ const COMBINED: VariantName[][] = [
     'bulk.over-limit-per-item',
     'bulk.case-summary-outcome',
     'webhook.queue-timeout',
+    'ids.doubles-above-2^53',
   ],
   [
     'text.nfc',
