@@ -6,12 +6,12 @@ import { expectDeleteOfNoCase } from '../src/kit/assert.ts';
 import {
   expectBatchReport,
   expectBatchSuccess,
-  expectFailuresReported,
   expectOverLimitRefused,
   readBackProblems,
   type MixedEntry,
   type ReadBack,
 } from '../src/kit/bulk.ts';
+import { expectFailuresReported } from '../src/kit/bulk-verdict.ts';
 import type { Harness } from '../src/kit/context.ts';
 import { HarnessError } from '../src/errors.ts';
 
@@ -360,6 +360,29 @@ describe('the shapes of other servers (issue 14), without --bulk-failures-path',
   });
 });
 
+describe('Promise.allSettled answers (issue 34 §2), for one item as for many', () => {
+  it('reads fulfilled and rejected entries by position', () => {
+    const body = [
+      { status: 'fulfilled', value: { id: 501 } },
+      { status: 'rejected', reason: { code: 'not_found', message: 'no case 502' } },
+      { status: 'fulfilled', value: { id: 503 } },
+    ];
+    const report = recogniseBulkReport(body, CASES);
+    expect(report.items).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(report.shape).toContain('results list at $ with a per-item status, matched by position');
+  });
+
+  it('reads a one-item answer as it reads a many-item one: fulfilled with no value, or rejected', () => {
+    expect(items([{ status: 'fulfilled' }], [41])).toEqual(['succeeded']);
+    expect(items([{ status: 'rejected', reason: {} }], [41])).toEqual(['failed']);
+  });
+
+  it("reads the isFulfilled / isRejected flags of p-settle and Bluebird's reflect()", () => {
+    expect(items([{ isFulfilled: true, isRejected: false, value: 1 }], [41])).toEqual(['succeeded']);
+    expect(items([{ isFulfilled: false, isRejected: true, reason: 'x' }], [41])).toEqual(['failed']);
+  });
+});
+
 describe('answers it cannot interpret', () => {
   it.each([
     ['an empty object', {}],
@@ -496,6 +519,25 @@ describe('expectFailuresReported: the verdict and its message', () => {
     expect((thrown as HarnessError).inCheck).toBe('not-judged');
     expect((thrown as Error).message).toMatch(
       /harness limitation[\s\S]*HTTP 200 \{"ok":true\}[\s\S]*--bulk-failures-path/,
+    );
+  });
+
+  const thrownBy = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (err) {
+      return err;
+    }
+    return undefined;
+  };
+
+  it('names the item it could not judge in a one-item answer it cannot read (issue 34 §2)', () => {
+    const res = answer([{ state: 'settled' }]);
+    const item = { index: 0, label: 'check 41, the last of case 40' };
+    const err = thrownBy(() => expectFailuresReported(harness(), res, [41], { failed: [], applied: [item] }, 'delete'));
+    expect((err as HarnessError).code).toBe('SC_BULK_UNRECOGNISED');
+    expect((err as Error).message).toContain(
+      'could not judge whether item 0 (check 41, the last of case 40) is not reported as failed',
     );
   });
 

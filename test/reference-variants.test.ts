@@ -372,6 +372,19 @@ describe('bulk answer shapes', () => {
     );
     expect(invalid).toEqual({ results: [{ id: c.id, status: 'invalid' }] });
   });
+
+  it('bulk.shape-settled: [{status: fulfilled, value} | {status: rejected, reason}], no check value', async () => {
+    const { c, cases, customers, checks } = await batches(await open(['bulk.shape-settled']));
+    expect(cases).toEqual([
+      { status: 'fulfilled', value: { id: c.id } },
+      { status: 'rejected', reason: { code: 'not_found', message: 'no case with id 99999999' } },
+    ]);
+    expect(customers).toEqual([
+      { status: 'fulfilled', value: { id: c.customer.id, external_id: c.customer.external_id } },
+      { status: 'rejected', reason: { code: 'not_found', message: expect.any(String) } },
+    ]);
+    expect(checks).toEqual([{ status: 'fulfilled' }, { status: 'rejected', reason: expect.any(Object) }]);
+  });
 });
 
 describe('bulk limits and checks', () => {

@@ -9,9 +9,10 @@
  * Shapes (searched through objects up to three levels deep; arrays are not searched inside,
  * so the checks nested in a case never pass for a report):
  *  1. A results list: an array of objects of which at least one carries a per-item status:
- *     `ok` / `success` / `succeeded` (boolean), `failed` / `error` (boolean), `status` / `state`
- *     / `result` (a word: updated, deleted, ok, success… or failed, error, not_found, rejected,
- *     invalid, conflict, skipped…; or an HTTP status, 2xx succeeded and 4xx/5xx failed),
+ *     `ok` / `success` / `succeeded` / `isFulfilled` (boolean), `failed` / `error` / `isRejected`
+ *     (boolean), `status` / `state` / `result` (a word: updated, deleted, ok, success, fulfilled… or
+ *     failed, error, not_found, rejected, invalid, conflict, skipped…; or an HTTP status, 2xx
+ *     succeeded and 4xx/5xx failed: so Promise.allSettled's entries, for one item as for many),
  *     `status_code` / `http_status` / `code` (an HTTP status), or `error` / `errors` (non-empty
  *     means failed; null or empty, with no other sign, succeeded). The `status` and `failed` of an
  *     object that is a Case or a Check (check_type, reasoning, risk_score, checks…) are its own, not
@@ -45,7 +46,7 @@
  * recognised.
  *
  * When nothing is recognised the checks do not fail the server: that is a harness limitation
- * (SC_BULK_UNRECOGNISED, kit/bulk.ts), reported with the body.
+ * (SC_BULK_UNRECOGNISED, kit/bulk-verdict.ts), reported with the body.
  *
  * With `failuresPath` (--bulk-failures-path, e.g. `$.errors`, `$.data.failed`) only the value
  * there is read, as a failure list or map under rules 2–4 (entries carrying a success status of

@@ -4,23 +4,15 @@
  * mixed batch (items in a generated order, what failing items name read before, everything
  * named read back after), and bounded concurrency for the hundred cases a 100-item batch needs.
  */
-import { stringifyJson } from '../base/json.ts';
 import { randomInt } from 'node:crypto';
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import type { Expectation } from '../results/failure.ts';
-import { HarnessError } from '../errors.ts';
 import { ConformanceFailure, excerpt, fail, fieldsTaken, fieldsUnequal } from './assert.ts';
-import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
+import type { BulkReport, BulkRequestItem } from './bulk-report.ts';
+import { type ExpectedItem, readBulkReport, shownBody } from './bulk-verdict.ts';
 import type { Harness } from './context.ts';
-
-/** An item of a batch, by its index in the request, with what makes it succeed or fail. */
-export interface ExpectedItem {
-  index: number;
-  /** `unknown case id 2147481234`, `invalid delete_after (out-of-range)`, … */
-  label: string;
-}
 
 /**
  * The answer to a bulk request is one of `statuses` with a JSON body. The suites judge a batch's status by the two
@@ -91,97 +83,6 @@ export function expectOverLimitRefused(
   const failed = report.items.filter((s) => s === 'failed').length;
   const how = `${failed} of ${request.length} items reported failed, none as a success`;
   return `HTTP ${res.status}, ${how} (${report.shape})`;
-}
-
-const BODY_SHOWN = 1200;
-
-function shownBody(res: ReceivedResponse): string {
-  return res.text.length > BODY_SHOWN ? `${res.text.slice(0, BODY_SHOWN)}… (${res.text.length} chars)` : res.text;
-}
-
-function hint(failuresPath: string | undefined): string {
-  return failuresPath
-    ? `(failures read only at --bulk-failures-path ${failuresPath})`
-    : 'If this server lists failed items in a shape screenconf does not recognise, name that list with ' +
-        '--bulk-failures-path (a JSON path such as $.errors or $.data.failed).';
-}
-
-function list(items: readonly ExpectedItem[]): string {
-  return items.map((i) => `item ${i.index} (${i.label})`).join(', ');
-}
-
-/**
- * Judges the per-item report of a bulk answer: each item of `failed` is reported as failed, and
- * no item of `applied` is. Every item at fault is named in one message, with the shape the
- * recogniser saw and the body.
- */
-export function expectFailuresReported(
-  t: Harness,
-  res: ReceivedResponse,
-  request: readonly BulkRequestItem[],
-  expected: { failed: readonly ExpectedItem[]; applied: readonly ExpectedItem[] },
-  what: string,
-): BulkReport {
-  const failuresPath = t.run.bulkFailuresPath;
-  const report = readBulkReport(t, res, request);
-  const expectation =
-    'each failed item reported as failed (by its id, external_id or index), and no applied item reported as failed';
-  if (!report.recognised) {
-    // Not a verdict on the server: the interface does not show the shape of a per-item report.
-    const notes = report.notes.length ? ` (${report.notes.join('; ')})` : '';
-    throw new HarnessError(
-      'SC_BULK_UNRECOGNISED',
-      `${what}: screenconf does not recognise how this answer reports its items${notes}, so it could not judge ` +
-        `whether ${list(expected.failed)} are reported as failed (a harness limitation, not a failure of the ` +
-        `server): HTTP ${res.status} ${shownBody(res)}\n${hint(failuresPath)}`,
-    );
-  }
-  const at = (i: number) => report.where[i]!.join(', ');
-  const problems: string[] = [];
-  for (const item of expected.failed) {
-    const state = report.items[item.index];
-    if (state === 'succeeded')
-      problems.push(`item ${item.index} (${item.label}) failed but is reported as a success at ${at(item.index)}`);
-    else if (state === 'unreported')
-      problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
-    else if (state === 'contradictory')
-      problems.push(
-        `item ${item.index} (${item.label}) failed but is reported both as failed and as succeeded at ` +
-          `${at(item.index)}`,
-      );
-  }
-  for (const item of expected.applied) {
-    const state = report.items[item.index];
-    if (state === 'failed' || state === 'contradictory')
-      problems.push(`item ${item.index} (${item.label}) was applied but is reported as failed at ${at(item.index)}`);
-  }
-  if (problems.length > 0) {
-    fail(
-      `${what}: the per-item failure report`,
-      expectation,
-      `${problems.join('; ')}\nshape recognised: ${report.shape}\nbody: ${shownBody(res)}\n${hint(failuresPath)}`,
-      { judged: [res] },
-    );
-  }
-  return report;
-}
-
-/** One line on a report for an observation: the status, the shape, and the entry of one failed item. */
-export function describeReport(res: ReceivedResponse, report: BulkReport, sample?: ExpectedItem): string {
-  let entry = '';
-  const where = sample ? report.where[sample.index]?.[0] : undefined;
-  if (sample && where)
-    entry =
-      `; the entry for item ${sample.index} (${sample.label}) is ` +
-      `${stringifyJson(jsonPathValue(res.json, where))?.slice(0, 240)}`;
-  const unrecognised =
-    `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ` + `${shownBody(res).slice(0, 240)}`;
-  return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;
-}
-
-/** Each item as the recogniser reads it, for an observation: `0 succeeded, 1 failed`. */
-export function describeItems(report: BulkReport): string {
-  return report.items.map((s, i) => `item ${i} ${s}`).join(', ');
 }
 
 /**
@@ -402,11 +303,6 @@ export async function appliedButReportedFailed<T, S>(
     if (!(await refusedAlone(t, rb, e.target, e.item))) applied.push(e);
   }
   return applied;
-}
-
-/** The recogniser's reading of a bulk answer, at the run's --bulk-failures-path when one is set. */
-export function readBulkReport(t: Harness, res: ReceivedResponse, request: readonly BulkRequestItem[]): BulkReport {
-  return recogniseBulkReport(res.json, request, t.run.bulkFailuresPath ? { failuresPath: t.run.bulkFailuresPath } : {});
 }
 
 /** The first few problems of a list, and how many more there are. */

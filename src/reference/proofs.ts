@@ -340,6 +340,12 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'bulk.shape-ok-errors': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   'bulk.shape-succeeded-ids': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   'bulk.shape-status-per-id': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  'bulk.shape-settled': [
+    'BULK-CASES-REPORTED',
+    'BULK-CUSTOMERS-REPORTED',
+    'BULK-CHECKS-REPORTED',
+    'BULK-CHECKS-LAST-CHECK',
+  ],
   'token.short-lived': ['TOKEN-EXPIRES-IN-UNIT', 'AUTH-TOKEN-OPENS', 'AUTH-TOKEN-EXPIRED', 'AUTH-TOKEN-LIFETIME'],
   'token.one-per-client': ['AUTH-TOKEN-OPENS', 'AUTH-TOKEN-SUPERSEDED', 'AUTH-TOKEN-LIFETIME'],
   'token.jwt': ['AUTH-REQUIRED-WRONG', 'AUTH-TOKEN-OPENS'],

@@ -113,14 +113,17 @@ const SUCCESS_WORDS = new Set([
   'changed',
   'saved',
   'completed',
+  // Promise.allSettled: {"status": "fulfilled", "value": …} beside {"status": "rejected", "reason": …}.
+  'fulfilled',
 ]);
 
 export const INDEX_FIELDS = new Set(['index', 'idx', 'itemindex', 'position']);
 export const ID_FIELDS = new Set(['id', 'pk', 'caseid', 'customerid', 'checkid']);
 export const EXTERNAL_ID_FIELDS = new Set(['externalid']);
 export const NESTED_FIELDS = ['item', 'request', 'input', 'data'];
-const BOOLEAN_OK_FIELDS = new Set(['ok', 'success', 'succeeded', 'successful']);
-const BOOLEAN_FAILED_FIELDS = new Set(['failed', 'failure', 'error', 'errored']);
+/** `isFulfilled` / `isRejected`: a settled promise as p-settle and Bluebird's reflect() show it. */
+const BOOLEAN_OK_FIELDS = new Set(['ok', 'success', 'succeeded', 'successful', 'isfulfilled']);
+const BOOLEAN_FAILED_FIELDS = new Set(['failed', 'failure', 'error', 'errored', 'isrejected']);
 const STATUS_FIELDS = new Set(['status', 'state', 'result']);
 const HTTP_STATUS_FIELDS = new Set(['statuscode', 'httpstatus', 'code']);
 const ERROR_FIELDS = new Set(['error', 'errors', 'errorcode', 'errormessage', 'exception', 'failurereason']);

@@ -149,6 +149,18 @@ export const BULK_VARIANTS = [
     }),
   ),
   shape(
+    'bulk.shape-settled',
+    'bulk answers are a list with one entry per item, as Promise.allSettled gives it: {"status": "fulfilled", ' +
+      '"value": {"id"…}} (no value for a deleted check) or {"status": "rejected", "reason": {"code", "message"}} ' +
+      '(alternative to the other bulk.shape-*)',
+    (op, results) =>
+      results.map((r) =>
+        r.error
+          ? { status: 'rejected', reason: { code: r.error.code, message: messages(r.error).join('; ') } }
+          : { status: 'fulfilled', ...(op === 'bulk-checks' ? {} : { value: r.key }) },
+      ),
+  ),
+  shape(
     'bulk.shape-status-per-id',
     'bulk answers are {"results": [{"id", "status": "updated" | "deleted" | "not_found" | "invalid"}]}, ' +
       'customers with their external_id (alternative to the other bulk.shape-*)',
