@@ -109,9 +109,11 @@ export const ERROR_CODES = {
   ),
   SC_BULK_UNRECOGNISED: code(
     3,
-    'a bulk answer reports its items in a shape screenconf does not recognise: a harness limitation, not ' +
-      'a MUST failure of the server; the check could not judge, and the report shows the body (inside a ' +
-      'check: not judged). `--bulk-failures-path` names where failed items are listed',
+    'a bulk answer reports its items in a shape screenconf does not recognise, or a failed item is found ' +
+      'nowhere while part of the answer could not be tied to an item (a label that may count from 0 or from 1, ' +
+      'a message naming no item): a harness limitation, not a MUST failure of the server; the check could not ' +
+      'judge, and the report shows the body (inside a check: not judged). `--bulk-failures-path` names where ' +
+      'failed items are listed',
   ),
   SC_CONTAINER_SUPPORT: code(
     2,

@@ -381,6 +381,132 @@ describe('Promise.allSettled answers (issue 34 §2), for one item as for many', 
     expect(items([{ isFulfilled: true, isRejected: false, value: 1 }], [41])).toEqual(['succeeded']);
     expect(items([{ isFulfilled: false, isRejected: true, reason: 'x' }], [41])).toEqual(['failed']);
   });
+
+  it('keeps an entry whose status it cannot read as unread, not as silent', () => {
+    const report = recogniseBulkReport(
+      {
+        results: [
+          { id: 501, status: 'parked' },
+          { id: 502, status: 'failed' },
+        ],
+      },
+      CASES,
+    );
+    expect(report.items).toEqual(['unreported', 'failed', 'unreported']);
+    expect(report.unplaced).toEqual([{ where: '$.results[0]', items: [0], why: 'a status screenconf does not read' }]);
+  });
+});
+
+describe('labels that carry an index, an id or an external_id (issue 34 §7)', () => {
+  const CUSTOMER_45: BulkRequestItem[] = [{ id: 45 }, {}];
+
+  it('reads "item 1" keys, counted from 0 because item 0 is reported a success', () => {
+    const body = { updated: [45], errors: { 'item 1': ['An item needs an id or an external_id.'] } };
+    const report = recogniseBulkReport(body, CUSTOMER_45);
+    expect(report.items).toEqual(['succeeded', 'failed']);
+    expect(report.where[1]).toEqual(['$.errors["item 1"]']);
+    expect(report.shape).toMatch(
+      /"item 1" counted from 0 \(from 1, "item 1" \(failed\) would be item 0, which \$\.updated/,
+    );
+    expect(report.unplaced).toEqual([]);
+  });
+
+  it('reads "#1" keys counted from 1 when counting from 0 would name no item', () => {
+    expect(items({ '#1': 'ok', '#2': 'not found', '#3': 'ok' })).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(items({ errors: { 'Item #3': 'no such case' } })).toEqual(['unreported', 'unreported', 'failed']);
+  });
+
+  it('reads an ordinal counted from 1 when only that count agrees with the rest of the answer', () => {
+    const report = recogniseBulkReport({ failed_ids: [502], errors: { 'item 2': 'no such case' } }, CASES);
+    expect(report.items).toEqual(['unreported', 'failed', 'unreported']);
+    expect(report.shape).toContain('counted from 1 (so the rest of the answer agrees with them)');
+  });
+
+  it('reads Rails, Spring and Express subscripts: items[1].full_name, counted from 0', () => {
+    expect(items({ errors: { 'items[1].full_name': ['is too long'] } })).toEqual([
+      'unreported',
+      'failed',
+      'unreported',
+    ]);
+    const express = { errors: [{ type: 'field', path: 'items[2].id', msg: 'Invalid value', location: 'body' }] };
+    expect(items(express)).toEqual(['unreported', 'unreported', 'failed']);
+    const spring = { errors: [{ field: 'Items[0].Id', defaultMessage: 'must not be null' }], updated: [502, 503] };
+    expect(items(spring)).toEqual(['failed', 'succeeded', 'succeeded']);
+  });
+
+  it("reads Laravel's items.1.id keys", () => {
+    const laravel = {
+      message: 'The given data was invalid.',
+      errors: { 'items.1.id': ['The selected id is invalid.'] },
+    };
+    expect(items(laravel)).toEqual(['unreported', 'failed', 'unreported']);
+  });
+
+  it("reads pydantic's loc and JSON Pointer paths (JSON:API source.pointer, ajv instancePath)", () => {
+    const pydantic = { errors: [{ loc: ['body', 'items', 2, 'id'], msg: 'field required', type: 'missing' }] };
+    expect(items(pydantic)).toEqual(['unreported', 'unreported', 'failed']);
+    const jsonApi = { errors: [{ status: '404', source: { pointer: '/data/1' }, detail: 'not found' }] };
+    expect(items(jsonApi)).toEqual(['unreported', 'failed', 'unreported']);
+    expect(items({ errors: [{ instancePath: '/items/0/full_name', message: 'too long' }] })).toEqual([
+      'failed',
+      'unreported',
+      'unreported',
+    ]);
+  });
+
+  it('reads a message that opens with a label', () => {
+    expect(items({ updated: [501, 502], errors: ['Item 2: case not found'] })).toEqual([
+      'succeeded',
+      'succeeded',
+      'failed',
+    ]);
+  });
+
+  it('reads ids and external_ids inside labels, whatever counts the indexes', () => {
+    expect(items({ errors: { 'case 502': 'not found', 'id=503': 'invalid' } })).toEqual([
+      'unreported',
+      'failed',
+      'failed',
+    ]);
+    expect(items({ errors: { 'customer cust-b': ['no such customer'] } }, CUSTOMERS)).toEqual([
+      'unreported',
+      'failed',
+      'unreported',
+    ]);
+  });
+
+  it('leaves labels unplaced when nothing in the answer tells whether they count from 0 or from 1', () => {
+    const report = recogniseBulkReport({ errors: { 'item 1': ['An item needs an id or an external_id.'] } }, CASES);
+    expect(report.items).toEqual(['unreported', 'unreported', 'unreported']);
+    expect(report.unplaced).toEqual([
+      {
+        where: '$.errors["item 1"]',
+        outcome: 'failed',
+        why: expect.stringContaining('may count items from 0 or from 1'),
+      },
+    ]);
+  });
+
+  it('leaves labels unplaced when they fit neither count', () => {
+    const report = recogniseBulkReport({ updated: [501, 502, 503], errors: { 'item 1': 'x' } }, CASES);
+    expect(report.items).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(report.unplaced[0]?.why).toContain('fit no count from 0 nor from 1');
+  });
+
+  it("does not take a subscript of an item's own field for the item's index", () => {
+    const report = recogniseBulkReport({ errors: [{ field: 'sync_platforms[0].domain', message: 'required' }] }, CASES);
+    expect(report.items).toEqual(['unreported', 'unreported', 'unreported']);
+    expect(report.unplaced).toHaveLength(1);
+  });
+
+  it('keeps messages naming no item as unplaced failures', () => {
+    const report = recogniseBulkReport({ updated: [501, 503], errors: ['something went wrong'], error: 'boom' }, CASES);
+    expect(report.items).toEqual(['succeeded', 'unreported', 'succeeded']);
+    expect(report.unplaced.map((u) => [u.where, u.outcome])).toEqual([
+      ['$.errors[0]', 'failed'],
+      ['$.error', 'failed'],
+    ]);
+  });
 });
 
 describe('answers it cannot interpret', () => {
@@ -464,6 +590,11 @@ describe('jsonPathValue', () => {
     expect(jsonPathValue({ a: 1 }, '$.b')).toBeUndefined();
     expect(jsonPathValue({ a: 1 }, 'a')).toBeUndefined();
   });
+
+  it('follows a key written as a JSON string in brackets, as a report names it', () => {
+    expect(jsonPathValue({ errors: { 'item 1': ['x'] } }, '$.errors["item 1"]')).toEqual(['x']);
+    expect(jsonPathValue({ e: { 'a"b': 2 } }, '$.e["a\\"b"]')).toBe(2);
+  });
 });
 
 describe('expectFailuresReported: the verdict and its message', () => {
@@ -539,6 +670,46 @@ describe('expectFailuresReported: the verdict and its message', () => {
     expect((err as Error).message).toContain(
       'could not judge whether item 0 (check 41, the last of case 40) is not reported as failed',
     );
+  });
+
+  it('passes the answer of the issue: the failed item under "item 1", the applied one in updated (§7)', () => {
+    const res = answer({ updated: [5], errors: { 'item 1': ['An item needs an id or an external_id.'] } });
+    const noId = [{ index: 1, label: 'no id nor external_id' }];
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, {}], { failed: noId, applied }, 'bulk update'),
+    ).not.toThrow();
+  });
+
+  it('does not judge a failed item found nowhere while part of the answer stays unplaced (§7)', () => {
+    const res = answer({ updated: [5], errors: { detail: 'An item needs an id or an external_id.' } });
+    const err = thrownBy(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    );
+    expect(err).toBeInstanceOf(HarnessError);
+    expect((err as HarnessError).inCheck).toBe('not-judged');
+    expect((err as Error).message).toContain(
+      'finds item 1 (unknown case id 9) nowhere in this answer, but could not tie every part of it to an item ' +
+        '($.errors.detail: a failure naming no item)',
+    );
+    // Labels beside other keys are read: the item is then placed, and judged.
+    const labelled = answer({ updated: [5], errors: { 'item 1': ['x'], detail: 'An item failed.' } });
+    expect(() =>
+      expectFailuresReported(harness(), labelled, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).not.toThrow();
+  });
+
+  it('still fails a failed item left out when every part of the answer is placed (a silent failure)', () => {
+    const res = answer({ updated: [5], errors: {} });
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).toThrow(/item 1 \(unknown case id 9\) failed but is not reported at all/);
+  });
+
+  it('still fails a failed item reported as a success, whatever stays unplaced', () => {
+    const res = answer({ updated: [5, 9], errors: ['something failed'] });
+    expect(() =>
+      expectFailuresReported(harness(), res, [{ id: 5 }, { id: 9 }], { failed, applied }, 'bulk update'),
+    ).toThrow(/item 1 \(unknown case id 9\) failed but is reported as a success at \$\.updated\[1\]/);
   });
 
   it('reads the configured path only', () => {

@@ -373,6 +373,17 @@ describe('bulk answer shapes', () => {
     expect(invalid).toEqual({ results: [{ id: c.id, status: 'invalid' }] });
   });
 
+  it('bulk.shape-item-labels: {updated | deleted: [what named each item], errors: {"item <i>": […]}}', async () => {
+    const api = await open(['bulk.shape-item-labels']);
+    const { c, cases, customers, checks } = await batches(api);
+    expect(cases).toEqual({ updated: [c.id], errors: { 'item 1': ['no case with id 99999999'] } });
+    // The customer named by external_id is listed by it: the answer is in the request's terms.
+    expect(customers).toEqual({ updated: [c.customer.external_id], errors: { 'item 1': [expect.any(String)] } });
+    expect(checks).toEqual({ deleted: [c.checks[0]!.id], errors: { 'item 1': [expect.any(String)] } });
+    const noId = await json(api.call('POST', '/api/customers/bulk-update/', { items: [{ full_name: 'X' }] }));
+    expect(noId).toEqual({ updated: [], errors: { 'item 0': [expect.any(String)] } });
+  });
+
   it('bulk.shape-settled: [{status: fulfilled, value} | {status: rejected, reason}], no check value', async () => {
     const { c, cases, customers, checks } = await batches(await open(['bulk.shape-settled']));
     expect(cases).toEqual([

@@ -22,8 +22,9 @@
  *     removed, ok, applied, done… (the words ids, items, indexes, external… in a name are
  *     ignored: `failed_ids`, `errorIndexes`). Entries are ids, external_ids, indexes, or
  *     objects carrying them. Counts (`"failed": 2`) say nothing about an item.
- *  3. An object keyed by index, id or external_id: under a name of rule 2 every key takes that
- *     outcome; anywhere else it counts when its values carry a status as in rule 1.
+ *  3. An object keyed by index, id, external_id or a label (below): under a name of rule 2 every
+ *     such key takes that outcome (other keys beside them are searched on); anywhere else it counts
+ *     when every key is one and its values carry a status as in rule 1.
  *  4. A positional error list: a failure-named list with one entry per request item, empty
  *     (null, {}, "", []) where that item succeeded.
  *
@@ -40,12 +41,23 @@
  *    `{"failed": [3]}` means the item with id 3 when one was requested, the item at index 3
  *    otherwise; `{"failed": [{"index": 3}]}` and `{"failed": [{"id": 3}]}` are never ambiguous;
  *  - a bare string names the item with that external_id (or string id), else counts as a bare
- *    number when it is one.
+ *    number when it is one;
+ *  - a label (bulk-report/labels.ts): a map key, a `field` / `path` / `loc` / `source.pointer`…
+ *    of an entry, or the head of a message before its colon, that carries a requested id after a
+ *    word for one (`case 45`, `id=45`), a requested external_id (`customer cust-b`), or an index:
+ *    an array subscript (`items[1].id`, `items.1.id`, `/items/1`, `loc: ["body", "items", 1]`) or
+ *    an ordinal (`item 1`, `#1`, `row 2`). Whether a kind of index counts from 0 or from 1 is
+ *    decided from the answer (bulk-report/bases.ts): a count that puts a label on no item, or on an
+ *    item the rest of the answer reports the other way, is out; when both fit, subscripts count
+ *    from 0 and an ordinal by the count the rest of the answer agrees with, or stays unplaced.
  * An entry's own status decides its outcome; failing that, the name of its list or map.
- * An item reported both ways is 'contradictory'. 1-based positions (row, line) are not
- * recognised.
+ * An item reported both ways is 'contradictory'. A bare number is never read as 1-based.
  *
- * When nothing is recognised the checks do not fail the server: that is a harness limitation
+ * What reports items but cannot be tied to one (an ordinal whose count nothing tells, a message
+ * naming no item, an entry naming no requested item, a failure-named string) or whose status is not
+ * read is listed in `unplaced`: an item found nowhere else is then not "not reported" but could
+ * not be judged (mayReportFailed). When nothing is recognised, or a failed item may be in an
+ * unplaced part, the checks do not fail the server: that is a harness limitation
  * (SC_BULK_UNRECOGNISED, kit/bulk-verdict.ts), reported with the body.
  *
  * With `failuresPath` (--bulk-failures-path, e.g. `$.errors`, `$.data.failed`) only the value
@@ -55,10 +67,10 @@
 import { isJsonObject } from '../base/json.ts';
 import { jsonPathValue, parsePath } from './bulk-report/json-path.ts';
 import { Reader } from './bulk-report/reader.ts';
-import type { BulkReport, BulkReportOptions, BulkRequestItem } from './bulk-report/types.ts';
+import type { BulkReport, BulkReportOptions, BulkRequestItem, Unplaced } from './bulk-report/types.ts';
 
 export { jsonPathValue } from './bulk-report/json-path.ts';
-export type { BulkReport, BulkReportOptions, BulkRequestItem, ItemReport } from './bulk-report/types.ts';
+export type { BulkReport, BulkReportOptions, BulkRequestItem, ItemReport, Unplaced } from './bulk-report/types.ts';
 
 /**
  * Reads the per-item report of a bulk answer: for each request item (by index), whether the
@@ -94,5 +106,14 @@ export function recogniseBulkReport(
     return reader.report(false);
   }
   reader.explore(body, '$', 0, undefined);
-  return reader.report(reader.signals.some((s) => s.length > 0) || reader.contexts.length > 0);
+  return reader.report();
+}
+
+/**
+ * The parts of an answer not tied to an item that may report item `index` as failed: those reporting a failure (or
+ * saying nothing readable) about any item, or about that one. An item found nowhere else is then not "not
+ * reported": it could not be judged.
+ */
+export function mayReportFailed(report: BulkReport, index: number): Unplaced[] {
+  return report.unplaced.filter((u) => u.outcome !== 'succeeded' && (u.items === undefined || u.items.includes(index)));
 }

@@ -1,13 +1,19 @@
 /**
  * Judging the per-item report of a bulk answer (BULK-*-REPORTED, UNIQUE-BULK-REPORTED, TENANT-BULK-*-REPORTED): the
  * recogniser's reading at the run's --bulk-failures-path, the verdict on it, and how it is described in a report.
- * What the recogniser could not read is a harness limitation, never the server's.
+ * What the recogniser could not read, or could not tie to an item, is a harness limitation, never the server's.
  */
 import { stringifyJson } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import { HarnessError } from '../errors.ts';
 import { fail } from './assert.ts';
-import { jsonPathValue, recogniseBulkReport, type BulkReport, type BulkRequestItem } from './bulk-report.ts';
+import {
+  jsonPathValue,
+  mayReportFailed,
+  recogniseBulkReport,
+  type BulkReport,
+  type BulkRequestItem,
+} from './bulk-report.ts';
 import type { Harness } from './context.ts';
 
 /** An item of a batch, by its index in the request, with what makes it succeed or fail. */
@@ -54,7 +60,8 @@ function judged(expected: { failed: readonly ExpectedItem[]; applied: readonly E
 /**
  * Judges the per-item report of a bulk answer: each item of `failed` is reported as failed, and no item of
  * `applied` is. Every item at fault is named in one message, with the shape the recogniser saw and the body. An
- * answer it cannot read is not judged.
+ * answer it cannot read, or a failed item it finds nowhere while part of the answer stays unplaced (a label whose
+ * index may count from 0 or from 1, a message naming no item), is not judged: that part may be the item's report.
  */
 export function expectFailuresReported(
   t: Harness,
@@ -80,10 +87,12 @@ export function expectFailuresReported(
   }
   const at = (i: number) => report.where[i]!.join(', ');
   const problems: string[] = [];
+  const undecided: ExpectedItem[] = [];
   for (const item of expected.failed) {
     const state = report.items[item.index];
     if (state === 'succeeded')
       problems.push(`item ${item.index} (${item.label}) failed but is reported as a success at ${at(item.index)}`);
+    else if (state === 'unreported' && mayReportFailed(report, item.index).length > 0) undecided.push(item);
     else if (state === 'unreported')
       problems.push(`item ${item.index} (${item.label}) failed but is not reported at all`);
     else if (state === 'contradictory')
@@ -105,6 +114,15 @@ export function expectFailuresReported(
       { judged: [res] },
     );
   }
+  if (undecided.length > 0) {
+    const parts = [...new Set(mayReportFailed(report, undecided[0]!.index).map((u) => `${u.where}: ${u.why}`))];
+    const more = parts.length > 3 ? `; and ${parts.length - 3} more` : '';
+    throw limitation(
+      `screenconf finds ${list(undecided)} nowhere in this answer, but could not tie every part of it to an item ` +
+        `(${parts.slice(0, 3).join('; ')}${more}); shape recognised: ${report.shape}`,
+      `${list(undecided)} ${undecided.length > 1 ? 'are' : 'is'} reported as failed`,
+    );
+  }
   return report;
 }
 
@@ -118,7 +136,10 @@ export function describeReport(res: ReceivedResponse, report: BulkReport, sample
       `${stringifyJson(jsonPathValue(res.json, where))?.slice(0, 240)}`;
   const unrecognised =
     `unrecognised${report.notes.length ? ` (${report.notes.join('; ')})` : ''}: ` + `${shownBody(res).slice(0, 240)}`;
-  return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}`;
+  const unplaced = report.unplaced.length
+    ? `; not tied to an item: ${[...new Set(report.unplaced.map((u) => u.where))].slice(0, 3).join(', ')}`
+    : '';
+  return `HTTP ${res.status}; ${report.recognised ? report.shape : unrecognised}${entry}${unplaced}`;
 }
 
 /** Each item as the recogniser reads it, for an observation: `0 succeeded, 1 failed`. */

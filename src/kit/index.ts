@@ -52,6 +52,7 @@ export {
   type BulkReportOptions,
   type BulkRequestItem,
   type ItemReport,
+  type Unplaced,
 } from './bulk-report.ts';
 export {
   describeItems,

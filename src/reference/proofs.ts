@@ -340,6 +340,7 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'bulk.shape-ok-errors': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   'bulk.shape-succeeded-ids': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   'bulk.shape-status-per-id': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
+  'bulk.shape-item-labels': ['BULK-CASES-REPORTED', 'BULK-CUSTOMERS-REPORTED', 'BULK-CHECKS-REPORTED'],
   'bulk.shape-settled': [
     'BULK-CASES-REPORTED',
     'BULK-CUSTOMERS-REPORTED',

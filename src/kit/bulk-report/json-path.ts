@@ -3,16 +3,19 @@ import { isJsonObject } from '../../base/json.ts';
 
 export const NUMERIC = /^-?\d+$/;
 
-/** A JSON path of keys and indexes (`$.data.failed`, `$.errors[0]`), split; undefined when malformed. */
+/**
+ * A JSON path of keys and indexes (`$.data.failed`, `$.errors[0]`, `$.errors["item 1"]`: a key of other characters
+ * as a JSON string in brackets, as child() writes it), split; undefined when malformed.
+ */
 export function parsePath(path: string): (string | number)[] | undefined {
   if (!path.startsWith('$')) return undefined;
   const steps: (string | number)[] = [];
-  const re = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]/y;
+  const re = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
   re.lastIndex = 1;
   while (re.lastIndex < path.length) {
     const m = re.exec(path);
     if (!m) return undefined;
-    steps.push(m[1] !== undefined ? m[1] : Number(m[2]));
+    steps.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]!) as string)));
   }
   return steps;
 }

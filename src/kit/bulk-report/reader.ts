@@ -1,8 +1,10 @@
 /** The reader of one bulk answer: walks it and records, per request item, what the answer says of it. */
 import { isJsonObject, type JsonObject } from '../../base/json.ts';
 import { type Id, idFromText } from '../../spec/index.ts';
+import { type PendingLabel, type Signal, decideBase } from './bases.ts';
 import { NUMERIC, child } from './json-path.ts';
-import type { BulkReport, BulkRequestItem, ItemReport } from './types.ts';
+import { entryLabels, heldStrings, type IndexLabel, messageLabel, parseLabel } from './labels.ts';
+import type { BulkReport, BulkRequestItem, ItemReport, Unplaced } from './types.ts';
 import {
   EXTERNAL_ID_FIELDS,
   ID_FIELDS,
@@ -19,10 +21,19 @@ import {
   valueOutcome,
 } from './vocabulary.ts';
 
+/** Request items an entry names, how, or the index a label of it carries (placed once the answer is read). */
+interface Named {
+  targets: number[];
+  by: string[];
+  label?: IndexLabel;
+}
+
 export class Reader {
-  readonly signals: { outcome: Outcome; where: string }[][];
+  readonly signals: Signal[][];
   readonly contexts: string[] = [];
   readonly notes: string[] = [];
+  readonly unplaced: Unplaced[] = [];
+  readonly #pending: PendingLabel[] = [];
   readonly #ids = new Map<string, number[]>();
   readonly #externalIds = new Map<string, number[]>();
 
@@ -122,28 +133,77 @@ export class Reader {
     return { targets: [...found], by: [...by] };
   }
 
-  /** Every request item an object names: its index when it has one, else by id / external_id. */
-  #objectTargets(e: JsonObject): { targets: number[]; by: string[] } {
+  /** Every request item an object names: its index when it has one, else by id / external_id, else by a label. */
+  #objectTargets(e: JsonObject): Named {
     const index = this.#explicitIndex(e);
     if (index !== undefined) return { targets: this.#validIndex(index) ? [index] : [], by: ['index'] };
-    return this.#idTargets(e);
+    const byId = this.#idTargets(e);
+    if (byId.targets.length > 0) return byId;
+    for (const label of entryLabels(e)) {
+      const named = this.#labelTargets(label);
+      if (named) return named;
+    }
+    return byId;
+  }
+
+  /**
+   * What a label names (labels.ts): a requested id after a word for one (`id 45`), a requested external_id or
+   * string id it holds (`customer cust-b`), else the index it carries, its base decided once the answer is read.
+   */
+  #labelTargets(label: string): Named | undefined {
+    const parsed = parseLabel(label);
+    for (const id of parsed.ids) {
+      const targets = this.#ids.get(id);
+      if (targets) return { targets, by: ['id in a label'] };
+    }
+    const strings = [...this.#externalIds.keys(), ...[...this.#ids.keys()].filter((k) => !NUMERIC.test(k))];
+    const held = heldStrings(label, strings);
+    if (held.length === 1) {
+      const ext = this.#externalIds.has(held[0]!);
+      return { targets: this.#stringTargets(held[0]!)!, by: [ext ? 'external_id in a label' : 'id in a label'] };
+    }
+    if (parsed.index) return { targets: [], by: ['index in a label'], label: parsed.index };
+    return undefined;
+  }
+
+  /**
+   * Places one entry: on the items it names, or (a label's index) once the answer is read; else it stays unplaced.
+   * Returns how many items it was placed on, a pending label counting as one.
+   */
+  #place(named: Named, outcome: Outcome | 'contradictory', where: string, why: string): number {
+    if (named.targets.length > 0) return this.#signal(named.targets, outcome, where);
+    if (named.label) {
+      this.#pending.push({ index: named.label, outcome, where });
+      return 1;
+    }
+    this.unplaced.push({ where, ...(outcome === 'contradictory' ? {} : { outcome }), why });
+    return 0;
+  }
+
+  /** An entry found for items whose status it does not say in words the reader knows. */
+  #unread(targets: readonly number[], where: string): void {
+    this.unplaced.push({ where, items: [...targets], why: 'a status screenconf does not read' });
   }
 
   /** Rule 1: an array of objects with per-item statuses. */
   resultsList(list: unknown[], path: string): void {
     const entries = list.map((e) => (isJsonObject(e) ? e : undefined));
-    const named = entries.map((e) => (e ? this.#objectTargets(e) : { targets: [], by: [] }));
-    const positional = list.length === this.n && named.every((t, i) => t.targets.length === 0 || t.targets.includes(i));
+    const named = entries.map((e): Named => (e ? this.#objectTargets(e) : { targets: [], by: [] }));
+    const positional =
+      list.length === this.n && named.every((t, i) => !t.label && (t.targets.length === 0 || t.targets.includes(i)));
     const how = new Set<string>();
     let matched = 0;
     entries.forEach((e, i) => {
       if (!e) return;
       const outcome = entryOutcome(e);
-      if (!outcome) return;
-      const targets = positional ? [i] : named[i]!.targets;
+      const own: Named = positional ? { targets: [i], by: named[i]!.by } : named[i]!;
+      if (!outcome) {
+        if (own.targets.length > 0) this.#unread(own.targets, child(path, i));
+        return;
+      }
       if (positional) how.add(named[i]!.by.includes('index') ? 'index' : 'position');
-      else for (const b of named[i]!.by) how.add(b);
-      matched += this.#signal(targets, outcome, child(path, i));
+      else for (const b of own.by) how.add(b);
+      matched += this.#place(own, outcome, child(path, i), 'an entry naming no requested item');
     });
     this.#context(
       matched,
@@ -170,24 +230,32 @@ export class Reader {
     const numbers = this.#numberReader(this.#bareNumbers(list), path);
     const kinds = new Set<string>();
     let matched = 0;
+    const none = 'an entry naming no requested item';
     list.forEach((e, i) => {
       const where = child(path, i);
       if (typeof e === 'number' || typeof e === 'bigint') {
         kinds.add(numbers.how);
-        matched += this.#signal(numbers.targets(e), outcome, where);
-      } else if (typeof e === 'string') {
+        matched += this.#place({ targets: numbers.targets(e), by: [] }, outcome, where, `${none} (${numbers.how})`);
+      } else if (typeof e === 'string' && e !== '') {
         const byString = this.#stringTargets(e);
         if (byString) {
           kinds.add(this.#externalIds.has(e) ? 'external_ids' : 'ids');
           matched += this.#signal(byString, outcome, where);
         } else if (NUMERIC.test(e)) {
           kinds.add(numbers.how);
-          matched += this.#signal(numbers.targets(idFromText(e)!), outcome, where);
+          const named = { targets: numbers.targets(idFromText(e)!), by: [] };
+          matched += this.#place(named, outcome, where, `${none} (${numbers.how})`);
+        } else {
+          // A message that opens with a label: `Item 2: not found`, `items[1].id: required`.
+          const head = messageLabel(e);
+          const named = (head !== undefined ? this.#labelTargets(head) : undefined) ?? { targets: [], by: [] };
+          kinds.add(named.by.length ? `messages with ${named.by.join(' and ')}` : 'messages naming no item');
+          matched += this.#place(named, outcome, where, 'a message naming no requested item');
         }
-      } else if (isJsonObject(e)) {
+      } else if (isJsonObject(e) && !isEmpty(e)) {
         const t = this.#objectTargets(e);
         kinds.add(`objects with ${t.by.join(' and ') || 'no identifier'}`);
-        matched += this.#signal(t.targets, entryOutcome(e) ?? outcome, where);
+        matched += this.#place(t, entryOutcome(e) ?? outcome, where, none);
       }
     });
     const entries = list.length === 0 ? 'empty' : `entries are ${[...kinds].join(', ') || 'not identifiers'}`;
@@ -201,19 +269,23 @@ export class Reader {
     const kinds = new Set<string>();
     let matched = 0;
     for (const key of keys) {
-      const own = valueOutcome(map[key]);
-      const o = own ?? outcome;
-      if (!o) continue;
+      const o = valueOutcome(map[key]) ?? outcome;
       const byString = this.#stringTargets(key);
-      let targets: number[] = [];
+      let named: Named = { targets: [], by: [] };
       if (byString) {
-        targets = byString;
-        kinds.add(this.#externalIds.has(key) ? 'external_id' : 'id');
+        named = { targets: byString, by: [this.#externalIds.has(key) ? 'external_id' : 'id'] };
       } else if (NUMERIC.test(key)) {
-        targets = numbers.targets(idFromText(key)!);
-        kinds.add(numbers.how === 'ids' ? 'id' : numbers.how === 'indexes' ? 'index' : 'id or index');
+        const by = numbers.how === 'ids' ? 'id' : numbers.how === 'indexes' ? 'index' : 'id or index';
+        named = { targets: numbers.targets(idFromText(key)!), by: [by] };
+      } else {
+        named = this.#labelTargets(key) ?? named;
       }
-      matched += this.#signal(targets, o, child(path, key));
+      if (!o) {
+        if (named.targets.length > 0) this.#unread(named.targets, child(path, key));
+        continue;
+      }
+      for (const b of named.by) kinds.add(b === 'index in a label' ? 'item label' : b);
+      matched += this.#place(named, o, child(path, key), 'a key naming no requested item');
     }
     this.#context(
       matched,
@@ -222,10 +294,15 @@ export class Reader {
     );
   }
 
-  /** Keys that can name items: numbers, requested external_ids or string ids. */
+  /** A key that can name items: a number, a requested external_id or string id, a label (`item 1`, `id 45`). */
+  #itemKey(key: string): boolean {
+    return NUMERIC.test(key) || this.#stringTargets(key) !== undefined || this.#labelTargets(key) !== undefined;
+  }
+
+  /** A map whose every key can name items. */
   itemKeyed(map: JsonObject): boolean {
     const keys = Object.keys(map);
-    return keys.length > 0 && keys.every((k) => NUMERIC.test(k) || this.#stringTargets(k) !== undefined);
+    return keys.length > 0 && keys.every((k) => this.#itemKey(k));
   }
 
   #context(matched: number, description: string, empty = false): void {
@@ -240,8 +317,16 @@ export class Reader {
       else if (value.some((e) => isJsonObject(e) && entryOutcome(e) !== undefined)) this.resultsList(value, path);
       return;
     }
-    if (!isJsonObject(value)) return;
-    if (this.itemKeyed(value)) {
+    if (!isJsonObject(value)) {
+      // A message or a flag under a name for failure (`"errors": "2 items failed"`) says some item failed, not which.
+      if (hint === 'failed' && ((typeof value === 'string' && value !== '') || value === true))
+        this.unplaced.push({ where: path, outcome: 'failed', why: 'a failure naming no item' });
+      return;
+    }
+    const keys = Object.keys(value);
+    const named = keys.filter((k) => this.#itemKey(k));
+    let rest = keys;
+    if (named.length > 0 && named.length === keys.length) {
       if (hint) {
         this.keyedMap(value, path, hint, hint === 'failed' ? 'failure map' : 'success map');
         return;
@@ -250,13 +335,43 @@ export class Reader {
         this.keyedMap(value, path, undefined, 'results map');
         return;
       }
+    } else if (named.length > 0 && hint) {
+      // Under a name for an outcome, the keys that name items beside others (`{"item 1": […], "detail": "…"}`).
+      const map = Object.fromEntries(named.map((k) => [k, value[k]]));
+      this.keyedMap(map, path, hint, hint === 'failed' ? 'failure map' : 'success map');
+      rest = keys.filter((k) => !named.includes(k));
     }
     if (depth >= MAX_DEPTH) return;
-    for (const [key, v] of Object.entries(value))
-      this.explore(v, child(path, key), depth + 1, nameOutcome(key) ?? hint);
+    for (const key of rest) this.explore(value[key], child(path, key), depth + 1, nameOutcome(key) ?? hint);
   }
 
-  report(recognised: boolean): BulkReport {
+  /** Places the labels' indexes, each kind counted from the base the rest of the answer shows (bases.ts). */
+  #placeLabels(): void {
+    const before = this.signals.map((s) => [...s]);
+    for (const kind of ['subscript', 'ordinal'] as const) {
+      const labels = this.#pending.filter((p) => p.index.kind === kind);
+      if (labels.length === 0) continue;
+      const decision = decideBase(labels, before);
+      if (decision.base === undefined) {
+        this.notes.push(decision.why);
+        for (const l of labels)
+          this.unplaced.push({
+            where: l.where,
+            ...(l.outcome === 'contradictory' ? {} : { outcome: l.outcome }),
+            why: decision.why,
+          });
+        continue;
+      }
+      this.contexts.push(decision.why);
+      for (const l of labels) this.#signal([l.index.n - decision.base], l.outcome, l.where);
+    }
+    this.#pending.length = 0;
+  }
+
+  /** The report; recognised, unless said, when some part of the answer was read as one. */
+  report(recognised?: boolean): BulkReport {
+    this.#placeLabels();
+    recognised ??= this.signals.some((s) => s.length > 0) || this.contexts.length > 0;
     const items = this.signals.map((s): ItemReport => {
       const outcomes = new Set(s.map((x) => x.outcome));
       if (outcomes.size === 2) return 'contradictory';
@@ -269,6 +384,7 @@ export class Reader {
       items,
       where: this.signals.map((s) => [...new Set(s.map((x) => x.where))]),
       notes: this.notes,
+      unplaced: this.unplaced,
     };
   }
 }

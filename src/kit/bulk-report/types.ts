@@ -22,4 +22,22 @@ export interface BulkReport {
   where: string[][];
   /** What was seen but named no requested item, for messages. */
   notes: string[];
+  /**
+   * Parts of the answer that report items but could not be tied to one (a label whose index could count from 0
+   * or from 1, a message naming no item) or whose status could not be read: an item they may be about is not
+   * "not reported", it could not be judged.
+   */
+  unplaced: Unplaced[];
+}
+
+/** A part of an answer that reports items, not tied to one of them. */
+export interface Unplaced {
+  /** Where in the answer (`$.errors["item 1"]`). */
+  where: string;
+  /** What it reports of its item, when it says. */
+  outcome?: 'failed' | 'succeeded';
+  /** The request items it is about, when known (an entry of an item whose status is not read); else any. */
+  items?: number[];
+  /** Why it stays unplaced, in a few words. */
+  why: string;
 }

@@ -73,6 +73,15 @@ function rawKey(spec: BatchSpec, entry: unknown): ItemResult['key'] {
   return { id: entry.id, ...('external_id' in entry ? { external_id: entry.external_id } : {}) };
 }
 
+/**
+ * What named an item of a batch, as a server that answers in the request's own terms lists it: the id sent, else the
+ * external_id (a customer named by external_id alone).
+ */
+function namedBy(spec: BatchSpec, entry: unknown): ItemResult['key'] {
+  if (spec.key === 'ids' || !isObject(entry)) return { id: entry };
+  return entry.id !== undefined && entry.id !== null ? { id: entry.id } : { id: null, external_id: entry.external_id };
+}
+
 /** The status word of an item in bulk.shape-status-per-id. */
 function statusWord(r: ItemResult): string {
   if (r.status !== 'failed') return r.status;
@@ -147,6 +156,25 @@ export const BULK_VARIANTS = [
       succeeded: results.filter((r) => r.status !== 'failed').map((r) => r.key.id),
       errors: results.filter((r) => r.error).map((r) => ({ index: r.index, reason: messages(r.error!).join('; ') })),
     }),
+  ),
+  variant(
+    'bulk.shape-item-labels',
+    'bulk answers are {"updated" (or "deleted"): [the id each applied item sent, else its external_id], ' +
+      '"errors": {"item <index counted from 0>": [message, …]}} (alternative to the other bulk.shape-*)',
+    (base) => ({
+      runBatch(spec, body, run) {
+        // What each item named, not the record it reached: the answer lists items in the request's terms.
+        const raw = rawEntries(spec, body) ?? [];
+        return base.runBatch(spec, body, run).map((r) => (r.error ? r : { ...r, key: namedBy(spec, raw[r.index]) }));
+      },
+      bulkAnswer(op, results) {
+        const applied = results.filter((r) => !r.error).map((r) => r.key.id ?? r.key.external_id);
+        const errors = results.filter((r) => r.error).map((r) => [`item ${r.index}`, messages(r.error!)]);
+        const body = { [op === 'bulk-checks' ? 'deleted' : 'updated']: applied, errors: Object.fromEntries(errors) };
+        return { ...base.bulkAnswer(op, results), body };
+      },
+    }),
+    SHAPE,
   ),
   shape(
     'bulk.shape-settled',
