@@ -77,13 +77,23 @@ const COMBINED: VariantName[][] = [
   [
     'read.get-whole-seconds',
     'text.trim',
-    'bulk.shape-succeeded-ids',
+    'bulk.shape-item-labels',
     'webhook.envelope',
     'ids.large-sparse',
     'token.jwt',
     'errors.status-422',
     'tenant.forbidden',
     'http.charset',
+  ],
+  // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
+  [
+    'bulk.shape-settled',
+    'bulk.keep-last-check',
+    'bulk.over-limit-per-item',
+    'ids.above-2^53',
+    'errors.problem-json',
+    'tenant.forbidden',
+    'delete.absent-no-op',
   ],
 ];
 
