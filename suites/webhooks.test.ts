@@ -385,7 +385,7 @@ async function delivered(t: CheckApi, fresh = false): Promise<Baseline & { first
   return b as Baseline & { first: WebhookDelivery };
 }
 
-/** How long a delivery that must not come is watched for: twice the baseline's latency, within [QUIET_MIN_MS, deadline]. */
+/** How long a delivery that must not come is watched for: twice the baseline's latency, in [QUIET_MIN_MS, deadline]. */
 function quietMs(b: Baseline & { first: WebhookDelivery }): number {
   return Math.min(DEADLINE_MS, Math.max(QUIET_MIN_MS, 2 * (b.first.receivedAt - b.startedAt)));
 }

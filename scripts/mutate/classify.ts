@@ -37,6 +37,8 @@ export interface RunOutcome {
   crashes: string[];
   /** The mutant's hit count went over Stryker's hit limit. */
   hitLimit?: string | undefined;
+  /** The checks the run reported (conformance.json checks[]): the dry run's tests. */
+  checks?: { suite: string; name: string; durationMs?: number }[];
 }
 
 export type Judgement =
@@ -84,7 +86,9 @@ export async function judgeMutant(first: RunOutcome, further: FurtherRuns): Prom
   const plain = judgeRun(first);
   if (plain) return plain;
   const control = await further.control();
-  if (control.status !== 0 || control.verdict !== 'conforming' || control.crashes.length > 0) {
+  // The unmutated server's run of the same checks: exit 0 with nothing that kept it from judging (a run of some
+  // checks is INCOMPLETE by its nature, not by a fault).
+  if (control.status !== 0 || control.faults.length > 0 || control.crashes.length > 0) {
     return {
       status: 'error',
       reason:

@@ -1,17 +1,31 @@
 /**
- * Stryker's test runner for screenconf: the "test" of a mutant is one conformance run (`screenconf
- * run --seed S --runs R`) against the embedded reference server, built from the sandbox's mutated
- * sources, in this worker process (the runner starts the embedded server in its own process).
+ * Stryker's test runner for screenconf: the "tests" of a mutant are the checks of a conformance run
+ * (`screenconf run --seed S --runs R`) against the embedded reference server, built from the sandbox's
+ * mutated sources, in this worker process (the runner starts the embedded server in its own process).
  *
- * One process runs mutant after mutant: the sources are loaded once, and each run sets the active
- * mutant (Stryker's mutation switching puts every mutant in the code at once). The dry run reports
- * which mutants the unmutated run executes (Stryker's coverage): those it never executes are known
- * as not covered without a run, and those executed while the modules load are static: this runner
- * cannot reload modules (capabilities), so Stryker gives each static mutant a fresh process, where
- * it is switched on before anything loads. How a run becomes a verdict: classify.ts.
+ * One process runs mutant after mutant: the sources are loaded once, and each run sets the active mutant
+ * (Stryker's mutation switching puts every mutant in the code at once); the suites run in warm sessions
+ * (src/runner/suite-session.ts), so a run pays only its own work. The dry run, a whole run, reports which
+ * check executes which mutant (Stryker's per-test coverage): the server attributes its work to the check
+ * whose request caused it (src/reference/attribution.ts), a suite file's hooks to the file, and what no
+ * request caused (starting the server, the runner's own preflight and sweep) to the run as a whole. A mutant
+ * then runs only the checks that execute it; one they let survive runs the whole run before it is called a
+ * survivor (a check may judge what another one's request made). Mutants no run executes are known as not
+ * covered without a run; those executed while the modules load are static: this runner cannot reload
+ * modules (capabilities), so Stryker gives each static mutant a fresh process, where it is switched on
+ * before anything loads, and a whole run. How a run becomes a verdict: classify.ts.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,10 +44,8 @@ import {
   TestStatus,
 } from '@stryker-mutator/api/test-runner';
 import { type Judgement, judgeMutant, type RunOutcome } from './classify.ts';
-import { RESERVE_MS, type RunnerSettings } from './settings.ts';
-
-/** The one "test": a whole conformance run. */
-const TEST_ID = 'conformance';
+import { type DryRunFacts, FACTS_FILE, RUN_TEST, type RunCheck, selectionArgs, testsOfRun } from './selection.ts';
+import { DEADLINE_FACTOR, DEADLINE_FLOOR_MS, RESERVE_MS, type RunnerSettings } from './settings.ts';
 
 /** Stryker's namespace in globalThis, which the instrumented code reads and writes. */
 interface StrykerGlobal {
@@ -51,6 +63,13 @@ function strykerGlobal(): StrykerGlobal {
 }
 
 type Main = (argv: string[], io: object) => Promise<number>;
+
+/** The parts of the sandbox's code the runner uses: the CLI, warm sessions, and the server's attribution of work. */
+interface Loaded {
+  main: Main;
+  sessions: { close(): Promise<void> };
+  attribution: () => string | undefined;
+}
 
 /** The arguments of one conformance run. */
 export function runArgs(settings: RunnerSettings, reportDir: string, deadlineMs: number): string[] {
@@ -92,10 +111,12 @@ export function readOutcome(
 ): RunOutcome {
   let summary: ReportSummary = {};
   let results: { id: string; level: string; verdict: string }[] = [];
+  let checks: RunCheck[] = [];
   try {
     const report = JSON.parse(readFileSync(join(realpathSync(join(reportDir, 'latest')), 'conformance.json'), 'utf8'));
     summary = report.summary ?? {};
     results = report.results ?? [];
+    checks = report.checks ?? [];
   } catch {
     // No report: the run ended before writing one (its last lines say why).
   }
@@ -115,13 +136,17 @@ export function readOutcome(
     ],
     deadline,
     crashes,
+    checks,
   };
 }
 
 export class ScreenconfTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger, commonTokens.options);
   readonly #settings: RunnerSettings;
-  #main: Main | undefined;
+  #loaded: Loaded | undefined;
+  /** While a run is in progress: the server's work then counts for a test (RUN_TEST when no check caused it). */
+  #running = false;
+  #facts: DryRunFacts | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -135,22 +160,37 @@ export class ScreenconfTestRunner implements TestRunner {
     return { reloadEnvironment: false };
   }
 
-  /** Loads the CLI, the runner and every reference-server module: what loading executes is static coverage. */
-  async #load(): Promise<Main> {
-    if (this.#main) return this.#main;
+  /**
+   * Loads the CLI, the runner and every reference-server module (what loading executes is static coverage), and
+   * makes Stryker's current test the check the server's work is attributed to, while a run is in progress.
+   */
+  async #load(): Promise<Loaded> {
+    if (this.#loaded) return this.#loaded;
     const root = process.cwd();
+    const load = (file: string) => import(pathToFileURL(join(root, file)).href);
     const reference = join(root, 'src/reference');
     const modules = readdirSync(reference, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    for (const m of modules) await import(pathToFileURL(join(reference, m)).href);
-    await import(pathToFileURL(join(root, 'src/commands/run.ts')).href);
-    const { main } = (await import(pathToFileURL(join(root, 'src/cli.ts')).href)) as { main: Main };
-    this.#main = main;
-    return main;
+    for (const m of modules) await load(join('src/reference', m));
+    const { attribution } = (await load('src/reference/attribution.ts')) as Pick<Loaded, 'attribution'>;
+    await load('src/commands/run.ts');
+    const { main } = (await load('src/cli.ts')) as { main: Main };
+    const { SuiteSessions } = (await load('src/runner/suite-session.ts')) as {
+      SuiteSessions: new () => Loaded['sessions'];
+    };
+    const running = () => this.#running;
+    Object.defineProperty(strykerGlobal(), 'currentTestId', {
+      configurable: true,
+      enumerable: true,
+      get: () => (running() ? (attribution() ?? RUN_TEST) : undefined),
+      set: () => {},
+    });
+    this.#loaded = { main, sessions: new SuiteSessions(), attribution };
+    return this.#loaded;
   }
 
-  /** One conformance run in this process, with whatever mutant is active. */
-  async #run(deadlineMs: number): Promise<RunOutcome> {
-    const main = await this.#load();
+  /** One conformance run in this process, with whatever mutant is active: the checks `selected`, or all. */
+  async #run(deadlineMs: number, selected?: string[]): Promise<RunOutcome> {
+    const { main, sessions } = await this.#load();
     const dir = mkdtempSync(join(tmpdir(), 'screenconf-mutant-'));
     const lines: string[] = [];
     const crashes: string[] = [];
@@ -169,17 +209,20 @@ export class ScreenconfTestRunner implements TestRunner {
       crashes.push(`the run's process was made to exit (status ${code ?? process.exitCode ?? 0})`);
     }) as typeof process.exit;
     const began = performance.now();
+    this.#running = true;
     try {
-      const status = await main(runArgs(this.#settings, dir, deadlineMs), {
+      const status = await main([...runArgs(this.#settings, dir, deadlineMs), ...(selected ?? [])], {
         out: (...l: string[]) => lines.push(...l),
         err: (l: string) => lines.push(l),
         env: runEnv(),
         cwd: dir,
         stopSignal: new Promise(() => {}),
         isTTY: false,
+        sessions,
       });
       return readOutcome(status, performance.now() - began, dir, lines, crashes);
     } finally {
+      this.#running = false;
       process.exit = exit;
       process.off('uncaughtException', crashed);
       process.off('unhandledRejection', crashed);
@@ -188,11 +231,12 @@ export class ScreenconfTestRunner implements TestRunner {
   }
 
   /** The same run in a new process of the sandbox with no mutant active (a static mutant is loaded in this one). */
-  #runElsewhere(deadlineMs: number): Promise<RunOutcome> {
+  #runElsewhere(deadlineMs: number, selected?: string[]): Promise<RunOutcome> {
     const dir = mkdtempSync(join(tmpdir(), 'screenconf-control-'));
     const began = performance.now();
     return new Promise<RunOutcome>((done, fail) => {
-      const child = spawn(process.execPath, ['bin/screenconf.js', ...runArgs(this.#settings, dir, deadlineMs)], {
+      const args = ['bin/screenconf.js', ...runArgs(this.#settings, dir, deadlineMs), ...(selected ?? [])];
+      const child = spawn(process.execPath, args, {
         cwd: process.cwd(),
         env: runEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -208,17 +252,19 @@ export class ScreenconfTestRunner implements TestRunner {
     });
   }
 
+  /** What the dry run learned (this process's, or the one the dry run's process left for the others). */
+  #dryRunFacts(): DryRunFacts | undefined {
+    if (this.#facts) return this.#facts;
+    const file = this.#settings.recordDir && join(this.#settings.recordDir, FACTS_FILE);
+    if (file && existsSync(file)) this.#facts = JSON.parse(readFileSync(file, 'utf8')) as DryRunFacts;
+    return this.#facts;
+  }
+
   async dryRun(options: DryRunOptions): Promise<DryRunResult> {
     const ns = strykerGlobal();
     ns.activeMutant = undefined;
     await this.#load();
-    ns.currentTestId = TEST_ID;
-    let run: RunOutcome;
-    try {
-      run = await this.#run(options.timeout - RESERVE_MS);
-    } finally {
-      ns.currentTestId = undefined;
-    }
+    const run = await this.#run(options.timeout - RESERVE_MS);
     this.#record({ dryRun: true, status: run.status, verdict: run.verdict, ms: Math.round(run.ms) });
     if (run.status !== 0 || run.verdict !== 'conforming' || run.crashes.length > 0) {
       const why = run.failed.length ? `NOT CONFORMING: ${run.failed.join(', ')}` : (run.faults[0] ?? run.crashes[0]);
@@ -226,7 +272,7 @@ export class ScreenconfTestRunner implements TestRunner {
         status: DryRunStatus.Complete,
         tests: [
           {
-            id: TEST_ID,
+            id: RUN_TEST,
             name: this.#name(),
             status: TestStatus.Failed,
             timeSpentMs: run.ms,
@@ -235,67 +281,84 @@ export class ScreenconfTestRunner implements TestRunner {
         ],
       };
     }
+    const coverage = ns.mutantCoverage ?? { static: {}, perTest: {} };
+    const { tests, facts } = testsOfRun(run.checks ?? [], run.ms, Object.keys(coverage.perTest));
+    this.#facts = facts;
+    if (this.#settings.recordDir) writeFileSync(join(this.#settings.recordDir, FACTS_FILE), JSON.stringify(facts));
     return {
       status: DryRunStatus.Complete,
-      tests: [{ id: TEST_ID, name: this.#name(), status: TestStatus.Success, timeSpentMs: run.ms }],
-      ...(options.coverageAnalysis === 'off'
-        ? {}
-        : { mutantCoverage: ns.mutantCoverage ?? { static: {}, perTest: {} } }),
+      tests,
+      ...(options.coverageAnalysis === 'off' ? {} : { mutantCoverage: coverage }),
     };
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const ns = strykerGlobal();
     const id = options.activeMutant.id;
+    const isStatic = options.mutantActivation === 'static';
     // A static mutant is on while the modules load (this process is new for it); any other, once they are loaded.
-    if (options.mutantActivation === 'static') ns.activeMutant = id;
+    if (isStatic) ns.activeMutant = id;
     await this.#load();
     ns.activeMutant = id;
-    // The deadline of each run: a third of Stryker's timeout, less a reserve, so the mutant's run, a
-    // control and a second run all fit within it (Stryker's own timeout then only meets a blocked loop).
+    const facts = this.#dryRunFacts();
+    // The deadline of each run: a third of Stryker's timeout, less a reserve, so the mutant's run, a control and a
+    // second run all fit within it (Stryker's own timeout then only meets a blocked loop); a whole run that
+    // confirms a survivor gets what the unmutated whole run took, DEADLINE_FACTOR times, and the floor.
     const deadlineMs = (options.timeout - RESERVE_MS) / 3;
-    const withMutant = async () => {
-      ns.activeMutant = id;
-      ns.hitCount = options.hitLimit === undefined ? undefined : 0;
-      ns.hitLimit = options.hitLimit;
-      const run = await this.#run(deadlineMs);
-      if (ns.hitCount !== undefined && ns.hitLimit !== undefined && ns.hitCount > ns.hitLimit) {
-        run.hitLimit = `the mutant ran ${ns.hitCount} times, over its hit limit (100 times the unmutated run's)`;
-      }
-      ns.hitCount = undefined;
-      ns.hitLimit = undefined;
-      return run;
-    };
+    const wholeDeadlineMs = facts ? DEADLINE_FACTOR * facts.fullMs + DEADLINE_FLOOR_MS : deadlineMs;
+    const selected = isStatic ? undefined : selectionArgs(options.testFilter, facts);
     let runs = 0;
-    const first = await withMutant();
-    runs++;
-    const judgement = await judgeMutant(first, {
-      control: async () => {
+    const judged = async (args: string[] | undefined, deadline: number) => {
+      const withMutant = async () => {
         runs++;
-        if (options.mutantActivation === 'static') return this.#runElsewhere(deadlineMs);
-        ns.activeMutant = undefined;
-        try {
-          return await this.#run(deadlineMs);
-        } finally {
-          ns.activeMutant = id;
+        ns.activeMutant = id;
+        ns.hitCount = options.hitLimit === undefined ? undefined : 0;
+        ns.hitLimit = options.hitLimit;
+        const run = await this.#run(deadline, args);
+        if (ns.hitCount !== undefined && ns.hitLimit !== undefined && ns.hitCount > ns.hitLimit) {
+          run.hitLimit = `the mutant ran ${ns.hitCount} times, over its hit limit (100 times the unmutated run's)`;
         }
-      },
-      again: async () => {
-        runs++;
-        return withMutant();
-      },
-    });
+        ns.hitCount = undefined;
+        ns.hitLimit = undefined;
+        return run;
+      };
+      const first = await withMutant();
+      return {
+        first,
+        judgement: await judgeMutant(first, {
+          control: async () => {
+            runs++;
+            if (isStatic) return this.#runElsewhere(deadline, args);
+            ns.activeMutant = undefined;
+            try {
+              return await this.#run(deadline, args);
+            } finally {
+              ns.activeMutant = id;
+            }
+          },
+          again: withMutant,
+        }),
+      };
+    };
+    let { first, judgement } = await judged(selected, selected ? deadlineMs : wholeDeadlineMs);
+    // The checks that execute the mutant let it live: the whole run decides (another check may judge what theirs made).
+    if (selected && judgement.status === 'survived') ({ judgement } = await judged(undefined, wholeDeadlineMs));
     this.#record({
       id,
       file: options.activeMutant.fileName,
       mutator: options.activeMutant.mutatorName,
-      static: options.mutantActivation === 'static',
+      static: isStatic,
+      checks: selected ? selected.filter((a) => a !== '--check').length - 2 : 'all',
       ...judgement,
       ms: Math.round(first.ms),
       runs,
     });
     if (judgement.status !== 'survived') this.log.debug(`mutant ${id}: ${judgement.status}: ${judgement.reason}`);
     return toStryker(judgement);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#loaded?.sessions.close();
   }
 
   #name(): string {
@@ -316,7 +379,7 @@ export class ScreenconfTestRunner implements TestRunner {
 export function toStryker(j: Judgement): MutantRunResult {
   switch (j.status) {
     case 'killed':
-      return { status: MutantRunStatus.Killed, killedBy: [TEST_ID], failureMessage: j.reason, nrOfTests: 1 };
+      return { status: MutantRunStatus.Killed, killedBy: [RUN_TEST], failureMessage: j.reason, nrOfTests: 1 };
     case 'survived':
       return { status: MutantRunStatus.Survived, nrOfTests: 1 };
     case 'timeout':

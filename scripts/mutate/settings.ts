@@ -6,8 +6,9 @@ export const ROOT = join(import.meta.dirname, '../..');
 
 /**
  * The reference server's behaviour code: every module of src/reference/ but the deliberate switches
- * (faults and variants, and the switch machinery that applies them) and credentials.ts (how `serve`
- * and `run --credentials` read their input: the CLI's, not the server's behaviour).
+ * (faults and variants, and the switch machinery that applies them), credentials.ts (how `serve`
+ * and `run --credentials` read their input: the CLI's, not the server's behaviour) and attribution.ts (which
+ * check a request came from: the campaign's own coverage, which no client sees).
  */
 export const NOT_MUTATED = [
   'src/reference/faults/',
@@ -16,6 +17,7 @@ export const NOT_MUTATED = [
   'src/reference/variants.ts',
   'src/reference/switches.ts',
   'src/reference/credentials.ts',
+  'src/reference/attribution.ts',
 ];
 
 /** The files whose mutants make the campaign, relative to the checkout, sorted. */

@@ -17,6 +17,7 @@ import { HarnessError } from '../errors.ts';
 import type { Id, UserRequirement } from '../spec/index.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
+import { ATTRIBUTION_HEADER, attributionOf } from '../base/attribution.ts';
 
 /** The exchanges a check keeps, newest last. */
 const KEPT_PER_CHECK = 400;
@@ -127,15 +128,28 @@ export interface Harness {
   stats: { requests: number };
 }
 
-/** A Transport that also shows every answer, parsed and unredacted, to the invariant watcher. */
+/**
+ * A Transport that also shows every answer, parsed and unredacted, to the invariant watcher; toward the run's own
+ * embedded server, each request names the check that sends it (reference/attribution.ts: the mutation campaign
+ * learns which checks execute which of the server's code), kept out of every record.
+ */
 class WatchedTransport extends Transport {
   constructor(
     options: TransportOptions,
     redactor: Redactor,
     record: (exchange: Exchange) => void,
     private readonly watcher: InvariantWatcher,
+    private readonly embedded: boolean,
   ) {
     super(options, redactor, record);
+  }
+
+  protected override unrecordedHeaders(): Record<string, string> | undefined {
+    if (!this.embedded) return undefined;
+    const tag = checkScope.getStore()?.tag;
+    const suite = tag?.suite ?? suiteFile;
+    if (suite === undefined) return undefined;
+    return { [ATTRIBUTION_HEADER]: encodeURIComponent(attributionOf(suite, tag?.check)) };
   }
 
   override async send(req: OutgoingRequest): Promise<ReceivedResponse> {
@@ -146,6 +160,14 @@ class WatchedTransport extends Transport {
 }
 
 let harness: Harness | undefined;
+
+/** The suite file this worker runs (set before its checks: kit/setup.ts). */
+let suiteFile: string | undefined;
+
+/** The suite file this worker runs from now on: its work outside a check is attributed to it. */
+export function enterSuiteFile(suite: string): void {
+  suiteFile = suite;
+}
 
 /**
  * The exchanges of the check whose code is running: checks of a file may run concurrently (the
@@ -293,7 +315,7 @@ export function getHarness(): Harness {
     // A check keeps enough for the setup of what it judges (a 100-item batch: its cases and reads).
     if (list.length > KEPT_PER_CHECK) list.shift();
   };
-  const transport = new WatchedTransport(run.transport, redactor, record, watcher);
+  const transport = new WatchedTransport(run.transport, redactor, record, watcher, run.target.kind === 'embedded');
   harness = {
     run,
     redactor,

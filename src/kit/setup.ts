@@ -6,13 +6,16 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { InvariantFindings, WatchedRequirement } from '../results/invariants.ts';
 import { evidenceOf } from './check.ts';
-import { getHarness } from './context.ts';
+import { suiteName } from '../base/suite-file.ts';
+import { enterSuiteFile, getHarness } from './context.ts';
 import type { InvariantWatcher } from './invariants.ts';
 import './meta.ts';
 
 // A worker runs its files one after another: the file's share is the count since it began.
 let sentBefore = 0;
-beforeAll(() => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixture pattern
+beforeAll(({}, suite) => {
+  enterSuiteFile(suiteName(suite.file.filepath));
   sentBefore = getHarness().stats.requests;
 });
 

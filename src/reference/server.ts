@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attributed } from './attribution.ts';
 import { type Behaviour, correctBehaviour, type Env } from './behaviour.ts';
 import { type FaultName, faultSwitch } from './faults.ts';
 import { AnswerNow, HttpError, writeAnswer } from './http.ts';
@@ -78,7 +79,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Identifies the software, as servers commonly do (the report lists it under the target).
     res.setHeader('server', 'screenconf-reference');
     const contentType = (mediaType: string) => env.b.contentType(mediaType);
-    route(env, req)
+    // Stryker disable next-line all: which check a request came from is for the mutation campaign's coverage only
+    attributed(req.headers, () => route(env, req))
       .then((answer) => writeAnswer(res, answer, contentType))
       .catch((err: unknown) => {
         if (res.headersSent) return res.destroy();

@@ -199,6 +199,14 @@ export const ConfigSchema = z
     userCatalogue: z.string().min(1, { message: 'must name a file' }).optional(),
     // Its ids are checked against the catalogue below, and against the user's too with --suites-dir (user-suites.ts).
     only: list.refine((xs) => xs.length > 0, { message: 'must name at least one requirement' }).optional(),
+    // Names hold commas: one per flag, one per line of the variable.
+    checks: z
+      .preprocess(
+        (v) => (typeof v === 'string' ? v.split(/\r?\n/).filter((l) => l.trim() !== '') : v),
+        z.array(z.string().trim().min(1, { message: 'must not be empty' })),
+      )
+      .refine((xs) => xs.length > 0, { message: 'must name at least one check' })
+      .optional(),
     maxFailures: intFrom(1, 100_000).optional(),
     exitFirst: bool.default(false),
     provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),

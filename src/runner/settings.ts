@@ -170,6 +170,14 @@ export const SETTINGS = {
     env: 'SCREENCONF_ONLY',
     help: 'REQ-ID[,…]: run only the checks that judge these requirements (screenconf list names them)',
   },
+  checks: {
+    flag: 'check',
+    env: 'SCREENCONF_CHECKS',
+    help:
+      'NAME, repeatable: run only the checks of this full name ("describe > test", as report.md and conformance.json ' +
+      'checks[] name them) in the suites selected (variable: one name per line)',
+    multiple: true,
+  },
   maxFailures: {
     flag: 'max-failures',
     env: 'SCREENCONF_MAX_FAILURES',

@@ -383,12 +383,17 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
             workers: live.limits.workers,
             bail: maxFailures(o.config),
             shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
+            checks: o.config.checks,
             stopper: o.stopper,
             redactor: o.redactor,
             out: o.out,
             sessions: o.sessions,
           }),
       });
+    }
+    for (const name of o.config.checks ?? []) {
+      if (!collector.outcomes.some((x) => x.name === name && x.state !== 'skipped'))
+        o.out(`--check: no check of the suites selected is named "${name}" (report.md and checks[] name them)`);
     }
     setStage('sweep');
     const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
