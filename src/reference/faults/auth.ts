@@ -1,8 +1,8 @@
 /** Faults of authentication (requirements AUTH-*). */
-import type { Env } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
 import { fault } from '../switches.ts';
 import type { IssuedToken } from '../tokens.ts';
+import type { Env } from '../points.ts';
 
 /** How many leading characters the prefix-index faults compare. */
 const INDEXED = 32;

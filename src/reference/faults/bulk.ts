@@ -4,18 +4,10 @@
  */
 import { isId, LIMITS } from '../../spec/index.ts';
 import { AnswerNow, HttpError } from '../http.ts';
-import type { Behaviour } from '../behaviour.ts';
-import {
-  type BatchSpec,
-  entriesOf,
-  isObject,
-  type ItemResult,
-  itemJson,
-  overLimit,
-  rawEntries,
-} from '../handlers/bulk.ts';
+import { entriesOf, isObject, itemJson, overLimit, rawEntries } from '../handlers/bulk.ts';
 import { fault } from '../switches.ts';
 import { writeReadOnly } from './patch.ts';
+import type { BatchSpec, Behaviour, ItemResult } from '../points.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 

@@ -1,8 +1,8 @@
 /** Faults of tenant isolation (requirements TENANT-*): one operation reaches every organisation's records. */
 import { compareIds } from '../../spec/index.ts';
-import type { Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
 import { fault, type Switch } from '../switches.ts';
+import type { Op } from '../points.ts';
 
 /** A fault whose operation looks in every organisation, the caller's first. */
 function leak<N extends string>(name: N, op: Op, description: string): Switch<N> {

@@ -1,10 +1,10 @@
 /** Faults of the token endpoint (requirements TOKEN-*). */
 import { z } from 'zod';
-import type { Env } from '../behaviour.ts';
 import { AnswerNow } from '../http.ts';
 import { claimedToken, decodeJwt, JwtSigner } from '../jwt.ts';
 import { fault } from '../switches.ts';
 import type { IssuedToken } from '../tokens.ts';
+import type { Env } from '../points.ts';
 
 const serverError = () => new AnswerNow({ status: 500, body: { error: 'server_error' } });
 

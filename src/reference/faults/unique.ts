@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { applyPatch, assertExternalIdFree } from '../handlers/case-write.ts';
-import type { Behaviour, Env } from '../behaviour.ts';
 import { fault } from '../switches.ts';
 import { stopAfter } from './bulk.ts';
+import type { Behaviour, Env } from '../points.ts';
 
 /** unique.race: the pause between the uniqueness check and the write. */
 const RACE_WINDOW_MS = 150;

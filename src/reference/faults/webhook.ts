@@ -1,8 +1,9 @@
 /** Faults of the completion webhook (requirements WEBHOOK-*). */
 import type { Id } from '../../spec/index.ts';
-import { type Delivery, post, sendWebhook } from '../handlers/webhook.ts';
+import { post, sendWebhook } from '../handlers/webhook.ts';
 import type { CaseRecord } from '../store.ts';
 import { fault, type Switch } from '../switches.ts';
+import type { Delivery } from '../points.ts';
 
 /** An object without its null fields, as a serializer set to drop nulls writes it. */
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {

@@ -3,37 +3,10 @@
  * access token from the token endpoint or the organisation's API key, as `Bearer` or `Token`.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
-import type { TenantCredentials } from '../organisations.ts';
-import type { IssuedToken } from '../tokens.ts';
+import type { AuthPoints, Env, Op } from '../points.ts';
 
 const REALM = 'Bearer realm="screening"';
-
-export interface AuthPoints {
-  /** The headers of a 401 answer: the challenge, with its error parameter when there is one. */
-  challenge(error?: string): Record<string, string>;
-  /** A request without an Authorization header: refused (or let through as an organisation). */
-  missingCredentials(): string;
-  /** The scheme and credential of an Authorization header; undefined when it is not "<scheme> <credential>". */
-  parseAuthorization(header: string): { scheme: 'bearer' | 'token'; credential: string } | undefined;
-  /** An Authorization header that is not "<scheme> <credential>". */
-  malformedCredentials(): string;
-  /** A credential no organisation holds, sent to `path`. */
-  unknownCredential(path: string): string;
-  /** The live access token a credential is, for this operation. */
-  tokenOwner(credential: string, op: Op): IssuedToken | undefined;
-  /** The organisation whose API key a credential is, for this operation. */
-  apiKeyOwner(credential: string, op: Op): TenantCredentials | undefined;
-  /** Whether an access token opens this operation. */
-  tokenOpens(op: Op): boolean;
-  /** Whether an organisation's API key sent in this scheme opens this operation. */
-  apiKeyOpens(scheme: 'bearer' | 'token', op: Op): boolean;
-  /** Called once a bulk operation has run for the organisation its credential opened: throws to refuse it after all. */
-  afterBulk(req: IncomingMessage, op: Op): void;
-  /** Counts a request of a caller (a credential or a client); throws to refuse it. */
-  throttle(caller: string): void;
-}
 
 /** The correct authentication: a 401 with a challenge for anything but a live token or an API key. */
 export function authDefaults(env: Env): AuthPoints {

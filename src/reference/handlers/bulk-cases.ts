@@ -1,10 +1,10 @@
 /** POST /api/cases/bulk-update/ (interface § Endpoints): up to 100 case patches, each with its id. */
 import { BulkCaseUpdateRequest } from '../../spec/index.ts';
-import type { Env } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import { fieldErrors } from '../validation.ts';
-import { type BatchSpec, bulkRequest, isObject } from './bulk.ts';
+import { bulkRequest, isObject } from './bulk.ts';
 import { applyPatch, readOnlyFieldsOf } from './case-write.ts';
+import type { BatchSpec, Env } from '../points.ts';
 
 const SPEC: BatchSpec = {
   // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour

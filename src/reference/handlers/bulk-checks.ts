@@ -1,10 +1,9 @@
 /** POST /api/checks/bulk-delete/ (interface § Endpoints): up to 100 check ids to delete. */
 import { BulkCheckDeleteRequest, type Id } from '../../spec/index.ts';
-import type { Env } from '../behaviour.ts';
 import type { Answer } from '../http.ts';
-import type { CheckRecord } from '../store.ts';
-import { type BatchSpec, bulkRequest } from './bulk.ts';
+import { bulkRequest } from './bulk.ts';
 import { lookupIn } from './lookup.ts';
+import type { BatchSpec, BulkCheckPoints, Env } from '../points.ts';
 
 const SPEC: BatchSpec = {
   // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour
@@ -12,11 +11,6 @@ const SPEC: BatchSpec = {
   key: 'ids',
   schema: BulkCheckDeleteRequest,
 };
-
-export interface BulkCheckPoints {
-  /** Removes a check a bulk delete found. */
-  removeCheck(check: CheckRecord): void;
-}
 
 /** The correct removal: the check is gone. */
 export function bulkCheckDefaults(env: Env): BulkCheckPoints {

@@ -3,19 +3,13 @@
  * naming its customer by id or by external_id.
  */
 import { BulkCustomerUpdateRequest, type Id } from '../../spec/index.ts';
-import type { Env, Op } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
-import type { CustomerRecord } from '../store.ts';
 import { fieldErrors } from '../validation.ts';
-import { type BatchSpec, bulkRequest, isObject } from './bulk.ts';
+import { bulkRequest, isObject } from './bulk.ts';
 import { lookupIn } from './lookup.ts';
+import type { BatchSpec, BulkCustomerPoints, Env } from '../points.ts';
 
 const SPEC: BatchSpec = { op: 'bulk-customers', key: 'items', schema: BulkCustomerUpdateRequest };
-
-export interface BulkCustomerPoints {
-  /** The customers an operation of `org` finds by external_id (the first organisation in scope that has any). */
-  customersByExternalId(org: string, externalId: string, op: Op): CustomerRecord[];
-}
 
 /** The correct lookup by external_id: every customer of the caller's organisation that has it. */
 export function bulkCustomerDefaults(env: Env): BulkCustomerPoints {

@@ -2,35 +2,10 @@
  * What the three bulk endpoints share (interface § Endpoints, § Errors 1, § Limits): at most 100
  * entries, each item applied on its own, failures reported per item, 200 for the batch.
  */
-import type { z } from 'zod';
 import { LIMITS } from '../../spec/index.ts';
-import type { BulkOp, Env } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import { parseOr400 } from '../validation.ts';
-
-/** How one entry of a batch went. */
-export interface ItemResult {
-  index: number;
-  /** The record the item reached, or what the item named when it failed. */
-  key: { id: unknown; external_id?: unknown };
-  status: 'updated' | 'deleted' | 'failed';
-  /** Why it failed. */
-  error?: HttpError;
-}
-
-/** The envelope of a bulk request: where its entries are, and their outer schema. */
-export interface BatchSpec {
-  op: BulkOp;
-  key: 'items' | 'ids';
-  schema: z.ZodType;
-}
-
-export interface BulkPoints {
-  /** Takes the entries of a bulk body within the limit (400 otherwise) and runs them. */
-  runBatch(spec: BatchSpec, body: unknown, run: (entries: unknown[]) => ItemResult[]): ItemResult[];
-  /** The answer to a bulk request from its items' results. */
-  bulkAnswer(op: BulkOp, results: ItemResult[]): Answer;
-}
+import type { BatchSpec, BulkPoints, Env, ItemResult } from '../points.ts';
 
 /** The correct batches: all entries or none (over 100), and a 200 listing every item. */
 export function bulkDefaults(): BulkPoints {

@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Id } from '../../spec/index.ts';
-import type { Env } from '../behaviour.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
 import { parseOr400 } from '../validation.ts';
 import { assertExternalIdFree } from './case-write.ts';
+import type { Env } from '../points.ts';
 
 /** Creates a case from a request body; answers 201 with its read representation. */
 export function createCase(env: Env, org: string, body: unknown): Answer {

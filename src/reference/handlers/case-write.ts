@@ -3,33 +3,11 @@
  * with external_id unique per organisation. PATCH and bulk case update both write through here.
  */
 import { randomUUID } from 'node:crypto';
-import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
 import { type Id, READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
 import type { CaseRecord } from '../store.ts';
 import { type CasePatchInput, parseOr400 } from '../validation.ts';
-
-export interface CaseWritePoints {
-  /** Whether this operation checks external_id uniqueness before it writes. */
-  uniqueChecked(op: Op): boolean;
-  /** Whether a case of the organisation other than `self` holds this external_id. */
-  externalIdTaken(org: string, externalId: string, self?: Id): boolean;
-  /** Writes the fields a patch gives into a case. */
-  applyCaseFields(c: CaseRecord, patch: CasePatchInput): void;
-  /** Records that a case changed. */
-  saveCase(c: CaseRecord): void;
-  /** Parses a PATCH body: the patch, or a 400 naming each field at fault. */
-  parsePatch(org: string, c: CaseRecord, body: unknown): CasePatchInput;
-  /**
-   * What a PATCH or bulk item does with the read-only fields it sent beside its patch, before the
-   * patch is written (`fields`: only those sent; a bulk item's id aside). May refuse the request.
-   */
-  readOnlySent(c: CaseRecord, fields: Record<string, unknown>, op: Op): void;
-  /** Writes a parsed PATCH into its case. */
-  patchWrite(org: string, c: CaseRecord, patch: CasePatchInput): void | Promise<void>;
-  /** Called when a case has been created. */
-  caseCreated(c: CaseRecord): void;
-}
+import type { CaseWritePoints, Env } from '../points.ts';
 
 /** The correct writes: merge the fields given, a null external_id gets a new UUID, uniqueness checked. */
 export function caseWriteDefaults(env: Env): CaseWritePoints {

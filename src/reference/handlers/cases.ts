@@ -3,31 +3,14 @@
  * conventions GET /api/cases/{id}/ and POST /api/cases/{id}/start/ (docs/architecture.md).
  */
 import type { IncomingMessage } from 'node:http';
-import { type Id, idFromText } from '../../spec/index.ts';
-import type { Env, Op } from '../behaviour.ts';
+import { idFromText } from '../../spec/index.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
 import { authenticate } from './auth.ts';
 import { readOnlyFieldsOf } from './case-write.ts';
 import { readApiBody } from './content.ts';
 import { startProcessing } from './processing.ts';
-
-export interface CasePoints {
-  /** The case id a request path names; refuses text that is not one. */
-  caseId(idText: string): Id;
-  /** The methods /api/cases/{id}/ serves; others answer 405 with Allow. */
-  caseMethods: readonly string[];
-  /** GET /api/cases/{id}/. */
-  readCase(org: string, id: Id): Answer;
-  /** Removes a case DELETE found. */
-  deleteCase(c: CaseRecord): void;
-  /** Called when a case of this customer was deleted. */
-  customerOrphaned(org: string, customerId: Id): void;
-  /** The answer to a DELETE that removed this case. */
-  deletedAnswer(c: CaseRecord): Answer;
-  /** The answer to a DELETE that found no case of the caller's (`refusal`: why not): by default, that refusal. */
-  deleteAbsent(refusal: HttpError): Answer;
-}
+import type { CasePoints, Env, Op } from '../points.ts';
 
 /** The correct case endpoints: GET reads; DELETE removes the case, its checks and an unused customer, 204. */
 export function caseDefaults(env: Env): CasePoints {

@@ -3,8 +3,8 @@
  * (interface § Endpoints), decoded into one JSON value whatever the content type.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Env, Op } from '../behaviour.ts';
 import { type FormFieldKind, mediaTypeOf, readRequestBody } from '../http.ts';
+import type { ContentPoints, Env, Op } from '../points.ts';
 
 /** How the fields of a form body become JSON values (see http.ts). */
 const FORM_KINDS: Record<string, FormFieldKind> = {
@@ -15,14 +15,6 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
   ids: 'integer-list',
   id: 'integer',
 };
-
-export interface ContentPoints {
-  /**
-   * The value a decoded body of this media type stands for, for an operation; `header` is the
-   * Content-Type as sent, parameters and all.
-   */
-  decodeBody(op: Op, mediaType: string, body: unknown, header: string): unknown;
-}
 
 /** The correct reading: every content type stands for what it carries. */
 export function contentDefaults(): ContentPoints {

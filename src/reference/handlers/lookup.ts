@@ -2,28 +2,8 @@
  * Finding a record for a request: only among the records of the caller's organisation; what is
  * not there is answered as not found, whether or not another organisation has it.
  */
-import type { Id } from '../../spec/index.ts';
-import type { Env, Op } from '../behaviour.ts';
 import { HttpError } from '../http.ts';
-import type { CaseRecord } from '../store.ts';
-
-/** A record a request named and did not find. */
-export interface Missing {
-  kind: 'case' | 'customer' | 'check';
-  /** The organisation that looked. */
-  org: string;
-  id?: Id;
-  externalId?: string;
-}
-
-export interface LookupPoints {
-  /** The organisations whose records an operation of `org` reaches, the caller's first. */
-  scope(org: string, op: Op): readonly string[];
-  /** The refusal when a named record is not found. */
-  notFound(missing: Missing): HttpError;
-  /** The case an operation names; throws the refusal when there is none. */
-  findCase(org: string, id: Id, op: Op): CaseRecord;
-}
+import type { Env, LookupPoints, Op } from '../points.ts';
 
 /** The correct lookups: the caller's organisation only, 404 for anything else. */
 export function lookupDefaults(env: Env): LookupPoints {

@@ -5,22 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Id, Outcome } from '../../spec/index.ts';
-import type { Env } from '../behaviour.ts';
-import type { CaseRecord, CheckRecord } from '../store.ts';
+import type { CaseRecord } from '../store.ts';
 import { sendWebhook } from './webhook.ts';
-
-export interface ProcessingPoints {
-  /** Called when processing of a case (re)starts, before its first step. */
-  processingStarted(c: CaseRecord): void;
-  /** Called when a check starts deciding; `last` when it is the case's last check. */
-  checkDeciding(c: CaseRecord, check: CheckRecord, last: boolean): void;
-  /** Called when a case completes. */
-  caseCompleted(c: CaseRecord): void;
-  /** The risk score a check is decided with, in [0, 1]. */
-  scoreCheck(caseId: Id, checkId: Id): number;
-  /** The risk score as stored and shown. */
-  storedRiskScore(score: number): number;
-}
+import type { Env, ProcessingPoints } from '../points.ts';
 
 /** A deterministic score in [0, 1] for a check, so runs are reproducible. */
 function scoreFor(caseId: Id, checkId: Id): number {

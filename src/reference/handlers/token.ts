@@ -5,39 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { TokenRequest } from '../../spec/index.ts';
-import type { Env } from '../behaviour.ts';
 import { type Answer, readRequestBody } from '../http.ts';
-import type { TenantCredentials } from '../organisations.ts';
 import { fieldErrors } from '../validation.ts';
-
-export interface TokenPoints {
-  /** The refusal of a token request for its Authorization header, or undefined to go on (by default: ignored). */
-  tokenAuthorization(header: string | undefined): Answer | undefined;
-  /** The fields of a token request, before they are checked. */
-  tokenFields(fields: Record<string, unknown>): Record<string, unknown>;
-  /** Whether a grant_type is served. */
-  grantAccepted(grantType: unknown): boolean;
-  /** The answer to a token request whose fields are of the wrong form (`message` names them). */
-  badTokenRequest(fields: Record<string, unknown>, message: string): Answer;
-  /** The answer to a token request for a client_id no organisation has. */
-  unknownClient(clientId: string): Answer;
-  /** Whether a client_secret authenticates an organisation's client. */
-  secretAccepted(org: TenantCredentials, secret: string): boolean;
-  /** The lifetime of a new access token, in seconds. */
-  tokenTtlSeconds: number;
-  /** How long after its issue a token stops opening anything, in ms, for the lifetime its answer states. */
-  tokenLifetimeMs(ttlSeconds: number): number;
-  /** A new access token for an organisation's client. */
-  newAccessToken(org: TenantCredentials, ttlSeconds: number): string;
-  /** The body of a successful token response. */
-  tokenBody(accessToken: string, ttlSeconds: number): Record<string, unknown>;
-  /** The headers of a successful token response. */
-  tokenHeaders: Record<string, string>;
-  /** Called when a token has been issued to a client. */
-  tokenIssued(clientId: string, accessToken: string): void;
-  /** An OAuth error answer (RFC 6749 §5.2). */
-  oauthError(status: number, error: string, description: string): Answer;
-}
+import type { Env, TokenPoints } from '../points.ts';
 
 /** The correct token endpoint: Bearer tokens of the configured lifetime, never cached. */
 export function tokenDefaults(env: Env): TokenPoints {

@@ -1,19 +1,5 @@
 /** The Case read representation (interface § Resources), with its nested customer and checks. */
-import type { Env } from '../behaviour.ts';
-import type { CaseRecord, CheckRecord, CustomerRecord } from '../store.ts';
-
-export interface ViewPoints {
-  /** A case as every answer and webhook shows it. */
-  caseView(c: CaseRecord): Record<string, unknown>;
-  /** A check nested in a case. */
-  checkView(k: CheckRecord): Record<string, unknown>;
-  /** The customer nested in a case. */
-  customerView(cu: CustomerRecord): Record<string, unknown>;
-  /** A case's risk_score from its checks' scores (none when no check is scored). */
-  caseRiskScore(scores: number[]): number | null;
-  /** The order a case shows its checks in, from the store's (ascending id). */
-  checkOrder(checks: CheckRecord[]): CheckRecord[];
-}
+import type { Env, ViewPoints } from '../points.ts';
 
 /** The correct representation: every field of the interface's tables, risk_score the maximum. */
 export function viewDefaults(env: Env): ViewPoints {

@@ -3,26 +3,8 @@
  * the webhook_url the case has when it completes; retried after a failed delivery.
  */
 import { stringifyJson } from '../../base/json.ts';
-import type { Env } from '../behaviour.ts';
 import type { CaseRecord } from '../store.ts';
-
-/** One webhook request. */
-export interface Delivery {
-  url: string;
-  body: string;
-  headers: Record<string, string>;
-}
-
-export interface WebhookPoints {
-  /** Where a case's completion webhook goes (none when null). */
-  webhookTarget(c: CaseRecord): string | null;
-  /** The body of a case's completion webhook. */
-  webhookBody(c: CaseRecord): Record<string, unknown>;
-  /** Delivers a webhook, retrying as needed; settles true when the receiver took it (2xx). */
-  deliver(delivery: Delivery): Promise<boolean>;
-  /** One attempt of a delivery: whether the receiver took it. */
-  postDelivery(delivery: Delivery): Promise<boolean>;
-}
+import type { Delivery, Env, WebhookPoints } from '../points.ts';
 
 /** The correct webhook: the case as it is now, to its current URL, each refusal retried after a delay. */
 export function webhookDefaults(env: Env): WebhookPoints {

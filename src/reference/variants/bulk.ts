@@ -4,10 +4,10 @@
  * a case's last check kept ("A case holds one or more checks").
  */
 import { LIMITS } from '../../spec/index.ts';
-import type { BulkOp, Env } from '../behaviour.ts';
-import { type BatchSpec, isObject, type ItemResult, overLimit, rawEntries } from '../handlers/bulk.ts';
+import { isObject, overLimit, rawEntries } from '../handlers/bulk.ts';
 import { HttpError } from '../http.ts';
 import { type Switch, variant } from '../switches.ts';
+import type { BatchSpec, BulkOp, Env, ItemResult } from '../points.ts';
 
 const SHAPE = 'bulk answer shape';
 

@@ -1,8 +1,7 @@
 /** Variants of how another organisation's records are refused (interface § Errors: "not shown"). */
-import type { Env } from '../behaviour.ts';
-import type { Missing } from '../handlers/lookup.ts';
 import { HttpError } from '../http.ts';
 import { variant } from '../switches.ts';
+import type { Env, Missing } from '../points.ts';
 
 /** Whether another organisation than the one that looked has the record. */
 function elsewhere(env: Env, m: Missing): boolean {
