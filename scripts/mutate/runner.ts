@@ -69,6 +69,8 @@ interface Loaded {
   main: Main;
   sessions: { close(): Promise<void> };
   attribution: () => string | undefined;
+  /** Ends the servers of this process as a crash of their process would (src/reference/attribution.ts). */
+  crashServers: () => void;
 }
 
 /** The arguments of one conformance run. */
@@ -171,7 +173,10 @@ export class ScreenconfTestRunner implements TestRunner {
     const reference = join(root, 'src/reference');
     const modules = readdirSync(reference, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     for (const m of modules) await load(join('src/reference', m));
-    const { attribution } = (await load('src/reference/attribution.ts')) as Pick<Loaded, 'attribution'>;
+    const { attribution, crashServers } = (await load('src/reference/attribution.ts')) as Pick<
+      Loaded,
+      'attribution' | 'crashServers'
+    >;
     await load('src/commands/run.ts');
     const { main } = (await load('src/cli.ts')) as { main: Main };
     const { SuiteSessions } = (await load('src/runner/suite-session.ts')) as {
@@ -184,22 +189,25 @@ export class ScreenconfTestRunner implements TestRunner {
       get: () => (running() ? (attribution() ?? RUN_TEST) : undefined),
       set: () => {},
     });
-    this.#loaded = { main, sessions: new SuiteSessions(), attribution };
+    this.#loaded = { main, sessions: new SuiteSessions(), attribution, crashServers };
     return this.#loaded;
   }
 
   /** One conformance run in this process, with whatever mutant is active: the checks `selected`, or all. */
   async #run(deadlineMs: number, selected?: string[]): Promise<RunOutcome> {
-    const { main, sessions } = await this.#load();
+    const { main, sessions, crashServers } = await this.#load();
     const dir = mkdtempSync(join(tmpdir(), 'screenconf-mutant-'));
     const lines: string[] = [];
     const crashes: string[] = [];
-    const crashed = (e: unknown) =>
+    // The server's process would end here: its server ends as it would, and the run meets refused connections.
+    const crashed = (e: unknown) => {
       crashes.push(
         String((e as Error)?.stack ?? e)
           .split('\n', 2)
           .join(' | '),
       );
+      crashServers();
+    };
     process.on('uncaughtException', crashed);
     process.on('unhandledRejection', crashed);
     // vitest's own handler of an unhandled rejection in this process prints it and exits: in a real run
@@ -207,6 +215,7 @@ export class ScreenconfTestRunner implements TestRunner {
     const exit = process.exit;
     process.exit = ((code?: number) => {
       crashes.push(`the run's process was made to exit (status ${code ?? process.exitCode ?? 0})`);
+      crashServers();
     }) as typeof process.exit;
     const began = performance.now();
     this.#running = true;

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { attributed } from './attribution.ts';
+import { attributed, whileListening } from './attribution.ts';
 import { type Behaviour, correctBehaviour, type Env } from './behaviour.ts';
 import { type FaultName, faultSwitch } from './faults.ts';
 import { AnswerNow, HttpError, writeAnswer } from './http.ts';
@@ -102,6 +102,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  // Stryker disable next-line all: how the mutation campaign ends a crashed server, which no client sees
+  const forget = whileListening(server, () => env.timers.close());
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -110,6 +112,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     organisations: env.organisations,
     store: env.store,
     async close() {
+      forget(); // Stryker disable line all: the campaign's registry of live servers
       env.timers.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
