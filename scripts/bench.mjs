@@ -5,6 +5,10 @@
 //
 //   1. the full default run against the embedded server, 3 times: median wall time, requests sent,
 //      requests per second, and each suite's time and requests;
+//   1b. cold and warm: a run's own start and finish (a run that selects no check: everything but the
+//      suites' requests and waits) as the command line starts it (cold: a process, tsx, vitest) and in
+//      a warm session of the in-process API (vitest and its workers kept), and the full run warm, with
+//      where its time goes (its own start and finish, the suites stage and its longest suite file);
 //   2. harness overhead per request: the same mix of requests (token, case creation, PATCH, GET,
 //      bulk update) sent through screenconf's client and through a bare undici loop;
 //   3. cost against --runs 25, 100, 400 (the property suites);
@@ -45,6 +49,62 @@ function run(args) {
     verdict: report.summary.verdict,
     suites,
   };
+}
+
+/** A run that selects no check (a name none has): what is left is the run's own start and finish. */
+const NO_CHECK = ['--suites', 'token', '--check', "bench: no check (the run's own start and finish)"];
+
+/** The same runs in this process, in warm sessions (src/runner/suite-session.ts), as the tests and campaigns run. */
+async function warm() {
+  const { main } = await import('../src/cli.ts');
+  const { SuiteSessions } = await import('../src/runner/suite-session.ts');
+  const sessions = new SuiteSessions();
+  const inProcess = async (args) => {
+    const dir = mkdtempSync(join(tmpdir(), 'screenconf-bench-'));
+    let out = '';
+    const began = performance.now();
+    const status = await main(['run', '--report-dir', dir, ...args], {
+      out: (...lines) => (out += `${lines.join('\n')}\n`),
+      err: (line) => (out += `${line}\n`),
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SCREENCONF_'))),
+      cwd: ROOT,
+      sessions,
+    });
+    const wallMs = performance.now() - began;
+    const report = JSON.parse(readFileSync(join(realpathSync(join(dir, 'latest')), 'conformance.json'), 'utf8'));
+    return { status, wallMs, requests: report.summary.requests?.total ?? 0, verdict: report.summary.verdict, out };
+  };
+  try {
+    await inProcess(NO_CHECK); // the session's first run: vitest, its workers and their modules warm up
+    const overheadMs = median(await sequence(5, () => inProcess(NO_CHECK).then((r) => r.wallMs)));
+    const runs = await sequence(REPEAT, () => inProcess(['--seed', '7']));
+    const fullMs = median(runs.map((r) => r.wallMs));
+    const bySuite = {};
+    for (const m of runs[0].out.matchAll(/^ {2}[✓✗–] (\S+)\s.*\((\d+) requests, (\d+\.\d) s\)$/gm)) {
+      bySuite[m[1]] = Number(m[3]);
+    }
+    const [longest, longestSeconds] = Object.entries(bySuite).sort((a, b) => b[1] - a[1])[0] ?? ['none', 0];
+    return {
+      overheadMs,
+      fullMs,
+      requests: median(runs.map((r) => r.requests)),
+      verdicts: runs.map((r) => r.verdict),
+      suitesMs: fullMs - overheadMs,
+      longest: { suite: longest, seconds: longestSeconds },
+    };
+  } finally {
+    await sessions.close();
+  }
+}
+
+async function sequence(n, fn) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await fn());
+  return out;
+}
+
+function cold() {
+  return { overheadMs: median(Array.from({ length: REPEAT }, () => run(NO_CHECK).wallMs)) };
 }
 
 function full() {
@@ -159,6 +219,8 @@ const results = {
     node: process.version,
   },
   full: full(),
+  cold: cold(),
+  warm: await warm(),
   overhead: await overhead(),
   scaling: scaling(),
   failing: failing(),
@@ -173,6 +235,18 @@ console.log(`  ${f.requestsPerSecond.toFixed(0)} requests/s, verdicts ${verdicts
 console.log('  suite                 time   requests');
 for (const [name, x] of Object.entries(f.bySuite))
   console.log(`  ${name.padEnd(18)} ${x.seconds.toFixed(1).padStart(6)} s ${String(x.requests).padStart(9)}`);
+const c = results.cold;
+const w = results.warm;
+console.log(
+  `a run's own start and finish (no check selected): cold ${s(c.overheadMs)} (screenconf run: a process, tsx, ` +
+    `vitest), warm ${s(w.overheadMs)} (a warm session of the in-process API)`,
+);
+console.log(
+  `full run, warm (median of ${REPEAT}): ${s(w.fullMs)}, ${w.requests} requests, verdicts ` +
+    `${[...new Set(w.verdicts)].join(', ')}: its own start and finish ${s(w.overheadMs)}, the suites ` +
+    `${s(w.suitesMs)} (longest file ${w.longest.suite}, ${w.longest.seconds.toFixed(1)} s; two worker processes ` +
+    'share the rest)',
+);
 const o = results.overhead;
 const per = (ms) => `${(ms / o.requests).toFixed(3)} ms`;
 console.log(
