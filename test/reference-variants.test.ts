@@ -399,6 +399,26 @@ describe('bulk limits and checks', () => {
     }
   });
 
+  it('bulk.items-metadata-only: an item with webhook_url, external_id or delete_after fails', async () => {
+    const api = await open(['bulk.items-metadata-only']);
+    const c = await api.newCase();
+    const items = [
+      { id: c.id, metadata: { a: 1 } },
+      { id: c.id, delete_after: 5 },
+      { id: c.id, external_id: 'screenconf-metadata-only', metadata: { a: 2 } },
+      { id: c.id, webhook_url: 'https://example.com/hook' },
+    ];
+    const res = await api.call('POST', '/api/cases/bulk-update/', { items });
+    expect(res.status).toBe(200);
+    const body = await json<{ results: { status: string; error?: { code: string; fields?: unknown } }[] }>(res);
+    expect(body.results.map((r) => r.status)).toEqual(['updated', 'failed', 'failed', 'failed']);
+    expect(body.results[1]!.error?.fields).toEqual({ delete_after: ['Unknown field.'] });
+    const read = await json<CaseJson>(api.call('PATCH', `/api/cases/${c.id}/`, {}));
+    expect([read.metadata, read.delete_after, read.external_id]).toEqual([{ a: 1 }, c.delete_after, c.external_id]);
+    // PATCH takes them all.
+    expect((await api.call('PATCH', `/api/cases/${c.id}/`, { delete_after: 5 })).status).toBe(200);
+  });
+
   it("bulk.keep-last-check: a case's last check fails as an item, the one before goes; by default both", async () => {
     for (const [variants, left] of [
       [['bulk.keep-last-check'], 1],

@@ -63,6 +63,7 @@ const COMBINED: VariantName[][] = [
     'bulk.over-limit-per-item',
     'delete.absent-no-op',
     'bulk.keep-last-check',
+    'bulk.items-metadata-only',
   ],
 ];
 
