@@ -680,6 +680,25 @@ describe('HTTP and ids', () => {
     expect((await api.call('PATCH', '/api/cases/1/', {})).status).toBe(404);
   });
 
+  it('auth.lockout: 20 refused credentials lock the address out, the right ones too, for 1 s', async () => {
+    for (const variants of [['auth.lockout'], []] as VariantName[][]) {
+      const api = await open(variants);
+      const c = await api.newCase();
+      for (let i = 0; i < 20; i++)
+        expect((await api.call('PATCH', `/api/cases/${c.id}/`, {}, { token: `wrong-${i}` })).status).toBe(401);
+      const locked = variants.length > 0;
+      const own = await api.call('PATCH', `/api/cases/${c.id}/`, {});
+      expect(own.status).toBe(locked ? 401 : 200);
+      if (!locked) continue;
+      // As a wrong credential is refused: the challenge, no Retry-After; the token endpoint too.
+      expect(own.headers.get('www-authenticate')).toContain('Bearer');
+      expect(own.headers.get('retry-after')).toBeNull();
+      expect((await api.issue(0)).status).toBe(401);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await api.call('PATCH', `/api/cases/${c.id}/`, {})).status).toBe(200);
+    }
+  });
+
   it('http.charset: JSON answers and webhooks carry charset=utf-8; the default has none', async () => {
     const api = await open(['http.charset']);
     const url = hook();

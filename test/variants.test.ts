@@ -29,6 +29,7 @@ const COMBINED: VariantName[][] = [
     'delete.absent-no-op',
     'bulk.case-summary-complete',
     'webhook.envelope',
+    'auth.lockout',
   ],
   [
     'errors.status-422',

@@ -23,7 +23,20 @@ export const CREDENTIAL_SETTINGS: readonly SettingKey[] = [
 const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['target', ['baseUrl', 'targets', 'targetImage', 'targetPort', 'targetEnv', 'targetReadyTimeoutMs', 'provisioner']],
   ['credentials', ['credentials', ...CREDENTIAL_SETTINGS]],
-  ['selection', ['suites', 'suitesDir', 'userCatalogue', 'only', 'seed', 'runs', 'shrinkTimeMs', 'shrinkRequests']],
+  [
+    'selection',
+    [
+      'suites',
+      'suitesDir',
+      'userCatalogue',
+      'only',
+      'seed',
+      'runs',
+      'shrinkTimeMs',
+      'shrinkRequests',
+      'credentialGuesses',
+    ],
+  ],
   ['load', ['concurrency', 'maxRps', 'timeoutMs', 'deadlineMs', 'maxResponseBytes', 'maxFailures', 'exitFirst']],
   ['webhooks', ['webhookHost', 'webhookPort', 'webhookPublicUrl', 'webhookTimeoutMs', 'processingTimeoutMs']],
   [

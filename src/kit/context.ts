@@ -39,6 +39,8 @@ export interface RunContext {
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
   bulkFailuresPath?: string;
+  /** --credential-guesses: at most this many near-miss credentials are sent (absent: every one). */
+  credentialGuesses?: number;
   webhooks: { host: string; port: number; publicUrl?: string; timeoutMs: number };
   /** The run ledger: every case is recorded there before it is created (absent in unit tests). */
   ledgerPath?: string;

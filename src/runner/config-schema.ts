@@ -199,6 +199,7 @@ export const ConfigSchema = z
     userCatalogue: z.string().min(1, { message: 'must name a file' }).optional(),
     // Its ids are checked against the catalogue below, and against the user's too with --suites-dir (user-suites.ts).
     only: list.refine((xs) => xs.length > 0, { message: 'must name at least one requirement' }).optional(),
+    credentialGuesses: intFrom(0, 100_000).optional(),
     maxFailures: intFrom(1, 100_000).optional(),
     exitFirst: bool.default(false),
     provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),

@@ -33,6 +33,10 @@ export interface AuthPoints {
   afterBulk(req: IncomingMessage, op: Op): void;
   /** Counts a request of a caller (a credential or a client); throws to refuse it. */
   throttle(caller: string): void;
+  /** Called for every request before it is routed, the token endpoint's too: throws to refuse it (a lockout). */
+  admit(req: IncomingMessage): void;
+  /** Called when a request is refused for its credential (missing, malformed, or one that opens nothing). */
+  credentialRefused(req: IncomingMessage): void;
 }
 
 /** The correct authentication: a 401 with a challenge for anything but a live token or an API key. */
@@ -57,11 +61,22 @@ export function authDefaults(env: Env): AuthPoints {
     apiKeyOpens: () => true,
     afterBulk: () => {},
     throttle: () => {},
+    admit: () => {},
+    credentialRefused: () => {},
   };
 }
 
 /** The organisation a request acts for; throws a refusal when its credential opens nothing. */
 export function authenticate(env: Env, req: IncomingMessage, op: Op): string {
+  try {
+    return organisationFor(env, req, op);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 401) env.b.credentialRefused(req);
+    throw err;
+  }
+}
+
+function organisationFor(env: Env, req: IncomingMessage, op: Op): string {
   const header = req.headers.authorization;
   if (header === undefined) return env.b.missingCredentials();
   const parsed = env.b.parseAuthorization(header);
