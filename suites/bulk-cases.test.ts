@@ -15,6 +15,7 @@ import {
   changedFields,
   changedNames,
   check,
+  describeLimitFields,
   differentValue,
   describeItems,
   describeReport,
@@ -102,28 +103,52 @@ const pool = limitPool();
 
 /** The values of a 101-item batch's item a case read back shows (it took the item). */
 function tookFields(read: CaseBody, item: JsonObject) {
-  return fieldsTaken(read, { external_id: item.external_id, delete_after: item.delete_after });
+  const { id: _id, ...values } = item;
+  return fieldsTaken(read, values);
 }
+
+/** The value an item of the 100-item batch (`full`: the largest legal one) or the 101-item batch sets, per field. */
+const LIMIT_VALUES: Record<string, (v: { full: boolean; externalId: string; n: number }) => unknown> = {
+  external_id: (v) => (v.full ? exact(`${v.externalId}-`, LIMITS.caseExternalIdMaxLength, 'x') : v.externalId),
+  delete_after: (v) => (v.full ? LIMITS.deleteAfterMin : 2000) + v.n,
+  webhook_url: (v) =>
+    v.full
+      ? exact(`https://hooks.example.com/screenconf/${v.externalId}/`, LIMITS.webhookUrlMaxLength)
+      : `https://hooks.example.com/screenconf/${v.externalId}/over`,
+  metadata: (v) => ({ screenconf: v.externalId }),
+  sync_platforms: (v) => [{ domain: 'screenconf.example', id: v.externalId }],
+};
+/** An ordinary value of each field, for an item sent alone (kit/item-fields.ts). */
+const PROBE_VALUES: Record<string, (externalId: string) => unknown> = {
+  external_id: (externalId) => externalId,
+  delete_after: () => 30,
+  webhook_url: (externalId) => `https://hooks.example.com/screenconf/${externalId}/probe`,
+  metadata: (externalId) => ({ screenconf: externalId }),
+  sync_platforms: (externalId) => [{ domain: 'screenconf.example', id: externalId }],
+};
 
 /**
  * The 100- and 101-item batches, read back once after both (kit/limit-batches.ts). Each item sets
  * a fresh external_id and a delete_after no case holds yet (from the bottom of its range for 100 items,
  * 2000… for 101, moved on by each further batch of the kind): a case showing one of its item's values
  * took it. The 100-item batch is the largest legal request: every string at its limit (webhook_url 511,
- * external_id 512 characters), delete_after at the edge of its range.
+ * external_id 512 characters), delete_after at the edge of its range. Where the items take none of those
+ * (each refused sent alone: "Item fields … not shown"), they set metadata and sync_platforms, each value fresh.
  */
 const limit = limitBatches<CaseBody, CaseBody>({
   hold: (t, fn) => pool.use(t, ({ cases }) => fn(cases)),
-  items: (t, cases, kind, round) =>
+  fields: { preferred: ['external_id', 'delete_after', 'webhook_url'], fallback: ['metadata', 'sync_platforms'] },
+  probe: (t, c) => ({
+    item: (field) => ({ id: c.id, [field]: PROBE_VALUES[field]!(t.primary.provision.externalId('probe')) }),
+    sendAlone: (item) => t.primary.api.bulkUpdateCases({ items: [item] }),
+    key: (item) => ({ id: item.id }),
+  }),
+  items: (t, cases, kind, round, fields) =>
     cases.map((c, i) => {
-      const externalId = t.primary.provision.externalId(`bulk${kind === 'full' ? LIMIT : LIMIT + 1}-${i}`);
-      if (kind === 'over') return { id: c.id, external_id: externalId, delete_after: 2000 + 2000 * round + i };
-      return {
-        id: c.id,
-        external_id: exact(`${externalId}-`, LIMITS.caseExternalIdMaxLength, 'x'),
-        delete_after: LIMITS.deleteAfterMin + 2000 * round + i,
-        webhook_url: exact(`https://hooks.example.com/screenconf/${externalId}/`, LIMITS.webhookUrlMaxLength),
-      };
+      const full = kind === 'full';
+      const externalId = t.primary.provision.externalId(`bulk${full ? LIMIT : LIMIT + 1}-${i}`);
+      const v = { full, externalId, n: 2000 * round + i };
+      return { id: c.id, ...Object.fromEntries(fields.map((f) => [f, LIMIT_VALUES[f]!(v)])) };
     }),
   send: (t, body) => t.primary.api.bulkUpdateCases(body),
   read: (t, c) => readCase(t.primary, c.id),
@@ -300,25 +325,30 @@ async function sendMixed(
 }
 
 describe('POST /api/cases/bulk-update/', () => {
-  check('a batch of exactly 100 items is accepted and every item applied', ['BULK-CASES-ACCEPT-100'], async (t) => {
-    const batch = await limit.full(t);
-    const what = `bulk update of ${LIMIT} cases`;
-    expectBatchSuccess(batch.res, what);
-    await keepingEvidence(t, batch.exchange, async () => {
-      const wrong = batch.after.flatMap((read, i) => {
-        const w = notApplied(read, batch.items[i]!);
-        return w.length ? [{ read, item: batch.items[i]!, text: `case ${read.id}: ${w.join(', ')}` }] : [];
+  check(
+    'a batch of exactly 100 items is accepted and every item applied',
+    ['BULK-CASES-ACCEPT-100', 'BULK-CASES-ITEM-FIELDS'],
+    async (t) => {
+      const batch = await limit.full(t);
+      t.observe('BULK-CASES-ITEM-FIELDS', describeLimitFields(batch));
+      const what = `bulk update of ${LIMIT} cases setting ${batch.fields.join(', ')}`;
+      expectBatchSuccess(batch.res, what);
+      await keepingEvidence(t, batch.exchange, async () => {
+        const wrong = batch.after.flatMap((read, i) => {
+          const w = notApplied(read, batch.items[i]!);
+          return w.length ? [{ read, item: batch.items[i]!, text: `case ${read.id}: ${w.join(', ')}` }] : [];
+        });
+        const first = wrong[0];
+        if (first)
+          fail(
+            `${what}: the cases read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item one)` : ''}`,
+            `all ${LIMIT} items applied`,
+            `${wrong.length} not applied: ${someOf(wrong.map((w) => w.text))}`,
+            { judged: [first.read], expect: { fields: fieldsUnequal(first.read, judgedPart(first.read, first.item)) } },
+          );
       });
-      const first = wrong[0];
-      if (first)
-        fail(
-          `${what}: the cases read back${batch.readAfterBoth ? ` (after it and the ${LIMIT + 1}-item batch)` : ''}`,
-          `all ${LIMIT} items applied`,
-          `${wrong.length} not applied: ${someOf(wrong.map((w) => w.text))}`,
-          { judged: [first.read], expect: { fields: fieldsUnequal(first.read, judgedPart(first.read, first.item)) } },
-        );
-    });
-  });
+    },
+  );
 
   check('a batch of 101 items applies none of them', ['BULK-CASES-REJECT-101'], async (t) => {
     const batch = await limit.over(t);

@@ -11,6 +11,7 @@ import {
   credentialCells,
   jwtParts,
   PROTECTED_ENDPOINTS,
+  thinCells,
 } from '../src/spec/credential-matrix.ts';
 import { requirement } from '../src/spec/index.ts';
 
@@ -97,5 +98,25 @@ describe('the credential matrix', () => {
       v.header(token, context),
     );
     expect(forms).toEqual([`bearer ${token}`, `Bearer  ${token}`, `bearer ${token}`, `Bearer  ${token}`]);
+  });
+
+  it('thins the refusals to a budget (--credential-guesses): every kind once before any twice, every endpoint', () => {
+    const refusals = credentialCells().filter((c) => c.variation.expect === 'refused' && !c.variation.timed);
+    const kinds = new Set(refusals.map((c) => c.variation.name)).size;
+    expect(thinCells(refusals, refusals.length + 5)).toEqual(refusals);
+    expect(thinCells(refusals, 0)).toEqual([]);
+    for (const budget of [1, 7, kinds, kinds + 9, 100]) {
+      const kept = thinCells(refusals, budget);
+      expect(kept).toHaveLength(budget);
+      // In the plan's order, and deterministic.
+      expect(kept).toEqual(refusals.filter((c) => kept.includes(c)));
+      expect(thinCells(refusals, budget)).toEqual(kept);
+      const perKind = new Map<string, number>();
+      for (const c of kept) perKind.set(c.variation.name, (perKind.get(c.variation.name) ?? 0) + 1);
+      const counts = [...perKind.values()];
+      expect(Math.max(...counts) - Math.min(...(perKind.size === kinds ? counts : [0]))).toBeLessThanOrEqual(1);
+      if (budget >= PROTECTED_ENDPOINTS.length)
+        expect(new Set(kept.map((c) => c.endpoint))).toEqual(new Set(PROTECTED_ENDPOINTS.map((e) => e.name)));
+    }
   });
 });

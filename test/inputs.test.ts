@@ -144,7 +144,15 @@ describe('screenconf list --matrix', () => {
 
   it("joins the credential cells a run's auth suite sent, each with its oracles' results", async () => {
     const dir = tempDir();
-    const run = await screenconfInProcess(['run', '--suites', 'auth', '--report-dir', dir, '--max-rps', '0']);
+    const run = await screenconfInProcess([
+      'run',
+      '--suites',
+      'auth,auth-guesses',
+      '--report-dir',
+      dir,
+      '--max-rps',
+      '0',
+    ]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     const report = join(runFolder(dir), 'conformance.json');
     const r = await screenconfInProcess(['list', '--matrix', '--way', 'credential', '--report', report, '--json']);

@@ -423,6 +423,26 @@ describe('bulk limits and checks', () => {
     }
   });
 
+  it('bulk.items-metadata-only: an item with webhook_url, external_id or delete_after fails', async () => {
+    const api = await open(['bulk.items-metadata-only']);
+    const c = await api.newCase();
+    const items = [
+      { id: c.id, metadata: { a: 1 } },
+      { id: c.id, delete_after: 5 },
+      { id: c.id, external_id: 'screenconf-metadata-only', metadata: { a: 2 } },
+      { id: c.id, webhook_url: 'https://example.com/hook' },
+    ];
+    const res = await api.call('POST', '/api/cases/bulk-update/', { items });
+    expect(res.status).toBe(200);
+    const body = await json<{ results: { status: string; error?: { code: string; fields?: unknown } }[] }>(res);
+    expect(body.results.map((r) => r.status)).toEqual(['updated', 'failed', 'failed', 'failed']);
+    expect(body.results[1]!.error?.fields).toEqual({ delete_after: ['Unknown field.'] });
+    const read = await json<CaseJson>(api.call('PATCH', `/api/cases/${c.id}/`, {}));
+    expect([read.metadata, read.delete_after, read.external_id]).toEqual([{ a: 1 }, c.delete_after, c.external_id]);
+    // PATCH takes them all.
+    expect((await api.call('PATCH', `/api/cases/${c.id}/`, { delete_after: 5 })).status).toBe(200);
+  });
+
   it("bulk.keep-last-check: a case's last check fails as an item, the one before goes; by default both", async () => {
     for (const [variants, left] of [
       [['bulk.keep-last-check'], 1],
@@ -735,6 +755,25 @@ describe('HTTP and ids', () => {
     expect((await api.call('PATCH', '/api/cases/1/', {}, { token: api.peerToken })).status).toBe(404);
     await new Promise((r) => setTimeout(r, 1000 * Number(throttled[0]!.headers.get('retry-after'))));
     expect((await api.call('PATCH', '/api/cases/1/', {})).status).toBe(404);
+  });
+
+  it('auth.lockout: 20 refused credentials lock the address out, the right ones too, for 1 s', async () => {
+    for (const variants of [['auth.lockout'], []] as VariantName[][]) {
+      const api = await open(variants);
+      const c = await api.newCase();
+      for (let i = 0; i < 20; i++)
+        expect((await api.call('PATCH', `/api/cases/${c.id}/`, {}, { token: `wrong-${i}` })).status).toBe(401);
+      const locked = variants.length > 0;
+      const own = await api.call('PATCH', `/api/cases/${c.id}/`, {});
+      expect(own.status).toBe(locked ? 401 : 200);
+      if (!locked) continue;
+      // As a wrong credential is refused: the challenge, no Retry-After; the token endpoint too.
+      expect(own.headers.get('www-authenticate')).toContain('Bearer');
+      expect(own.headers.get('retry-after')).toBeNull();
+      expect((await api.issue(0)).status).toBe(401);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await api.call('PATCH', `/api/cases/${c.id}/`, {})).status).toBe(200);
+    }
   });
 
   it('http.charset: JSON answers and webhooks carry charset=utf-8; the default has none', async () => {

@@ -38,6 +38,7 @@ const COMBINED: VariantName[][] = [
     'delete.absent-no-op',
     'bulk.case-summary-complete',
     'webhook.envelope',
+    'auth.lockout',
   ],
   [
     'errors.status-422',
@@ -73,6 +74,7 @@ const COMBINED: VariantName[][] = [
     'bulk.over-limit-per-item',
     'delete.absent-no-op',
     'bulk.keep-last-check',
+    'bulk.items-metadata-only',
   ],
   [
     'read.get-whole-seconds',

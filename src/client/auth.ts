@@ -115,7 +115,7 @@ export class TokenSource {
       return !cleanup || pending.cleanup ? pending.value : pending.value.catch(() => this.#replace(rejected, true));
     const value = (async () => {
       const share = this.#share;
-      if (!share) return this.#issue(cleanup);
+      if (!share) return this.#issue(cleanup, rejected !== undefined);
       return share.locked(async () => {
         const shared = share.read();
         if (this.#valid(shared, rejected)) {
@@ -123,7 +123,7 @@ export class TokenSource {
           this.#token = shared;
           return shared.value;
         }
-        const value = await this.#issue(cleanup);
+        const value = await this.#issue(cleanup, rejected !== undefined);
         if (this.#token) share.write(this.#token);
         return value;
       });
@@ -178,7 +178,8 @@ export class TokenSource {
     }
   }
 
-  async #issue(cleanup: boolean): Promise<string> {
+  /** A new token; `renewal`: in place of one the target refused, so these credentials were accepted before. */
+  async #issue(cleanup: boolean, renewal = false): Promise<string> {
     const url = targetUrl(this.baseUrl, TOKEN_PATH);
     let res = await this.#post(this.#endpointAuth === 'api-key', cleanup);
     let also = '';
@@ -194,11 +195,15 @@ export class TokenSource {
         res = again;
       } else also = ` (sent again with Authorization: Bearer <API key>: HTTP ${again.status})`;
     }
-    if (res.status === 400 || res.status === 401 || res.status === 403) {
+    if (res.status === 400 || res.status === 401 || res.status === 403 || res.status === 423) {
+      // Accepted before in this run: not a mistake in the settings, but a target that now refuses the client.
+      const why = renewal
+        ? ', which it had accepted before in this run: a lockout (brute-force protection), or the client revoked'
+        : '; check --client-id and --client-secret';
       throw new HarnessError(
         'SC_CREDENTIALS_REJECTED',
         `the token endpoint (POST ${url}) refused the client credentials: HTTP ${res.status} ` +
-          `${oauthError(res.json, res.text)}${also}; check --client-id and --client-secret`,
+          `${oauthError(res.json, res.text)}${also}${why}`,
       );
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;

@@ -25,6 +25,7 @@ const KEPT: readonly SettingKey[] = [
   'maxRps',
   'provisioner',
   'bulkFailuresPath',
+  'credentialGuesses',
   'webhookHost',
   'webhookPort',
   'webhookPublicUrl',

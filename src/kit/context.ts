@@ -40,6 +40,8 @@ export interface RunContext {
   transport: TransportOptions;
   /** Where bulk responses list failed items, when the harness cannot recognise the shape. */
   bulkFailuresPath?: string;
+  /** --credential-guesses: at most this many near-miss credentials are sent (absent: every one). */
+  credentialGuesses?: number;
   webhooks: {
     host: string;
     port: number;

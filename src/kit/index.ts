@@ -32,6 +32,7 @@ export {
   type CaseWithChecks,
 } from './cases.ts';
 export {
+  describeLimitFields,
   fromPool,
   limitBatches,
   limitPool,
@@ -40,6 +41,7 @@ export {
   type LimitBatchesSpec,
   type LimitKind,
 } from './limit-batches.ts';
+export { describeRefused, type FieldProbe, type ItemFields, itemFields } from './item-fields.ts';
 export { sharedPool, type MakeCases, type PoolLease, type SharedPool } from './shared-pool.ts';
 export { expectMalformedHandled, malformedBulkBodies, type MalformedBody } from './malformed.ts';
 export { differentValue, processingBegun } from './read-only.ts';

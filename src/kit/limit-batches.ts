@@ -16,13 +16,21 @@
  *
  * The records are held while a batch is sent and read back (`hold`: the pool several suite files
  * share, kit/shared-pool.ts), so no other file's batch lands between.
+ *
+ * Which fields an item takes is not shown: the items set the spec's preferred fields while the shared read shows
+ * every one applied. When it does not, each field the items may set is sent alone once (kit/item-fields.ts, the one
+ * rule of aloneRefused): a field refused alone is left out of every later batch (its fallbacks used when none is
+ * left), and a field answered as taken stays, so its loss in a batch still fails. Items that can set nothing fail
+ * the 100-item check: "up to 100 cases are updated per request".
  */
 import type { JsonObject } from '../base/json.ts';
 import type { ReceivedResponse } from '../client/transport.ts';
 import type { Exchange } from '../results/exchange.ts';
 import { LIMITS } from '../spec/index.ts';
+import { fail } from './assert.ts';
 import { exchanged, mapLimit } from './bulk.ts';
 import type { Harness } from './context.ts';
+import { describeRefused, type FieldProbe, type ItemFields, itemFields } from './item-fields.ts';
 import { sharedPool, type SharedPool } from './shared-pool.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
@@ -57,16 +65,27 @@ export interface LimitBatch<M, R> {
   before?: R[];
   /** The read came after both batches (one read for both checks): said in messages. */
   readAfterBoth: boolean;
+  /** The fields its items set. */
+  fields: readonly string[];
+  /** What sending each field alone found, once it was tried (the shared read showed items not applied). */
+  tried?: ItemFields;
 }
 
 export interface LimitBatchesSpec<M, R> {
   /** Runs `fn` holding the 101 records (made on first use; other checks may act on them too). */
   hold<T>(t: Harness, fn: (records: M[]) => Promise<T>): Promise<T>;
   /**
-   * The items of a batch naming `members`, with values no record holds yet: `round` counts the
+   * The fields items set: every `preferred` one the items take, else every `fallback` one they take (each tried
+   * alone once the shared read showed items not applied).
+   */
+  fields: { preferred: readonly string[]; fallback: readonly string[] };
+  /** How a field is sent alone, in an item naming `member`. */
+  probe(t: Harness, member: M): FieldProbe;
+  /**
+   * The items of a batch naming `members`, setting `fields`, with values no record holds yet: `round` counts the
    * batches of this kind sent so far, so a second one differs from the first.
    */
-  items(t: Harness, members: readonly M[], kind: LimitKind, round: number): JsonObject[];
+  items(t: Harness, members: readonly M[], kind: LimitKind, round: number, fields: readonly string[]): JsonObject[];
   send(t: Harness, body: unknown): Promise<ReceivedResponse>;
   read(t: Harness, member: M): Promise<R>;
   /** Whether a record read back shows every value its item (of a 100-item batch) set. */
@@ -83,14 +102,17 @@ export interface LimitBatches<M, R> {
 export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M, R> {
   const rounds: Record<LimitKind, number> = { full: 0, over: 0 };
   const taken = new Set<LimitKind>();
+  /** The fields items set; what trying each alone found, once it was tried. */
+  let fields: readonly string[] = spec.fields.preferred;
+  let tried: Promise<ItemFields> | undefined;
   /** The shared read; `applied`: it shows every item of the 100-item batch applied, so it judges both checks. */
   let both:
     | Promise<{ full: LimitBatch<M, R>; over: LimitBatch<M, R> | { failed: unknown }; applied: boolean }>
     | undefined;
 
   const sent = async (t: Harness, members: readonly M[], kind: LimitKind) => {
-    const items = spec.items(t, members, kind, rounds[kind]++);
-    return { members, items, ...(await exchanged(t, () => spec.send(t, { items }))) };
+    const items = spec.items(t, members, kind, rounds[kind]++, fields);
+    return { members, items, fields, ...(await exchanged(t, () => spec.send(t, { items }))) };
   };
   const readAll = (t: Harness, members: readonly M[]) => mapLimit(members, CONCURRENCY, (m) => spec.read(t, m));
 
@@ -106,15 +128,40 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
         applied: full.items.every((item, i) => spec.applied(after[i]!, item)),
       };
     });
-  const ownBatch = (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> =>
-    spec.hold(t, async (pool) => {
+  const ownBatch = async (t: Harness, kind: LimitKind): Promise<LimitBatch<M, R>> => {
+    const found = tried && (await tried);
+    return spec.hold(t, async (pool) => {
       const members = kind === 'full' ? pool.slice(0, LIMIT) : pool;
       // A 101-item batch follows a 100-item one, as on the shared read: what a refused batch undoes shows.
       if (kind === 'over') await sent(t, pool.slice(0, LIMIT), 'full');
       const before = kind === 'over' ? await readAll(t, members) : undefined;
       const batch = await sent(t, members, kind);
-      return { ...batch, after: await readAll(t, members), readAfterBoth: false, ...(before ? { before } : {}) };
+      const after = await readAll(t, members);
+      return {
+        ...batch,
+        after,
+        readAfterBoth: false,
+        ...(before ? { before } : {}),
+        ...(found ? { tried: found } : {}),
+      };
     });
+  };
+  /**
+   * Each field the items may set, sent alone once (holding the records): those refused are left out of the batches
+   * that follow.
+   */
+  const learn = async (t: Harness): Promise<ItemFields> => {
+    tried ??= spec
+      .hold(t, (pool) => itemFields(t, [...spec.fields.preferred, ...spec.fields.fallback], spec.probe(t, pool[0]!)))
+      .catch((err: unknown) => {
+        tried = undefined;
+        throw err;
+      });
+    const found = await tried;
+    const preferred = spec.fields.preferred.filter((f) => found.taken.includes(f));
+    fields = preferred.length ? preferred : spec.fields.fallback.filter((f) => found.taken.includes(f));
+    return found;
+  };
   /** The shared read the first time a check asks for it; a batch of its own after that. */
   const first = (kind: LimitKind) => {
     const fresh = !taken.has(kind);
@@ -128,7 +175,18 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
         both ??= bothBatches(t);
         const { full, applied } = await both;
         if (applied) return full;
+        // Not every item applied: an item may carry a field the server's items do not take (refused alone).
+        await learn(t);
       }
+      // An item that can set nothing updates nothing: "up to 100 cases are updated per request".
+      const found = tried && (await tried);
+      if (found && fields.length === 0)
+        fail(
+          'items setting each field a bulk item may carry, each sent alone (a batch of one)',
+          'an item setting some field answered as taken (a bulk update updates what its items name)',
+          `every one refused: ${describeRefused(found)}`,
+          { judged: found.refused.map((r) => r.res) },
+        );
       return ownBatch(t, 'full');
     },
     async over(t) {
@@ -139,10 +197,23 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
         // The records show what the 100-item batch set: the 101-item batch changed none of it. Where they do not,
         // it may have undone it without taking a value of its own: judged on a batch of its own, read before and after.
         if (applied) return over;
+        await learn(t);
       }
       return ownBatch(t, 'over');
     },
   };
+}
+
+/** What a limit batch's items set, and what sending each field alone found where it was tried: an observation. */
+export function describeLimitFields(batch: Pick<LimitBatch<unknown, unknown>, 'fields' | 'tried'>): string {
+  const set = batch.fields.length ? batch.fields.join(', ') : 'no field';
+  if (!batch.tried) return `the items set ${set}`;
+  const taken = batch.tried.taken.length ? batch.tried.taken.join(', ') : 'none';
+  const refused = batch.tried.refused.length ? describeRefused(batch.tried) : 'none';
+  return (
+    `the items set ${set}; each field sent alone in an item (the batch was not applied whole): taken ${taken}; ` +
+    `refused ${refused}`
+  );
 }
 
 /**

@@ -48,6 +48,10 @@ export interface AuthPoints {
   afterBulk(req: IncomingMessage, op: Op): void;
   /** Counts a request of a caller (a credential or a client); throws to refuse it. */
   throttle(caller: string): void;
+  /** Called for every request before it is routed, the token endpoint's too: throws to refuse it (a lockout). */
+  admit(req: IncomingMessage): void;
+  /** Called when a request is refused for its credential (missing, malformed, or one that opens nothing). */
+  credentialRefused(req: IncomingMessage): void;
 }
 
 export interface BulkCheckPoints {

@@ -21,6 +21,7 @@ const BULK = new Map<string, { op: BulkOp; handle: (env: Env, org: string, body:
 export async function route(env: Env, req: IncomingMessage): Promise<Answer> {
   const path = new URL(req.url ?? '/', 'http://reference.invalid').pathname;
   const method = req.method ?? 'GET';
+  env.b.admit(req);
   if (path === '/api/oauth/token/') {
     allowOnly(method, ['POST']);
     return issueToken(env, req);

@@ -207,6 +207,7 @@ export const ConfigSchema = z
       )
       .refine((xs) => xs.length > 0, { message: 'must name at least one check' })
       .optional(),
+    credentialGuesses: intFrom(0, 100_000).optional(),
     maxFailures: intFrom(1, 100_000).optional(),
     exitFirst: bool.default(false),
     provisioner: z.string().min(1, { message: 'must name a module file' }).optional(),

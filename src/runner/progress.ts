@@ -64,8 +64,9 @@ export class Progress implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.#files = specifications.length;
-    this.#began = Date.now();
+    // A run of the suite files after another (the last phase, a next round) adds its files to those done.
+    if (this.#filesDone === 0) this.#began = Date.now();
+    this.#files = this.#filesDone + specifications.length;
     if (this.#o.mode === 'off') return;
     const every = this.#o.mode === 'terminal' ? 1000 : (this.#o.intervalMs ?? 10_000);
     this.#timer = setInterval(() => this.#tick(), every);

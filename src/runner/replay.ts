@@ -39,6 +39,7 @@ import { type CheckLog, compareSetup, type EvidenceStep } from './replay-align.t
 import { type Decision, replayWatched } from './replay-steps.ts';
 import { Stopper } from './stopper.ts';
 import type { SuiteSessions } from './suite-session.ts';
+import { lastPhase, runPhases } from './phases.ts';
 import { runSuites } from './suites.ts';
 import { sweep } from './sweep.ts';
 import { prepare, runContext, type Session, type TargetRunOptions } from './target-run.ts';
@@ -220,19 +221,26 @@ async function replayOn(
     }));
     const suites = [...new Set(replayed.map((c) => c.suite))];
     const user = new Set(o.user?.suites.map((u) => u.name));
-    const { errors } = await runSuites({
-      suites: suites.filter((x) => !user.has(x)),
-      userSuites: o.user?.suites.filter((u) => suites.includes(u.name)),
-      context: { ...runContext(o, target, s, 1, pre), replay: { checks: replayed } },
-      collector,
-      progress: new Progress({ mode: 'off', out: o.out }),
-      workers: s.limits.workers,
-      stopper: o.stopper,
-      redactor: o.redactor,
-      out: o.out,
-      checks: [...new Set(replayed.map((c) => c.name))],
-      sessions: o.sessions,
-    });
+    // In the run's phases: near-miss credentials after every other check, as in a run (runner/phases.ts).
+    const { errors } = await runPhases(
+      suites,
+      undefined,
+      (phase) =>
+        runSuites({
+          suites: phase.filter((x) => !user.has(x)),
+          userSuites: lastPhase(phase) ? undefined : o.user?.suites.filter((u) => suites.includes(u.name)),
+          context: { ...runContext(o, target, s, 1, pre), replay: { checks: replayed } },
+          collector,
+          progress: new Progress({ mode: 'off', out: o.out }),
+          workers: s.limits.workers,
+          stopper: o.stopper,
+          redactor: o.redactor,
+          out: o.out,
+          checks: [...new Set(replayed.map((c) => c.name))],
+          sessions: o.sessions,
+        }),
+      () => o.stopper.interruption !== undefined,
+    );
     for (const e of [...errors, ...collector.errors]) o.err(o.redactor.redact(`replay: ${e}`));
     const log = existsSync(s.exchangeLog) ? parseExchangeLog(readFileSync(s.exchangeLog, 'utf8')) : [];
     const ran = runExchanges(runDir);

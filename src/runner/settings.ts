@@ -178,6 +178,14 @@ export const SETTINGS = {
       'checks[] name them) in the suites selected (variable: one name per line)',
     multiple: true,
   },
+  credentialGuesses: {
+    flag: 'credential-guesses',
+    env: 'SCREENCONF_CREDENTIAL_GUESSES',
+    help:
+      'send at most this many requests with near-miss credentials (missing, malformed, never issued: altered ' +
+      'copies of ours), spread over every kind and endpoint (default: all, about 170), for a target that locks out ' +
+      'guessing; they are sent by the auth-guesses suite after every other suite, and a lockout is waited out',
+  },
   maxFailures: {
     flag: 'max-failures',
     env: 'SCREENCONF_MAX_FAILURES',

@@ -26,6 +26,7 @@ import { markNotRun, markOtherShards, settleOutcomes } from './settle.ts';
 import type { Stopper } from './stopper.ts';
 import { runRounds } from './rounds.ts';
 import type { SuiteSessions } from './suite-session.ts';
+import { lastPhase, phasesOf, runPhases } from './phases.ts';
 import { runSuites } from './suites.ts';
 import type { UserSuites } from './user-suites.ts';
 import { sweep } from './sweep.ts';
@@ -191,6 +192,7 @@ export function runContext(o: TargetRunOptions, target: Target, s: Session, roun
     ...(config.shard && config.shardBy === 'runs' ? { runsShard: config.shard } : {}),
     ...(round > 1 ? { round } : {}),
     ...(config.bulkFailuresPath ? { bulkFailuresPath: config.bulkFailuresPath } : {}),
+    ...(config.credentialGuesses !== undefined ? { credentialGuesses: config.credentialGuesses } : {}),
     ...(o.provisioner ? { provisioner: o.provisioner } : {}),
     ...(o.user ? { userCatalogue: o.user.catalogue } : {}),
     webhooks: {
@@ -364,31 +366,41 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     );
     let suitesRun = { errors: [] as string[], suites: [] as string[], rounds: 0 };
     if (!o.stopper.interruption) {
-      o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${o.suites.join(', ')}`);
+      const phases = phasesOf(o.suites);
+      const then = phases.length > 1 ? `; then, alone, ${phases[1]!.join(', ')} (near-miss credentials)` : '';
+      o.out(`suites${o.label ? ` [${o.label}]` : ''}: ${phases[0]!.join(', ')}${then}`);
       const max = maxFailures(o.config);
       const failed = () => collector.outcomes.filter((x) => x.state === 'failed').length;
       const shard = o.config.shardBy === 'runs' ? o.config.shard : undefined;
+      const stopped = () => o.stopper.interruption !== undefined || (max !== undefined && failed() >= max);
       suitesRun = await runRounds({
         durationMs: o.config.duration,
         runsPerRound: shardRuns(o.config.runs, shard),
-        stopped: () => o.stopper.interruption !== undefined || (max !== undefined && failed() >= max),
+        stopped,
         out: (line) => progress.log(line),
         run: (round) =>
-          runSuites({
-            suites: o.suites,
-            userSuites: o.user?.suites,
-            context: runContext(o, target, live, round, pre),
-            collector,
-            progress,
-            workers: live.limits.workers,
-            bail: maxFailures(o.config),
-            shard: o.config.shardBy === 'files' ? o.config.shard : undefined,
-            checks: o.config.checks,
-            stopper: o.stopper,
-            redactor: o.redactor,
-            out: o.out,
-            sessions: o.sessions,
-          }),
+          runPhases(
+            o.suites,
+            o.config.shardBy === 'files' ? o.config.shard : undefined,
+            (suites, fileShard) =>
+              runSuites({
+                suites,
+                // The user's suite files run in the first phase, beside ours.
+                userSuites: lastPhase(suites) ? undefined : o.user?.suites,
+                context: runContext(o, target, live, round, pre),
+                collector,
+                progress,
+                workers: live.limits.workers,
+                bail: maxFailures(o.config),
+                shard: fileShard,
+                checks: o.config.checks,
+                stopper: o.stopper,
+                redactor: o.redactor,
+                out: o.out,
+                sessions: o.sessions,
+              }),
+            stopped,
+          ),
       });
     }
     for (const name of o.config.checks ?? []) {

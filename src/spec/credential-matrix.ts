@@ -323,3 +323,25 @@ export function credentialCells(variations: readonly CredentialVariation[] = CRE
 export function variationsOwnedBy(owner: RequirementId): CredentialVariation[] {
   return CREDENTIAL_VARIATIONS.filter((v) => v.owner === owner);
 }
+
+/**
+ * The cells kept within a budget of `budget` requests (--credential-guesses), spread so that every variation is sent
+ * once before any is sent twice, each on an endpoint of its own turn (the endpoints turn from one variation to the
+ * next and from one round to the next): a small budget still tries every kind of credential, and every endpoint.
+ * Keeps the cells' order.
+ */
+export function thinCells<C extends { variation: { name: string } }>(cells: readonly C[], budget: number): C[] {
+  if (budget >= cells.length) return [...cells];
+  const byVariation = new Map<string, C[]>();
+  for (const c of cells) byVariation.set(c.variation.name, [...(byVariation.get(c.variation.name) ?? []), c]);
+  const groups = [...byVariation.values()];
+  const kept = new Set<C>();
+  for (let round = 0; kept.size < budget; round++) {
+    const before = kept.size;
+    groups.forEach((group, v) => {
+      if (kept.size < budget && round < group.length) kept.add(group[(v + round) % group.length]!);
+    });
+    if (kept.size === before) break;
+  }
+  return cells.filter((c) => kept.has(c));
+}

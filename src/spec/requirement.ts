@@ -25,7 +25,7 @@ export type Area = keyof typeof AREAS;
  */
 export const AREA_SUITES: Record<Area, readonly string[]> = {
   token: ['token', 'inputs-token'],
-  auth: ['auth'],
+  auth: ['auth', 'auth-guesses'],
   'case-patch': ['case-patch', 'case-properties', 'inputs-patch'],
   'case-delete': ['case-delete'],
   read: ['case-patch', 'read-invariants'],

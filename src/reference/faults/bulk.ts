@@ -54,6 +54,30 @@ export function stopAfter(
   };
 }
 
+/**
+ * A fault whose bulk case items drop `field` unread (a serializer that ignores a field it does not declare) and
+ * are reported updated: a value answered as taken and then not shown, never a field the items refuse.
+ */
+function dropping<N extends string>(name: N, field: string) {
+  return fault(
+    name,
+    `a bulk case item's ${field} is dropped unread (a serializer that ignores a field it does not declare), and ` +
+      'the item reported updated',
+    (base) => ({
+      runBatch: (spec, body, run) =>
+        base.runBatch(spec, body, (entries) =>
+          run(
+            spec.op !== 'bulk-cases'
+              ? entries
+              : entries.map((e) =>
+                  isObject(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== field)) : e,
+                ),
+          ),
+        ),
+    }),
+  );
+}
+
 export const BULK_FAULTS = [
   fault(
     'bulk.malformed-500',
@@ -135,23 +159,8 @@ export const BULK_FAULTS = [
         results.filter((r) => r.status !== 'failed'),
       ),
   })),
-  fault(
-    'bulk.items-drop-sync-platforms',
-    "a bulk case item's sync_platforms is dropped unread (a serializer that ignores a field it does not declare), " +
-      'and the item reported updated',
-    (base) => ({
-      runBatch: (spec, body, run) =>
-        base.runBatch(spec, body, (entries) =>
-          run(
-            spec.op !== 'bulk-cases'
-              ? entries
-              : entries.map((e) =>
-                  isObject(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'sync_platforms')) : e,
-                ),
-          ),
-        ),
-    }),
-  ),
+  dropping('bulk.items-drop-sync-platforms', 'sync_platforms'),
+  dropping('bulk.items-drop-webhook-url', 'webhook_url'),
   fault('bulk.multi-status', 'bulk answers with any failed item get 207 Multi-Status instead of 200', (base) => ({
     bulkAnswer(op, results) {
       const answer = base.bulkAnswer(op, results);

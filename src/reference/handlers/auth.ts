@@ -30,11 +30,22 @@ export function authDefaults(env: Env): AuthPoints {
     apiKeyOpens: () => true,
     afterBulk: () => {},
     throttle: () => {},
+    admit: () => {},
+    credentialRefused: () => {},
   };
 }
 
 /** The organisation a request acts for; throws a refusal when its credential opens nothing. */
 export function authenticate(env: Env, req: IncomingMessage, op: Op): string {
+  try {
+    return organisationFor(env, req, op);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 401) env.b.credentialRefused(req);
+    throw err;
+  }
+}
+
+function organisationFor(env: Env, req: IncomingMessage, op: Op): string {
   const header = req.headers.authorization;
   if (header === undefined) return env.b.missingCredentials();
   const parsed = env.b.parseAuthorization(header);

@@ -89,6 +89,31 @@ function statusWord(r: ItemResult): string {
   return 'invalid';
 }
 
+/**
+ * A variant whose bulk case items take none of `fields` (interface § Bulk Update Cases: "Item fields … not shown"):
+ * an item carrying one fails with `refusal` (of the first it carries), and the other items go on.
+ */
+function itemsRefusing<N extends string>(
+  name: N,
+  fields: readonly string[],
+  description: string,
+  refusal: (field: string) => HttpError,
+): Switch<N> {
+  return variant(name, description, (base) => ({
+    runBatch(spec, body, run) {
+      if (spec.op !== 'bulk-cases') return base.runBatch(spec, body, run);
+      return base.runBatch(spec, body, (entries) =>
+        entries.map((entry, index): ItemResult => {
+          const field = isObject(entry) ? fields.find((f) => f in entry) : undefined;
+          if (!isObject(entry) || field === undefined) return { ...run([entry])[0]!, index };
+          const key = { id: (entry.id ?? null) as ItemResult['key']['id'] };
+          return { index, key, status: 'failed', error: refusal(field) };
+        }),
+      );
+    },
+  }));
+}
+
 export const BULK_VARIANTS = [
   variant(
     'bulk.over-limit-per-item',
@@ -114,24 +139,23 @@ export const BULK_VARIANTS = [
       },
     }),
   ),
-  variant(
+  itemsRefusing(
     'bulk.items-no-sync-platforms',
+    ['sync_platforms'],
     'a bulk case item takes no sync_platforms: an item carrying it fails (400 unknown_field), the others go on ' +
       '("Item fields … not shown")',
-    (base) => ({
-      runBatch(spec, body, run) {
-        if (spec.op !== 'bulk-cases') return base.runBatch(spec, body, run);
-        return base.runBatch(spec, body, (entries) =>
-          entries.map((entry, index): ItemResult => {
-            if (!isObject(entry) || !('sync_platforms' in entry)) return { ...run([entry])[0]!, index };
-            const error = new HttpError(400, 'unknown_field', 'a bulk item does not take sync_platforms', {
-              fields: { sync_platforms: ['not a field of a bulk case item'] },
-            });
-            return { index, key: { id: (entry.id ?? null) as ItemResult['key']['id'] }, status: 'failed', error };
-          }),
-        );
-      },
-    }),
+    (field) =>
+      new HttpError(400, 'unknown_field', `a bulk item does not take ${field}`, {
+        fields: { [field]: ['not a field of a bulk case item'] },
+      }),
+  ),
+  itemsRefusing(
+    'bulk.items-metadata-only',
+    ['webhook_url', 'external_id', 'delete_after'],
+    'a bulk case item takes metadata and sync_platforms only: an item carrying webhook_url, external_id or ' +
+      'delete_after fails (422, {"webhook_url": ["Unknown field."]} as a schema that forbids unknown fields words ' +
+      'it), the others go on ("Item fields … not shown")',
+    (field) => new HttpError(422, 'invalid', 'Unknown field.', { fields: { [field]: ['Unknown field.'] } }),
   ),
   caseSummaries('bulk.case-summary-complete', ['id', 'external_id', 'is_complete']),
   caseSummaries('bulk.case-summary-outcome', ['id', 'external_id', 'outcome', 'note', 'updated_at']),

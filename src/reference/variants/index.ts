@@ -1,4 +1,5 @@
 /** Every variant switch, by area. */
+import { AUTH_VARIANTS } from './auth.ts';
 import { BULK_VARIANTS } from './bulk.ts';
 import { CASE_VARIANTS } from './cases.ts';
 import { ERROR_VARIANTS } from './errors.ts';
@@ -16,6 +17,7 @@ export const ALL_VARIANTS = [
   ...CASE_VARIANTS,
   ...BULK_VARIANTS,
   ...TOKEN_VARIANTS,
+  ...AUTH_VARIANTS,
   ...TEXT_VARIANTS,
   ...READ_VARIANTS,
   ...WEBHOOK_VARIANTS,

@@ -1,5 +1,15 @@
 import { requirements } from '../requirement.ts';
 
+const LOCKOUT_DECISION =
+  'A server may protect itself against guessing. The requests with credentials it must refuse (the suite ' +
+  'auth-guesses: about 170 near misses, fewer with --credential-guesses) are sent after every other suite file has ' +
+  'ended, alone, so a lockout they cause meets no other check; they go in groups of a few, and after each group a ' +
+  "request with the run's own credential (a read of a case) shows whether it still opens. When it does not, the " +
+  'lockout is waited out (its Retry-After, else reads further apart, at most 60 s in all per run) and the group is ' +
+  'sent again, smaller where nothing passed since the last lockout: each cell is judged on an answer given while ' +
+  "the run's own credential opened. A cell the lockout kept from such an answer within that time is not judged, " +
+  'and says why; so are the checks after it. Recorded here once: every lockout seen, never a failure.';
+
 export const AUTH_REQUIREMENTS = requirements([
   {
     id: 'AUTH-TOKEN-OPENS',
@@ -146,6 +156,17 @@ export const AUTH_REQUIREMENTS = requirements([
     area: 'auth',
     statement: 'A 401 answer to a request without valid credentials carries a WWW-Authenticate header.',
     source: 'RFC 9110 §15.5.2; RFC 6750 §3',
+  },
+  {
+    id: 'AUTH-LOCKOUT',
+    level: 'OBSERVE',
+    area: 'auth',
+    statement:
+      'Whether the server locked the run out after the requests with credentials it refuses (brute-force ' +
+      "protection): after how many, how it answered the run's own credential meanwhile (429 with Retry-After, 423, " +
+      '403, or 401 to a credential that opened before), and for how long.',
+    source: 'interface § Authentication; § Limits (rate limits: not shown)',
+    decision: LOCKOUT_DECISION,
   },
   {
     id: 'AUTH-REJECT-STATUS',

@@ -16,6 +16,11 @@ const PARTIAL_DECISION =
   'the interface lists for a field is valid in an item (customer_type "" and null among them), never sent as a ' +
   'failing one. Item fields are not shown: a valid item a batch left unapplied is blamed on the batch only when ' +
   'it is applied sent alone; one refused alone too is an item the server does not take.';
+const ITEM_FIELDS_DECISION =
+  'Which fields an item takes is not shown: where the batch is not applied whole, each field is sent alone in an ' +
+  'item (a batch of one), and one the answer refuses (a 4xx, or the item reported failed) is not a field the items ' +
+  'take and is left out of the batches; one answered as taken stays, and must be applied (src/kit/item-fields.ts, ' +
+  'the one rule of aloneRefused).';
 const LIMIT_DECISION =
   'The limit ("maximum length 100") bounds the request body: a body of 101 entries is not a request the server ' +
   'may carry out, in whole or in part, so none of its items is applied ("up to 100" per request). How that is ' +
@@ -45,8 +50,10 @@ export const BULK_REQUIREMENTS = requirements([
       'Success: 200 with JSON body); § Limits',
     decision:
       'Item fields are not shown; screenconf sends what "each item identifies a case by id" and the Update Case ' +
-      'table suggest: id plus the PATCH fields (webhook_url, delete_after, metadata, sync_platforms, ' +
-      'external_id).',
+      'table suggest: id plus the PATCH fields, external_id, delete_after and webhook_url at their limits. ' +
+      ITEM_FIELDS_DECISION +
+      ' Where none of those is taken, the items set metadata and sync_platforms; items that can set no field fail ' +
+      '("up to 100 cases are updated per request").',
   },
   {
     id: 'BULK-CASES-REJECT-101',
@@ -95,6 +102,15 @@ export const BULK_REQUIREMENTS = requirements([
       'failure entries: not shown)',
   },
   {
+    id: 'BULK-CASES-ITEM-FIELDS',
+    level: 'OBSERVE',
+    area: 'bulk-cases',
+    statement:
+      'Which fields the items of a bulk case update take: those the 100-item batch set, and, where it was not ' +
+      'applied whole, which fields an item sent alone was refused for.',
+    source: 'interface § Endpoints › POST /api/cases/bulk-update/ (item fields: not shown)',
+  },
+  {
     id: 'BULK-CASES-DUPLICATE-IDS',
     level: 'OBSERVE',
     area: 'bulk-cases',
@@ -129,7 +145,9 @@ export const BULK_REQUIREMENTS = requirements([
       '§ Limits',
     decision:
       'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) ' +
-      'beside id or external_id, never both: with both, which one identifies the customer is not shown.',
+      'beside id or external_id, never both: with both, which one identifies the customer is not shown. ' +
+      ITEM_FIELDS_DECISION +
+      ' Items that can set no field fail.',
   },
   {
     id: 'BULK-CUSTOMERS-REJECT-101',
@@ -201,6 +219,15 @@ export const BULK_REQUIREMENTS = requirements([
     source:
       'interface § Endpoints › POST /api/customers/bulk-update/ (response body: not shown); § Errors (shape of ' +
       'per-item failure entries: not shown)',
+  },
+  {
+    id: 'BULK-CUSTOMERS-ITEM-FIELDS',
+    level: 'OBSERVE',
+    area: 'bulk-customers',
+    statement:
+      'Which fields the items of a bulk customer update take: those the 100-item batch set, and, where it was not ' +
+      'applied whole, which fields an item sent alone was refused for.',
+    source: 'interface § Endpoints › POST /api/customers/bulk-update/ (item fields: not shown)',
   },
   {
     id: 'BULK-CUSTOMERS-DUPLICATE-IDS',
