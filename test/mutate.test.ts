@@ -80,6 +80,30 @@ describe('a conformance run as the verdict on a mutant', () => {
     expect(await judge(harness, conforming, notConforming)).toMatchObject({ status: 'killed', by: 'not-conforming' });
   });
 
+  it('kills at once a fault the server answered, or a crash, once the unmutated run is clean: no second run', async () => {
+    const answered = outcome({
+      status: 3,
+      verdict: 'incomplete',
+      faults: ['provisioning: POST /api/cases/ answered HTTP 401'],
+    });
+    expect(await judge(answered, conforming, conforming)).toMatchObject({
+      status: 'killed',
+      by: 'harness',
+      asked: ['control'],
+    });
+    const crashed = outcome({ status: 3, verdict: 'incomplete', crashes: ['TypeError: x is undefined'] });
+    expect(await judge(crashed, conforming, conforming)).toMatchObject({
+      status: 'killed',
+      by: 'crash',
+      asked: ['control'],
+    });
+    // A run of some checks is INCOMPLETE by its nature: a clean control all the same.
+    const someChecks = outcome({ verdict: 'incomplete', notJudged: ['TOKEN-ISSUE'] });
+    expect(await judge(answered, someChecks, conforming)).toMatchObject({ status: 'killed', asked: ['control'] });
+    // Not so a control that met a fault: the mutant is not to blame.
+    expect(await judge(answered, answered, answered)).toMatchObject({ status: 'error', asked: ['control'] });
+  });
+
   it('a passed deadline is a timeout only when it passes twice and the unmutated run keeps it', async () => {
     expect(await judge(late, conforming, late)).toMatchObject({ status: 'timeout' });
     expect(await judge(late, late, late)).toMatchObject({ status: 'error' });

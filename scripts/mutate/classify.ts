@@ -11,8 +11,10 @@
  *   or an uncaught exception or unhandled rejection in the server's process during the run (a crash: Node
  *   ends a real server's process there, and every later request would go unanswered). When the control
  *   is not CONFORMING or crashed too, the fault is not the mutant's: an error, which counts neither way.
- *   Otherwise the mutant's second run decides: when it is again neither killed nor survived, the mutant
- *   caused it (a timeout when both runs passed the deadline; killed by the crash or the harness fault
+ *   Otherwise a crash, or a fault the server answered (an HTTP status where a setup wanted another, a body
+ *   it could not use), is the mutant's: killed. A fault of time (the deadline, a request unanswered, the
+ *   target unreachable) may be the machine's: the mutant's second run decides: when it is again neither
+ *   killed nor survived, the mutant caused it (a timeout when both runs passed the deadline, killed
  *   otherwise); else it is judged as above.
  */
 
@@ -73,6 +75,15 @@ export function judgeRun(run: RunOutcome): Judgement | undefined {
   return undefined;
 }
 
+/** Whether what kept a run from judging may be the machine's rather than the server's: time, or no answer. */
+export function ofTime(run: RunOutcome): boolean {
+  const text = run.faults.join(' ');
+  return (
+    run.deadline ||
+    /time ?out|timed out|within \d|no (complete )?answer|stopped answering|unreachable|ECONNRESET|socket/i.test(text)
+  );
+}
+
 /** What kept a run from judging, in one line. */
 export function incompleteText(run: RunOutcome): string {
   const why = run.deadline
@@ -94,6 +105,22 @@ export async function judgeMutant(first: RunOutcome, further: FurtherRuns): Prom
       reason:
         `not the mutant's: with it, ${incompleteText(first)}; without it, the run was not CONFORMING either: ` +
         incompleteText(control),
+    };
+  }
+  if (first.crashes.length > 0) {
+    return {
+      status: 'killed',
+      by: 'crash',
+      killedBy: ['crash'],
+      reason: `the server's process crashed: ${first.crashes[0]}`,
+    };
+  }
+  if (!ofTime(first)) {
+    return {
+      status: 'killed',
+      by: 'harness',
+      killedBy: ['harness'],
+      reason: `with the mutant: ${incompleteText(first)}; without it, clean in ${Math.round(control.ms / 1000)} s`,
     };
   }
   const again = await further.again();

@@ -74,10 +74,22 @@ interface Loaded {
 }
 
 /** The arguments of one conformance run. */
-export function runArgs(settings: RunnerSettings, reportDir: string, deadlineMs: number): string[] {
+/**
+ * The arguments of one conformance run. --strict: a SHOULD the mutant makes the server break is a deviation the run
+ * reports, and it fails the run as a release gate with --strict does (the unmutated run warns of none). A mutant's
+ * run (`firstFailure`) stops at its first failed check: one is enough to kill it.
+ */
+export function runArgs(
+  settings: RunnerSettings,
+  reportDir: string,
+  deadlineMs: number,
+  firstFailure = false,
+): string[] {
   return [
     'run',
     '--quiet',
+    '--strict',
+    ...(firstFailure ? ['--max-failures', '1'] : []),
     '--seed',
     String(settings.seed),
     '--runs',
@@ -98,7 +110,7 @@ export function runEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv
 
 interface ReportSummary {
   verdict?: RunOutcome['verdict'];
-  mustNotJudged?: string[];
+  mustNotJudged?: { id: string }[];
   harnessFaults?: string[];
   suiteErrors?: string[];
 }
@@ -130,7 +142,7 @@ export function readOutcome(
     verdict: summary.verdict,
     failed: ids('fail'),
     warned: ids('warn'),
-    notJudged: summary.mustNotJudged ?? [],
+    notJudged: (summary.mustNotJudged ?? []).map((m) => m.id),
     faults: [
       ...(summary.harnessFaults ?? []),
       ...(summary.suiteErrors ?? []),
@@ -149,6 +161,11 @@ export class ScreenconfTestRunner implements TestRunner {
   /** While a run is in progress: the server's work then counts for a test (RUN_TEST when no check caused it). */
   #running = false;
   #facts: DryRunFacts | undefined;
+  /**
+   * The unmutated server's runs of a selection of checks (by its arguments) that were clean: the control a judgement
+   * asks for is the same run each time, so it is made once per selection and process.
+   */
+  readonly #controls = new Map<string, RunOutcome>();
 
   constructor(
     private readonly log: Logger,
@@ -220,7 +237,7 @@ export class ScreenconfTestRunner implements TestRunner {
     const began = performance.now();
     this.#running = true;
     try {
-      const status = await main([...runArgs(this.#settings, dir, deadlineMs), ...(selected ?? [])], {
+      const status = await main([...runArgs(this.#settings, dir, deadlineMs, true), ...(selected ?? [])], {
         out: (...l: string[]) => lines.push(...l),
         err: (l: string) => lines.push(l),
         env: runEnv(),
@@ -244,7 +261,7 @@ export class ScreenconfTestRunner implements TestRunner {
     const dir = mkdtempSync(join(tmpdir(), 'screenconf-control-'));
     const began = performance.now();
     return new Promise<RunOutcome>((done, fail) => {
-      const args = ['bin/screenconf.js', ...runArgs(this.#settings, dir, deadlineMs), ...(selected ?? [])];
+      const args = ['bin/screenconf.js', ...runArgs(this.#settings, dir, deadlineMs, true), ...(selected ?? [])];
       const child = spawn(process.execPath, args, {
         cwd: process.cwd(),
         env: runEnv(),
@@ -336,14 +353,23 @@ export class ScreenconfTestRunner implements TestRunner {
         first,
         judgement: await judgeMutant(first, {
           control: async () => {
+            const key = JSON.stringify(args ?? 'all');
+            const known = this.#controls.get(key);
+            if (known) return known;
             runs++;
-            if (isStatic) return this.#runElsewhere(deadline, args);
-            ns.activeMutant = undefined;
-            try {
-              return await this.#run(deadline, args);
-            } finally {
-              ns.activeMutant = id;
+            let control: RunOutcome;
+            if (isStatic) control = await this.#runElsewhere(deadline, args);
+            else {
+              ns.activeMutant = undefined;
+              try {
+                control = await this.#run(deadline, args);
+              } finally {
+                ns.activeMutant = id;
+              }
             }
+            if (control.status === 0 && control.faults.length === 0 && control.crashes.length === 0)
+              this.#controls.set(key, control);
+            return control;
           },
           again: withMutant,
         }),

@@ -1,12 +1,14 @@
 /**
  * The campaign's tests and how a mutant's covering tests become a run: each check of a conformance run is a
  * test (its attribution: the suite file and its full name), each suite file's work outside its checks is a test
- * (the file), and what no check's request caused is the test RUN_TEST (the run as a whole). A mutant covered by
- * checks runs those checks (`--suites … --check …`); one covered by a file's own work runs the file's every check;
- * one covered by the whole run, or with no coverage to go by, runs everything.
+ * (the file), the runner's own requests (preflight, sweep) are a test, and what no request caused (starting the
+ * server) is the test RUN_TEST (the run as a whole). A mutant covered by checks runs those checks (`--suites …
+ * --check …`; the runner's requests come with any run); one covered by a file's own work runs the file's every
+ * check; one covered by the whole run, by the runner's requests alone, or with no coverage to go by, runs
+ * everything.
  */
 import { type TestResult, TestStatus } from '@stryker-mutator/api/test-runner';
-import { attributionOf, parseAttribution } from '../../src/base/attribution.ts';
+import { attributionOf, parseAttribution, RUNNER_ATTRIBUTION } from '../../src/base/attribution.ts';
 
 /** The test of what no check's request caused: starting the server, the runner's preflight and sweep. */
 export const RUN_TEST = 'run';
@@ -63,10 +65,12 @@ export function selectionArgs(
   filter: readonly string[] | undefined,
   facts: DryRunFacts | undefined,
 ): string[] | undefined {
-  if (!filter?.length || !facts || filter.includes(RUN_TEST)) return undefined;
+  // The runner's own requests (preflight, sweep) are part of every run: they select nothing more.
+  const ids = filter?.filter((id) => id !== RUNNER_ATTRIBUTION);
+  if (!ids?.length || !facts || ids.includes(RUN_TEST)) return undefined;
   const suites = new Set<string>();
   const checks = new Set<string>();
-  for (const id of filter) {
+  for (const id of ids) {
     const { suite, check } = parseAttribution(id);
     const names = check === undefined ? facts.checks[suite] : [check];
     if (!names?.length) return undefined;

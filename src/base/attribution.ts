@@ -1,12 +1,15 @@
 /**
  * How work on the embedded reference server is attributed to what caused it (the mutation campaign's per-check
  * coverage; reference/attribution.ts keeps it while the server works): a check by its suite file and full name,
- * a suite file's own work outside its checks (hooks, cleanup) by the file. The run's workers send it in a request
- * header toward their own embedded server only; the runner's requests (preflight, sweep) carry none.
+ * a suite file's own work outside its checks (hooks, cleanup) by the file, the runner's own requests (preflight,
+ * sweep) as such. Sent in a request header toward the run's own embedded server only.
  */
 
 /** The request header that names the check (or suite file) a request comes from, URI-encoded. */
 export const ATTRIBUTION_HEADER = 'x-screenconf-check';
+
+/** The attribution of the runner's own requests (preflight, sweep), which every run sends. */
+export const RUNNER_ATTRIBUTION = '(runner)';
 
 /** Between a suite file's name and a check's full name (`describe > test`): suite names hold no blank. */
 const SEPARATOR = ' :: ';

@@ -16,6 +16,14 @@ export function stopSending(reason: string): void {
   processState[STOPPING] ??= reason;
 }
 
+/**
+ * A new run begins in this process (a warm worker serves one run after another: kit/context.ts): the last one's
+ * stop is over.
+ */
+export function resumeSending(): void {
+  delete processState[STOPPING];
+}
+
 /** Why the run is stopping, when it is. */
 export function stoppingReason(): string | undefined {
   return processState[STOPPING];

@@ -41,6 +41,8 @@ export interface TransportOptions {
    */
   breakerFile?: string;
   dispatcher?: Dispatcher;
+  /** Headers sent with every request and kept out of its record (see Transport.unrecordedHeaders). */
+  unrecordedHeaders?: Record<string, string>;
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 };
@@ -243,10 +245,11 @@ export class Transport {
 
   /**
    * Headers sent with a request but kept out of its record: what the harness says of itself to its own embedded
-   * server (kit/context.ts), which neither a report nor a reproduction shows. None by default.
+   * server (`unrecordedHeaders` of the options; kit/context.ts: the check sending it), which neither a report nor a
+   * reproduction shows.
    */
   protected unrecordedHeaders(): Record<string, string> | undefined {
-    return undefined;
+    return this.options.unrecordedHeaders;
   }
 
   /** Records that a request answered 401 with the run's access token is sent again with a new one. */

@@ -14,6 +14,7 @@ import type { ExchangeTag } from '../results/exchange-log.ts';
 import { idsCreated, idsNamed, oldestFirst, type PropertyEvidence } from '../results/evidence.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import { HarnessError } from '../errors.ts';
+import { resumeSending } from '../client/stopping.ts';
 import type { Id, UserRequirement } from '../spec/index.ts';
 import { logExchange } from './exchange-log.ts';
 import { InvariantWatcher } from './invariants.ts';
@@ -290,6 +291,7 @@ export function getHarness(): Harness {
   // A warm worker serves run after run (runner/warm-pool.ts): what this module holds belongs to one of them.
   if (harness && harness.run.invocation === run.invocation) return harness;
   creations.clear();
+  resumeSending();
   const redactor = new Redactor([
     run.target.primary.clientSecret,
     run.target.primary.apiKey,

@@ -3,6 +3,7 @@
  * ledger), announce it, preflight, run the suites, sweep what is left, settle and judge the
  * outcomes into a report. A signal or the deadline stops it between stages or cancels the suites.
  */
+import { ATTRIBUTION_HEADER, RUNNER_ATTRIBUTION } from '../base/attribution.ts';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -117,7 +118,10 @@ export function prepare(o: TargetRunOptions, target: Target): Session {
   const serverHeaders = new ServerHeaders();
   const bounds = { concurrency: limits.concurrency, maxRps: limits.maxRps };
   const sent = { requests: 0 };
-  const transport = new Transport({ ...base, ...bounds }, o.redactor, (e) => {
+  // Toward the run's own embedded server, the runner's requests say they are its own (base/attribution.ts).
+  const attribution =
+    target.kind === 'embedded' ? { unrecordedHeaders: { [ATTRIBUTION_HEADER]: RUNNER_ATTRIBUTION } } : {};
+  const transport = new Transport({ ...base, ...bounds, ...attribution }, o.redactor, (e) => {
     sent.requests += 1;
     logExchange(exchangeLog, undefined, e);
     serverHeaders.observe(e.response?.headers);
