@@ -80,7 +80,7 @@ describe('a conformance run as the verdict on a mutant', () => {
     expect(await judge(harness, conforming, notConforming)).toMatchObject({ status: 'killed', by: 'not-conforming' });
   });
 
-  it('kills at once a fault the server answered, or a crash, once the unmutated run is clean: no second run', async () => {
+  it('kills at once a fault the server answered, or a crash, when the unmutated run is clean', async () => {
     const answered = outcome({
       status: 3,
       verdict: 'incomplete',

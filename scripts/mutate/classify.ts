@@ -92,6 +92,16 @@ export function incompleteText(run: RunOutcome): string {
   return `${why} (exit ${run.status}, ${Math.round(run.ms / 1000)} s)`;
 }
 
+/** A crash of the server's code: a real server's process ends there. */
+function crashed(run: RunOutcome): Judgement {
+  return {
+    status: 'killed',
+    by: 'crash',
+    killedBy: ['crash'],
+    reason: `the server's process crashed: ${run.crashes[0]}`,
+  };
+}
+
 /** The judgement of a mutant from its run, asking for a control and a second run only when the first is incomplete. */
 export async function judgeMutant(first: RunOutcome, further: FurtherRuns): Promise<Judgement> {
   const plain = judgeRun(first);
@@ -107,14 +117,7 @@ export async function judgeMutant(first: RunOutcome, further: FurtherRuns): Prom
         incompleteText(control),
     };
   }
-  if (first.crashes.length > 0) {
-    return {
-      status: 'killed',
-      by: 'crash',
-      killedBy: ['crash'],
-      reason: `the server's process crashed: ${first.crashes[0]}`,
-    };
-  }
+  if (first.crashes.length > 0) return crashed(first);
   if (!ofTime(first)) {
     return {
       status: 'killed',
@@ -136,13 +139,6 @@ export async function judgeMutant(first: RunOutcome, further: FurtherRuns): Prom
     `with the mutant, twice: ${incompleteText(first)}; ${incompleteText(again)}; ` +
     `without it, CONFORMING in ${Math.round(control.ms / 1000)} s`;
   if (first.deadline && again.deadline) return { status: 'timeout', reason: why };
-  if (again.crashes.length > 0) {
-    return {
-      status: 'killed',
-      by: 'crash',
-      killedBy: ['crash'],
-      reason: `the server's process crashed: ${again.crashes[0]}`,
-    };
-  }
+  if (again.crashes.length > 0) return crashed(again);
   return { status: 'killed', by: 'harness', killedBy: ['harness'], reason: why };
 }
