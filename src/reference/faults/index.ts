@@ -3,6 +3,7 @@ import { AUTH_FAULTS } from './auth.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
+import { CREDENTIAL_PART_FAULTS } from './credential-parts.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { ID_FAULTS } from './ids.ts';
@@ -18,6 +19,7 @@ import { WEBHOOK_FAULTS } from './webhook.ts';
 export const ALL_FAULTS = [
   ...TOKEN_FAULTS,
   ...AUTH_FAULTS,
+  ...CREDENTIAL_PART_FAULTS,
   ...PATCH_FAULTS,
   ...CASE_ID_FAULTS,
   ...READ_FAULTS,

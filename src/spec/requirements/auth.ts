@@ -70,15 +70,25 @@ export const AUTH_REQUIREMENTS = requirements([
     statement:
       'A bearer credential that the server did not issue is rejected with a 4xx and changes nothing, on every ' +
       'protected endpoint: an unknown one, and one made from an issued access token or API key (a character ' +
-      'changed, cut short, a prefix of it, with a suffix, its letters in the other case; for a JWT, another ' +
-      'organisation\'s payload under our signature, or alg "none").',
-    source: 'interface § Authentication 1-2; RFC 6750 §3.1 (invalid_token); RFC 7515 §5.2 (a JWS is checked whole)',
+      'changed, cut short, a prefix of it, with a suffix, its letters in the other case; for an API key with ' +
+      "separators, each segment alone or one changed; for a JWT, another organisation's payload under our " +
+      'signature, its signature removed, alg "none", or re-signed with a key the client can derive from its own ' +
+      "client secret); one claiming another organisation opens none of that organisation's records either.",
+    source:
+      'interface § Authentication 1-2; RFC 6750 §3.1 (invalid_token); RFC 7515 §5.2 (a JWS is checked whole); ' +
+      'RFC 8725 §2.1, §3.1, §3.5 (alg "none", keys of little entropy)',
     decision:
       'A credential is the string issued: one that differs from it in any character is another credential, which ' +
-      'the server did not issue (spec/credential-matrix.ts lists how each is made). Its letters in the other case ' +
-      'are sent only for a credential that is not all hexadecimal digits and dashes (a UUID or hex token may be ' +
-      'read in either case, RFC 9562 §4). A suffix is a whole base64 quantum ("AAAA"), and a changed character ' +
-      "changes its base64 value's top bit, so neither decodes to the bytes of the issued credential.",
+      'the server did not issue (spec/credential-matrix.ts and spec/credential-parts.ts list how each is made). Its ' +
+      'letters in the other case are sent only for a credential that is not all hexadecimal digits and dashes (a ' +
+      'UUID or hex token may be read in either case, RFC 9562 §4). A suffix is a whole base64 quantum ("AAAA"), ' +
+      "and a changed character changes its base64 value's top bit, so neither decodes to the bytes of the issued " +
+      'credential. An API key is cut at its separators (".", "_", "-"): what precedes the first, what follows the ' +
+      'first, what follows the last, and the key with the first or the last segment changed whole. A JWT is ' +
+      're-signed HS256 with our client secret, its SHA-256 in hexadecimal, or an empty key: with our claims and a ' +
+      "jti of its own, or with every text claim the peer's token holds otherwise (its client, organisation, jti) " +
+      "taken from it. A credential claiming the peer is sent to the peer's records (read back with the peer's " +
+      'credential): a server that takes the claim acts as the peer, and on our records would only find nothing.',
   },
   {
     id: 'AUTH-REFUSAL-NO-DATA',
@@ -111,6 +121,19 @@ export const AUTH_REQUIREMENTS = requirements([
       'no MUST on the recipient, so a refusal is a SHOULD warning. Judged by status: the request that opens with ' +
       '"Bearer " answers 2xx; DELETE and the bulk check delete name ids that do not exist and must answer as they ' +
       'do with "Bearer ".',
+  },
+  {
+    id: 'AUTH-CREDENTIAL-TRAILING-TEXT',
+    level: 'SHOULD',
+    area: 'auth',
+    statement:
+      'A valid access token or API key followed by a space and more text ("Bearer <credential> x") is rejected ' +
+      'with a 4xx and changes nothing, on every protected endpoint.',
+    source: 'RFC 6750 §2.1 (credentials = "Bearer" 1*SP b64token), §3.1 (invalid_request: SHOULD answer 400)',
+    decision:
+      'The header is not a bearer credential: RFC 6750 §3.1 says the server SHOULD answer invalid_request (400); ' +
+      'any 4xx that changes nothing passes (a 401 too). A server that splits the header on spaces and takes the ' +
+      'second word opens with it. A SHOULD, as the RFC words it: the run warns, and fails only with --strict.',
   },
   {
     id: 'AUTH-TOKEN-LIFETIME',
