@@ -13,11 +13,13 @@ import { PATCH_FAULTS } from './patch.ts';
 import { READ_FAULTS } from './read.ts';
 import { TENANT_FAULTS } from './tenant.ts';
 import { TOKEN_FAULTS } from './token.ts';
+import { TOKEN_LIFETIME_FAULTS } from './token-lifetime.ts';
 import { UNIQUE_FAULTS } from './unique.ts';
 import { WEBHOOK_FAULTS } from './webhook.ts';
 
 export const ALL_FAULTS = [
   ...TOKEN_FAULTS,
+  ...TOKEN_LIFETIME_FAULTS,
   ...AUTH_FAULTS,
   ...CREDENTIAL_PART_FAULTS,
   ...PATCH_FAULTS,

@@ -148,7 +148,13 @@ export const AUTH_REQUIREMENTS = requirements([
       "client's earlier tokens when it issues a new one (AUTH-TOKEN-SUPERSEDED): the check judges only where the " +
       'server keeps them. A token got at the start of the auth suite is used again 2 s before its stated lifetime ' +
       'ends where that is at most 10 s after its issue (as AUTH-TOKEN-EXPIRED waits), else at the end of the suite ' +
-      '(a longer wait is not made); not judged within 1 s of its end.',
+      "(a longer wait is not made); not judged within 1 s of its end. And from the run's record of its token " +
+      "renewals (every request refused 401 with the run's own token and sent again with a new one): a refusal " +
+      'fails it where the refused token was the newest of its client (no token request of that client, from any ' +
+      "process of the run, a check's own included, was answered between its issue and the refusal), the refusal " +
+      'came before a tenth of its stated lifetime (at least 1 s) was left, the new token was taken, and it was not ' +
+      'among the near misses (where a lockout may refuse any credential). The report lists every renewal with its ' +
+      'cause (summary.renewals).',
   },
   {
     id: 'AUTH-TOKEN-EXPIRED',
