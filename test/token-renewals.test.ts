@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 describe('the record of a renewal', () => {
-  it('holds the refused exchange, the token request that issued the token with its expires_in, the new answer', async () => {
+  it('holds the refused exchange, the token request that issued the token (expires_in), the new answer', async () => {
     // The first token opens one request, then is refused; the second opens everything.
     let issued = 0;
     const used = new Map<string, number>();

@@ -6,8 +6,9 @@
  * (spec/credential-parts.ts): a character changed, cut short or suffixed is still refused.
  */
 import { decodeJwt, JwtSigner } from '../jwt.ts';
-import type { Op } from '../points.ts';
-import { fault } from '../switches.ts';
+import type { Env, Op } from '../points.ts';
+import { fault, type Switch } from '../switches.ts';
+import type { IssuedToken } from '../tokens.ts';
 import { claimedLive } from './token.ts';
 
 /** The separators an API key's parts are joined with. */
@@ -15,6 +16,24 @@ const SEPARATOR = /[._-]/;
 
 /** The case endpoints (/api/cases/{id}/: GET, PATCH, DELETE), which one fault's key check serves. */
 const CASE_OPS: readonly Op[] = ['read', 'patch', 'delete'];
+
+/** A signer with an empty key: what a key setting left unset signs with. */
+const EMPTY_KEY = new JwtSigner('');
+
+/**
+ * A server issuing HS256 JWTs with a key of its own: a token it signed is looked up as issued; any other is taken
+ * only where `lenient` (the fault) takes it.
+ */
+function jwtServer(lenient: (credential: string, op: Op, env: Env) => IssuedToken | undefined): Switch['apply'] {
+  return (base, env) => {
+    const signer = new JwtSigner();
+    return {
+      newAccessToken: (org, ttl) => signer.issue(org, ttl),
+      tokenOwner: (credential, op) =>
+        signer.verifies(credential) ? base.tokenOwner(credential, op) : lenient(credential, op, env),
+    };
+  };
+}
 
 export const CREDENTIAL_PART_FAULTS = [
   fault(
@@ -37,33 +56,19 @@ export const CREDENTIAL_PART_FAULTS = [
     'the bulk endpoints check a JWT against a list of keys whose second is an unset setting (an empty key), and ' +
       'take its organisation from its claims: a token the client signs with an empty key opens the bulk endpoints ' +
       'as any organisation it names',
-    (base, env) => {
-      const signer = new JwtSigner();
-      const empty = new JwtSigner('');
-      return {
-        newAccessToken: (org, ttl) => signer.issue(org, ttl),
-        tokenOwner: (credential, op) => {
-          if (signer.verifies(credential)) return base.tokenOwner(credential, op);
-          return op.startsWith('bulk-') && empty.verifies(credential) ? claimedLive(env, credential) : undefined;
-        },
-      };
-    },
+    jwtServer((credential, op, env) =>
+      op.startsWith('bulk-') && EMPTY_KEY.verifies(credential) ? claimedLive(env, credential) : undefined,
+    ),
   ),
   fault(
     'token.jwt-signature-optional',
     'issues JWT access tokens (HS256) and checks the signature only when the token has one: "header.payload." ' +
       'opens as the organisation its claims name',
-    (base, env) => {
-      const signer = new JwtSigner();
-      return {
-        newAccessToken: (org, ttl) => signer.issue(org, ttl),
-        tokenOwner: (credential, op) => {
-          const unsigned = credential.endsWith('.') && decodeJwt(credential)?.header.alg === 'HS256';
-          if (unsigned) return claimedLive(env, credential);
-          return signer.verifies(credential) ? base.tokenOwner(credential, op) : undefined;
-        },
-      };
-    },
+    jwtServer((credential, _op, env) =>
+      credential.endsWith('.') && decodeJwt(credential)?.header.alg === 'HS256'
+        ? claimedLive(env, credential)
+        : undefined,
+    ),
   ),
   fault(
     'auth.api-key-first-segment',
