@@ -2,7 +2,7 @@ import { requirements } from '../requirement.ts';
 
 const LOCKOUT_DECISION =
   'A server may protect itself against guessing. The requests with credentials it must refuse (the suite ' +
-  'auth-guesses: about 170 near misses, fewer with --credential-guesses) are sent after every other suite file has ' +
+  'auth-guesses: about 210 near misses, fewer with --credential-guesses) are sent after every other suite file has ' +
   'ended, alone, so a lockout they cause meets no other check; they go in groups of a few, and after each group a ' +
   "request with the run's own credential (a read of a case) shows whether it still opens. When it does not, the " +
   'lockout is waited out (its Retry-After, else reads further apart, at most 60 s in all per run) and the group is ' +
