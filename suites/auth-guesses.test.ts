@@ -85,6 +85,7 @@ const REFUSALS: readonly RequirementId[] = [
   'AUTH-REQUIRED-MISSING',
   'AUTH-REQUIRED-MALFORMED',
   'AUTH-REQUIRED-WRONG',
+  'AUTH-CREDENTIAL-TRAILING-TEXT',
   'AUTH-TOKEN-EXPIRED',
 ];
 
@@ -144,12 +145,31 @@ async function sendCells(
 const refused = (s: Sent) => s.req.res.status >= 400 && s.req.res.status <= 499;
 
 /**
- * The refused requests' targets, shared by every refusal in the file: once a refusal is shown to
- * have changed nothing (the case read back as before, the victim still there), the case as read
- * back is the next refusal's state before it. Taken away while a refusal is judged, so a refusal
- * that does not pass leaves the next one fresh targets.
+ * The refused requests' targets, shared by every refusal in the file, one set per organisation whose records the
+ * requests name (ours; the peer's for a credential claiming the peer): once a refusal is shown to have changed
+ * nothing (the case read back as before, the victim still there), the case as read back is the next refusal's state
+ * before it. Taken away while a refusal is judged, so a refusal that does not pass leaves the next one fresh targets.
  */
-let unchanged: AuthTargets | undefined;
+const unchanged: Partial<Record<Records, AuthTargets>> = {};
+
+/** Whose records a cell's request names. */
+type Records = 'ours' | 'peer';
+const recordsOf = (p: PlannedCell): Records => p.cell.variation.records ?? 'ours';
+
+/** The shared targets of `records` (taken), or new ones (read first, `fromRead`). */
+async function targetsOf(t: CheckApi, records: Records, fromRead = false): Promise<AuthTargets> {
+  const kept = fromRead ? undefined : unchanged[records];
+  delete unchanged[records];
+  // A peer's group is planned only where a peer is configured (kit/credential-cells.ts planCells).
+  return kept ?? (await authTargets(t, fromRead, records === 'peer' ? t.peer! : t.primary));
+}
+
+/** A plan's cells by whose records they name, those of ours first; only the groups with a cell to send. */
+function byRecords(plan: readonly PlannedCell[]): [Records, PlannedCell[]][] {
+  return (['ours', 'peer'] as const)
+    .map((r): [Records, PlannedCell[]] => [r, plan.filter((p) => recordsOf(p) === r)])
+    .filter(([, cells]) => sentCells(cells).length > 0);
+}
 
 /** Every request the file sent with a credential that must be refused, for AUTH-REFUSAL-NO-DATA. */
 let refusals: Sent[] = [];
@@ -219,20 +239,37 @@ async function refuseAll(
   plan: readonly PlannedCell[],
   fromRead: boolean,
 ): Promise<{ sent: Sent[]; records: CellRecord[]; read: unknown[] }> {
-  const x = (fromRead ? undefined : unchanged) ?? (await authTargets(t, fromRead));
-  unchanged = undefined;
+  const all: { sent: Sent[]; records: CellRecord[]; read: unknown[] } = { sent: [], records: [], read: [] };
+  for (const [records, cells] of byRecords(plan)) {
+    const judged = await refuseGroup(t, owner, cells, await targetsOf(t, records, fromRead), records);
+    all.sent.push(...judged.sent);
+    all.records.push(...judged.records);
+    all.read.push(...judged.read);
+  }
+  return all;
+}
+
+/** Sends the cells that name one organisation's records, and judges them by those records read back. */
+async function refuseGroup(
+  t: CheckApi,
+  owner: RequirementId,
+  plan: readonly PlannedCell[],
+  x: AuthTargets,
+  records: Records,
+): Promise<{ sent: Sent[]; records: CellRecord[]; read: unknown[] }> {
   const { sent, lockedOut } = await sendCells(t, x, plan, 'refused-unchanged');
   refusals.push(...sent);
   // Still locked out: what the requests did cannot be read back.
   const g = await guardOf(t);
   if (g.stuck) skipCells(t, owner, `not judged: ${g.stuck}`);
-  const after = await readCase(t.primary, x.c.id, `reading case ${x.c.id} after the rejected requests`);
-  const victim = await t.primary.provision.readCase(x.victim.id);
+  const whose = records === 'peer' ? "the peer organisation's case" : 'case';
+  const after = await readCase(x.org, x.c.id, `reading ${whose} ${x.c.id} after the rejected requests`);
+  const victim = await x.org.provision.readCase(x.victim.id);
   const victimGone = victim.status !== 200;
   // A deletion names no cell: it is the doing of a cell of its endpoint that opened it, or else of any of them.
   const opened = new Set(sent.filter((s) => !refused(s)).map((s) => s.cell.endpoint));
   const suspects = (e: string) => sent.filter((s) => s.cell.endpoint === e).length;
-  const records = sent.map((s) => {
+  const cellRecords = sent.map((s) => {
     const status = s.req.res.status;
     if (!refused(s)) return cellRecord(s.cell, 'refused-unchanged', 'fail', { status, why: excerpt(s.req.res) });
     const deletes = s.cell.endpoint === 'delete' || s.cell.endpoint === 'bulk-checks';
@@ -244,16 +281,16 @@ async function refuseAll(
       return cellRecord(s.cell, 'refused-unchanged', 'fail', { status, why: `HTTP ${status}, yet ${shown}${which}` });
     return cellRecord(s.cell, 'refused-unchanged', 'pass', { status });
   });
-  const explained = records.some((r) => r.result === 'fail');
+  const explained = cellRecords.some((r) => r.result === 'fail');
   if (!explained && !deepEqual(stableFields(after), stableFields(x.before)))
     fail(
-      `case ${x.c.id} read back after ${sent.length} rejected requests`,
+      `${whose} ${x.c.id} read back after ${sent.length} rejected requests`,
       'nothing changed',
       `${show(stableFields(after))}, was ${show(stableFields(x.before))}`,
       { judged: [after, victim] },
     );
-  if (!explained) unchanged = { ...x, before: after };
-  return { sent, records: [...records, ...lockedOut], read: [after, victim] };
+  if (!explained) unchanged[records] = { ...x, before: after };
+  return { sent, records: [...cellRecords, ...lockedOut], read: [after, victim] };
 }
 
 const is2xx = (status: number) => status >= 200 && status <= 299;
@@ -288,6 +325,14 @@ describe('authentication: credentials the server must refuse (after every other 
   );
 
   check(
+    'a valid credential followed by more text ("Bearer <credential> x") is rejected and changes nothing',
+    ['AUTH-CREDENTIAL-TRAILING-TEXT'],
+    async (t) => {
+      await refuseCells(t, 'AUTH-CREDENTIAL-TRAILING-TEXT', await guessCells(t, 'AUTH-CREDENTIAL-TRAILING-TEXT'));
+    },
+  );
+
+  check(
     'a valid credential with the scheme in lower case or after two spaces opens every protected endpoint',
     ['AUTH-SCHEME-FORMS'],
     async (t) => {
@@ -298,8 +343,7 @@ describe('authentication: credentials the server must refuse (after every other 
         t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
       }
       await unlessLockedOut(t, 'AUTH-SCHEME-FORMS');
-      const x = unchanged ?? (await authTargets(t));
-      unchanged = undefined;
+      const x = await targetsOf(t, 'ours');
       // DELETE and the bulk check delete name ids that do not exist, so that every form can be tried: each must
       // answer as "Bearer <credential>" does. Elsewhere a form must answer 2xx; one that does not is compared with
       // "Bearer <credential>" too, and where that is refused as well, the form is not to blame (AUTH-TOKEN-OPENS and
@@ -403,16 +447,20 @@ describe('authentication: credentials the server must refuse (after every other 
 
   check("a refusal for the credential shows none of the organisation's data", ['AUTH-REFUSAL-NO-DATA'], async (t) => {
     // The answers the refusal checks above got; when they did not run (--only), or on a re-run, its own.
-    let judged = refusals;
+    const judged = refusals;
     refusals = [];
     if (judged.length === 0) {
       await unlessLockedOut(t, 'AUTH-REFUSAL-NO-DATA');
-      const owners: RequirementId[] = ['AUTH-REQUIRED-MISSING', 'AUTH-REQUIRED-MALFORMED', 'AUTH-REQUIRED-WRONG'];
+      const owners: RequirementId[] = [
+        'AUTH-REQUIRED-MISSING',
+        'AUTH-REQUIRED-MALFORMED',
+        'AUTH-REQUIRED-WRONG',
+        'AUTH-CREDENTIAL-TRAILING-TEXT',
+      ];
       const plan = (await Promise.all(owners.map((o) => guessCells(t, o)))).flat();
       if (sentCells(plan).length === 0) t.skip(`no cell could be sent: ${notSentReasons(plan)}`);
-      const x = unchanged ?? (await authTargets(t));
-      unchanged = undefined;
-      judged = (await sendCells(t, x, plan, 'refused-unchanged')).sent;
+      for (const [records, cells] of byRecords(plan))
+        judged.push(...(await sendCells(t, await targetsOf(t, records), cells, 'refused-unchanged')).sent);
     }
     const records: CellRecord[] = [];
     const shown: ReceivedResponse[] = [];

@@ -3,7 +3,7 @@
  * endpoints, each cell judged by its owner (and, for a refusal, by AUTH-REFUSAL-NO-DATA); and each variation made
  * from a real credential is another credential, whatever a server decodes it as.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   CREDENTIAL_VARIATIONS,
@@ -91,6 +91,75 @@ describe('the credential matrix', () => {
     expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: 'none', typ: 'JWT' });
     expect([payload, signature]).toEqual([jwtParts(ours)![1], '']);
     expect(jwtParts(token)).toBeUndefined();
+  });
+
+  it('cuts an API key at its separators: each segment alone, the first or the last changed whole', () => {
+    const key = 'sk_live_AbC.dEf';
+    const of = (name: string) => derived.find((v) => v.name === `api-key.${name}`)!;
+    expect(made(of('segment-first'), key)).toBe('sk');
+    expect(made(of('segment-rest'), key)).toBe('live_AbC.dEf');
+    expect(made(of('segment-last'), key)).toBe('dEf');
+    expect(made(of('segment-first-changed'), key)).toBe('ME_live_AbC.dEf');
+    expect(made(of('segment-last-changed'), key)).toBe('sk_live_AbC.9kx');
+    // One separator: what follows the last is what follows the first, sent once.
+    expect(of('segment-last').header('sk_AbCdEf', context)).toHaveProperty('notApplicable');
+    for (const name of ['segment-first', 'segment-rest', 'segment-first-changed', 'segment-last-changed'])
+      expect(of(name).header('AbCdEfGh', context), name).toHaveProperty('notApplicable');
+    // A key's first segment is no secret: a report may show it.
+    expect(of('segment-first').shown).toBe(true);
+    expect(of('segment-rest').shown).toBeUndefined();
+  });
+
+  it("re-signs a JWT with keys a client derives from its secret, with our claims or the peer's", () => {
+    const claims = (org: string) => ({ sub: `client-${org}`, org, exp: 2e9, jti: `jti-${org}` });
+    const signed = (c: object) =>
+      `${part({ alg: 'HS256', typ: 'JWT' })}.${part(c)}.${randomBytes(32).toString('base64url')}`;
+    const [ours, peer] = [signed(claims('ours')), signed(claims('peer'))];
+    const secret = 'cs_our-client-secret';
+    const c = { random: context.random, peer, clientSecret: secret };
+    const of = (name: string) => derived.find((v) => v.name === `access-token.${name}`)!;
+    const decode = (p: string) => JSON.parse(Buffer.from(p, 'base64url').toString());
+    const verifies = (jwt: string, key: string) => {
+      const [h, p, sig] = jwt.split('.');
+      return createHmac('sha256', key).update(`${h}.${p}`).digest('base64url') === sig;
+    };
+    const keys: [string, string][] = [
+      ['client-secret', secret],
+      ['secret-digest', createHash('sha256').update(secret).digest('hex')],
+      ['empty-key', ''],
+    ];
+    for (const [name, key] of keys) {
+      const v = of(`jwt-peer-${name}`);
+      expect(v.records, name).toBe('peer');
+      const jwt = v.header(ours, c) as string;
+      const [h, p] = jwt.replace(/^Bearer /, '').split('.');
+      expect(decode(h!).alg).toBe('HS256');
+      // The peer's client, organisation and jti; our times.
+      expect(decode(p!)).toEqual({ ...claims('peer'), exp: 2e9 });
+      expect(verifies(jwt.replace(/^Bearer /, ''), key), name).toBe(true);
+      expect(v.header(ours, { random: c.random, peer })).toHaveProperty('notApplicable');
+    }
+    // Without our client secret, nothing to sign with.
+    expect(made(of('jwt-client-secret'), ours)).toBeUndefined();
+    const mine = of('jwt-client-secret').header(ours, c) as string;
+    expect(verifies(mine.replace(/^Bearer /, ''), secret)).toBe(true);
+    const payload = decode(mine.replace(/^Bearer /, '').split('.')[1]!);
+    expect(payload).toMatchObject({ sub: 'client-ours', org: 'ours' });
+    expect(payload.jti).not.toBe('jti-ours');
+    const none = of('jwt-peer-alg-none').header(ours, c) as string;
+    const [h, p, sig] = none.replace(/^Bearer /, '').split('.');
+    expect([decode(h!).alg, decode(p!).org, sig]).toEqual(['none', 'peer', '']);
+    expect(made(of('jwt-no-signature'), ours)).toBe(`${jwtParts(ours)![0]}.${jwtParts(ours)![1]}.`);
+    // The peer's token names the same organisation: nothing to impersonate.
+    expect(of('jwt-peer-alg-none').header(ours, { ...c, peer: ours })).toHaveProperty('notApplicable');
+  });
+
+  it('sends a valid credential followed by more text, judged by AUTH-CREDENTIAL-TRAILING-TEXT', () => {
+    const trailing = CREDENTIAL_VARIATIONS.filter((v) => v.owner === 'AUTH-CREDENTIAL-TRAILING-TEXT');
+    expect(trailing.map((v) => [v.name, v.header(token, context)])).toEqual([
+      ['access-token.trailing-text', `Bearer ${token} x`],
+      ['api-key.trailing-text', `Bearer ${token} x`],
+    ]);
   });
 
   it('writes a valid credential with the scheme in lower case, or after two spaces', () => {

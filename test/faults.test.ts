@@ -47,6 +47,9 @@ const REPLAY_GAPS: Partial<Record<FaultName, string>> = {
   'ids.reuse-highest': 'CASE-ID-NOT-REUSED: undecided, the deletion that freed the id is not in the evidence',
   // The input matrix's rounds depend on what the server took before: the replay's rounds send other requests.
   'input.int64-overflow-500': 'CASE-PATCH-ANSWERED: undecided, a setup PATCH of the run the replay did not send',
+  // Judged from the run's record of its token renewals: no request of a replay makes a token as old again.
+  'token.dies-early': 'AUTH-TOKEN-LIFETIME: undecided, judged from the record of the token renewals',
+  'token.bulk-forgets-early': 'AUTH-TOKEN-LIFETIME: undecided, judged from the record of the token renewals',
   // The watcher's failure names a record made outside its evidence.
   'input.customer-limits-unchecked': 'READ-CASE-SCHEMA: could not run, a record made outside its evidence',
 };

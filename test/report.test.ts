@@ -134,7 +134,7 @@ describe('the run folder', () => {
 describe('conformance.json', () => {
   it('fits the schema, and carries the run, the target, the catalogue version and every requirement', () => {
     expect(ConformanceReportSchema.safeParse(JSON.parse(text)).success).toBe(true);
-    expect(report.schemaVersion).toBe(10);
+    expect(report.schemaVersion).toBe(11);
     expect(report.run).toMatchObject({ seed: 5, suites: ['token', 'case-delete'] });
     expect(report.run.options).toMatchObject({
       seed: 5,

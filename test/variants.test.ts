@@ -71,6 +71,7 @@ const COMBINED: VariantName[][] = [
     'read.get-403',
     'ids.above-2^53',
     'token.uuid',
+    'auth.malformed-400',
     'bulk.over-limit-per-item',
     'delete.absent-no-op',
     'bulk.keep-last-check',

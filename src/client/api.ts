@@ -156,11 +156,23 @@ export class ApiClient {
     let used = ours?.token;
     for (let i = 0; i < tries; i++) {
       if (res.status !== 401 || !ours || !this.#tokens || used === undefined) return res;
+      const refused = { res, issue: this.#tokens.issueOf(used) };
       used = await this.#tokens.renew(used, { cleanup: options.cleanup });
-      this.transport.logTokenRenewal(req, res.status);
       // What the server did with a request it refused 401 is nothing: its later answer counts, and it is no setup.
       if (res.exchange) res.exchange.superseded = true;
-      res = await this.transport.send({ ...req, headers: { ...headers, authorization: ours.written(used) } });
+      let again: ReceivedResponse | undefined;
+      try {
+        again = await this.transport.send({ ...req, headers: { ...headers, authorization: ours.written(used) } });
+      } finally {
+        // With how old the refused token was and what lifetime it stated: runner/token-renewals.ts judges it.
+        this.transport.logTokenRenewal(req, {
+          status: refused.res.status,
+          refused: refused.res.exchange,
+          token: refused.issue,
+          retry: again?.status,
+        });
+      }
+      res = again;
     }
     return res;
   }

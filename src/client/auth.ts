@@ -1,7 +1,7 @@
 /** Credentials for the protected endpoints: OAuth client credentials (cached) or an API key. */
 import { HarnessError, TransportError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
-import { type SharedToken, TokenShare } from './token-share.ts';
+import { type SharedToken, type TokenIssue, TokenShare } from './token-share.ts';
 import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
 export interface ClientCredentials {
@@ -57,6 +57,8 @@ export class TokenSource {
   #endpointAuth: TokenEndpointAuth | undefined;
   /** The status a token request without the header was refused with, when the API key then got a token. */
   #refusedWithout: number | undefined;
+  /** The issue of the last tokens this source handed out (its own and those read from the share), by value. */
+  readonly #issues = new Map<string, TokenIssue>();
 
   constructor(
     private readonly baseUrl: string,
@@ -78,6 +80,20 @@ export class TokenSource {
   /** When the API key had to be sent: the status the token endpoint refused a request without it with. */
   get refusedWithoutHeader(): number | undefined {
     return this.#refusedWithout;
+  }
+
+  /** The token request that issued a token this source handed out, where it was recorded. */
+  issueOf(token: string): TokenIssue | undefined {
+    return this.#issues.get(token);
+  }
+
+  /** Keeps a token as the one in use, and its issue. */
+  #hold(t: SharedToken): void {
+    this.#token = t;
+    if (!t.issued) return;
+    this.#issues.set(t.value, t.issued);
+    // A few: a refused token is the one in use, or the one just before it.
+    if (this.#issues.size > 8) this.#issues.delete(this.#issues.keys().next().value!);
   }
 
   #valid(t: SharedToken | undefined, not?: string): t is SharedToken {
@@ -120,7 +136,7 @@ export class TokenSource {
         const shared = share.read();
         if (this.#valid(shared, rejected)) {
           this.transport.redactor.add(shared.value);
-          this.#token = shared;
+          this.#hold(shared);
           return shared.value;
         }
         const value = await this.#issue(cleanup, rejected !== undefined);
@@ -227,7 +243,8 @@ export class TokenSource {
     const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 300_000;
     // Refresh a tenth of the lifetime early, at most a minute early.
     const margin = Math.min(60_000, ttlMs / 10);
-    this.#token = { value: body.access_token, refreshAt: this.now() + ttlMs - margin };
+    const issued = res.exchange && { at: res.exchange.at, ms: res.exchange.durationMs, expiresIn: body.expires_in };
+    this.#hold({ value: body.access_token, refreshAt: this.now() + ttlMs - margin, ...(issued ? { issued } : {}) });
     return body.access_token;
   }
 }

@@ -11,10 +11,19 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '../base/lock.ts';
 
+/** The token request that issued a token: when it was sent, how long its answer took, what expires_in it stated. */
+export interface TokenIssue {
+  at: string;
+  ms: number;
+  expiresIn: unknown;
+}
+
 export interface SharedToken {
   value: string;
   /** When to ask for a new one (epoch ms). */
   refreshAt: number;
+  /** Its issue, where the request was recorded (token-renewals.jsonl says how old a refused token was). */
+  issued?: TokenIssue;
 }
 
 export class TokenShare {
@@ -31,9 +40,10 @@ export class TokenShare {
   read(): SharedToken | undefined {
     try {
       const t = JSON.parse(readFileSync(this.#file, 'utf8')) as Partial<SharedToken>;
-      return typeof t.value === 'string' && typeof t.refreshAt === 'number'
-        ? { value: t.value, refreshAt: t.refreshAt }
-        : undefined;
+      if (typeof t.value !== 'string' || typeof t.refreshAt !== 'number') return undefined;
+      const i = t.issued;
+      const issued = typeof i?.at === 'string' && typeof i.ms === 'number' ? { issued: i } : {};
+      return { value: t.value, refreshAt: t.refreshAt, ...issued };
     } catch {
       return undefined;
     }

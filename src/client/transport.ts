@@ -10,6 +10,8 @@ import { request, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import { describe } from './transport-errors.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
+import type { RenewalLine } from '../results/token-renewals.ts';
+import type { TokenIssue } from './token-share.ts';
 import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import { refuseWhenStopping, stoppingReason } from './stopping.ts';
@@ -252,10 +254,35 @@ export class Transport {
     return this.options.unrecordedHeaders;
   }
 
-  /** Records that a request answered 401 with the run's access token is sent again with a new one. */
-  logTokenRenewal(req: OutgoingRequest, status: number): void {
+  /**
+   * Where a request is sent from, for the record of a token renewal: the check, where the transport knows it (the
+   * kit's, in a worker).
+   */
+  protected renewalTag(): { suite?: string; check?: string } {
+    return {};
+  }
+
+  /**
+   * Records that a request answered 401 with the run's access token is sent again with a new one: the refused
+   * exchange, the token request that issued the refused token (and the expires_in it stated), the new answer.
+   */
+  logTokenRenewal(
+    req: OutgoingRequest,
+    renewal: { status: number; refused?: Exchange | undefined; token?: TokenIssue | undefined; retry?: number },
+  ): void {
     if (!this.options.tokenRenewalLog) return;
-    const line = { at: new Date().toISOString(), method: req.method, url: this.redactor.redact(req.url), status };
+    const { status, refused, token, retry } = renewal;
+    const line: RenewalLine = {
+      at: new Date().toISOString(),
+      method: req.method,
+      url: this.redactor.redact(req.url),
+      status,
+      ...(req.organisation ? { organisation: req.organisation } : {}),
+      ...(refused ? { refused: { at: refused.at, ms: refused.durationMs } } : {}),
+      ...(token ? { token } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+      ...this.renewalTag(),
+    };
     try {
       appendFileSync(this.options.tokenRenewalLog, `${JSON.stringify(line)}\n`);
     } catch {

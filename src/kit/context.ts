@@ -155,6 +155,12 @@ class WatchedTransport extends Transport {
     return { [ATTRIBUTION_HEADER]: encodeURIComponent(attributionOf(suite, tag?.check)) };
   }
 
+  protected override renewalTag(): { suite?: string; check?: string } {
+    const tag = checkScope.getStore()?.tag;
+    const suite = tag?.suite ?? suiteFile;
+    return { ...(suite !== undefined ? { suite } : {}), ...(tag?.check !== undefined ? { check: tag.check } : {}) };
+  }
+
   override async send(req: OutgoingRequest): Promise<ReceivedResponse> {
     const res = await super.send(req);
     this.watcher.observe(req, res);

@@ -23,7 +23,7 @@ import {
 import { type Id, isId } from '../spec/index.ts';
 import { deepEqual } from './assert.ts';
 import { type CaseBody, checkIds, show, stateBefore } from './cases.ts';
-import type { Harness } from './context.ts';
+import type { Harness, Organisation } from './context.ts';
 import { unknownId } from './bulk.ts';
 import { privateCase } from './private-case.ts';
 
@@ -47,8 +47,11 @@ async function authorizationOf(
   const own = v.from === undefined ? '' : (value ?? (await credentialOf(t, v.from, false)));
   if (own === undefined) return { notSent: `no ${WORDS[v.from!]} is configured` };
   const context: VariationContext = { random };
-  // The peer's credential only where a variation may splice it into ours: a JWT.
-  if (v.from !== undefined && jwtParts(own)) context.peer = await credentialOf(t, v.from, true);
+  // The peer's credential and our client secret only where a variation may splice or sign with them: a JWT.
+  if (v.from !== undefined && jwtParts(own)) {
+    context.peer = await credentialOf(t, v.from, true);
+    context.clientSecret = t.primary.credentials.clientSecret;
+  }
   const header = v.header(own, context);
   if (header === undefined) return { auth: 'none' };
   if (typeof header !== 'string') return { notSent: header.notApplicable };
@@ -66,7 +69,7 @@ async function authorizationOf(
       },
     };
   // Made from a secret, it nearly is one: an answer that echoes it must not put it in a report.
-  if (v.from !== undefined) t.redactor.add(header.replace(/^\S+\s+/, ''));
+  if (v.from !== undefined && !v.shown) t.redactor.add(header.replace(/^\S+\s+/, ''));
   return { auth: { header } };
 }
 
@@ -89,6 +92,8 @@ export async function planCells(
     const how = made.get(cell.variation)!;
     if (cell.endpoint === 'read' && t.primary.provision.getAnswers !== true)
       planned.push({ cell, notSent: 'the target does not answer GET of a case (not in the interface)' });
+    else if (cell.variation.records === 'peer' && !t.peer)
+      planned.push({ cell, notSent: 'no peer organisation is configured (give --peer-client-id) to own its records' });
     else planned.push({ cell, ...how });
   }
   return planned;
@@ -101,6 +106,8 @@ export function sentCells(plan: readonly PlannedCell[]): { cell: CredentialCell;
 
 /** What the protected requests act on: a case whose values hold random tokens, its customer, its check, a victim. */
 export interface AuthTargets {
+  /** The organisation whose records they are (ours, or the peer's for a credential claiming the peer). */
+  org: Organisation;
   c: CaseBody;
   victim: CaseBody;
   customerId: Id;
@@ -121,10 +128,10 @@ export interface AuthTargets {
  */
 const TWO_CHECKS = { checks: [{ check_type: 'PEP' as const }, { check_type: 'SANCTIONS' as const }] };
 
-export async function authTargets(t: Harness, fromRead = false): Promise<AuthTargets> {
-  const { case: c, tokens } = await privateCase(t.primary, TWO_CHECKS);
-  const victim = await t.primary.provision.createCase();
-  const before = await stateBefore(t.primary, c, fromRead || t.primary.provision.getAnswers === undefined);
+export async function authTargets(t: Harness, fromRead = false, org: Organisation = t.primary): Promise<AuthTargets> {
+  const { case: c, tokens } = await privateCase(org, TWO_CHECKS);
+  const victim = await org.provision.createCase();
+  const before = await stateBefore(org, c, fromRead || org.provision.getAnswers === undefined);
   // The case is created with two checks; without one the bulk check delete could not be tried,
   // and leaving it out silently would judge four endpoints while claiming five.
   const checkId = (before.checks as { id?: unknown }[] | undefined)?.find((k) => isId(k?.id))?.id as Id | undefined;
@@ -134,7 +141,7 @@ export async function authTargets(t: Harness, fromRead = false): Promise<AuthTar
       `provisioning: case ${c.id} was created with two checks but shows none, so POST /api/checks/bulk-delete/ ` +
         `cannot be tried`,
     );
-  return { c, victim, customerId: (c.customer as { id: Id }).id, checkId, before, tokens };
+  return { org, c, victim, customerId: (c.customer as { id: Id }).id, checkId, before, tokens };
 }
 
 const HOOK = 'https://hooks.example.com/screenconf/auth';

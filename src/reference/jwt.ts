@@ -44,9 +44,13 @@ export function claimedToken(
   return { org: org.name, clientId: org.clientId, expiresAt: claims.exp * 1000 };
 }
 
-/** Signs and checks one server's HS256 tokens with a key of its own. */
+/** Signs and checks HS256 tokens with one key: by default a random one of the server's own. */
 export class JwtSigner {
-  readonly #key = randomBytes(32);
+  readonly #key: Buffer | string;
+
+  constructor(key: Buffer | string = randomBytes(32)) {
+    this.#key = key;
+  }
 
   #mac(signingInput: string): Buffer {
     return createHmac('sha256', this.#key).update(signingInput).digest();

@@ -78,6 +78,41 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'token.jwt-alg-none': { suites: AUTH_SUITES, fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
   'token.expiry-not-enforced': { suites: AUTH_SUITES, fails: ['AUTH-TOKEN-EXPIRED'], passes: ['AUTH-REQUIRED-WRONG'] },
   'token.expires-early': { suites: AUTH_SUITES, fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
+  // Tokens that die inside their stated lifetime (issue 33 §9): the run renews them and goes on, so only the record of
+  // the renewals shows it; the checks that send the token pass.
+  'token.dies-early': {
+    suites: ['auth', 'case-patch', 'webhooks'],
+    fails: ['AUTH-TOKEN-LIFETIME'],
+    passes: ['AUTH-TOKEN-OPENS', 'CASE-PATCH-PARTIAL'],
+  },
+  'token.bulk-forgets-early': {
+    suites: ['auth', 'bulk-cases', 'bulk-customers', 'bulk-checks'],
+    fails: ['AUTH-TOKEN-LIFETIME'],
+    passes: ['AUTH-TOKEN-OPENS', 'BULK-CASES-ACCEPT-100'],
+  },
+  // Credentials by their parts (issue 33 §7): each caught only by a variation its structure gives.
+  'token.jwt-client-secret': { suites: AUTH_SUITES, fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'token.jwt-empty-key-bulk': { suites: AUTH_SUITES, fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
+  'token.jwt-signature-optional': {
+    suites: AUTH_SUITES,
+    fails: ['AUTH-REQUIRED-WRONG'],
+    passes: ['AUTH-TOKEN-OPENS'],
+  },
+  'auth.api-key-first-segment': {
+    suites: AUTH_SUITES,
+    fails: ['AUTH-REQUIRED-WRONG'],
+    passes: ['AUTH-API-KEY-BEARER', 'AUTH-CREDENTIAL-TRAILING-TEXT'],
+  },
+  'auth.api-key-prefix-optional-bulk': {
+    suites: AUTH_SUITES,
+    fails: ['AUTH-REQUIRED-WRONG'],
+    passes: ['AUTH-API-KEY-BEARER', 'AUTH-CREDENTIAL-TRAILING-TEXT'],
+  },
+  'auth.credential-second-word': {
+    suites: AUTH_SUITES,
+    fails: ['AUTH-CREDENTIAL-TRAILING-TEXT'],
+    passes: ['AUTH-REQUIRED-MALFORMED', 'AUTH-REQUIRED-WRONG', 'AUTH-SCHEME-FORMS'],
+  },
   'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
   'bulk.malformed-500': {
@@ -371,6 +406,8 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
     'AUTH-SCHEME-FORMS',
     'AUTH-401-WWW-AUTHENTICATE',
   ],
+  // The malformed headers, "Bearer <credential> x" among them, refused 400 rather than 401: any 4xx is a refusal.
+  'auth.malformed-400': ['AUTH-REQUIRED-MALFORMED', 'AUTH-CREDENTIAL-TRAILING-TEXT', 'AUTH-REFUSAL-NO-DATA'],
   'token.short-lived': ['TOKEN-EXPIRES-IN-UNIT', 'AUTH-TOKEN-OPENS', 'AUTH-TOKEN-EXPIRED', 'AUTH-TOKEN-LIFETIME'],
   'token.one-per-client': ['AUTH-TOKEN-OPENS', 'AUTH-TOKEN-SUPERSEDED', 'AUTH-TOKEN-LIFETIME'],
   'token.jwt': ['AUTH-REQUIRED-WRONG', 'AUTH-TOKEN-OPENS'],

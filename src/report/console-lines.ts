@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { oneLine } from '../base/text.ts';
 import { incompleteWhy, overallVerdict } from '../results/build.ts';
 import { deselected } from '../results/judge.ts';
+import { causeCounts } from '../results/token-renewals.ts';
 import {
   REPLAY_EXITS,
   REPRO_EXITS,
@@ -90,12 +91,15 @@ export function harnessLines(summary: Summary, tag = ''): string[] {
       `Flaky${tag}: ${summary.flaky.join(', ')}: a check failed, then passed when re-run; not counted as a ` +
         'failure (the first failure is the reason of each in the report)',
     );
-  if (summary.tokenRenewals)
+  if (summary.tokenRenewals) {
+    const causes = summary.renewals?.length ? ` (${causeCounts(summary.renewals)}; report.md lists them)` : '';
     lines.push(
       '',
       `Token renewed${tag}: the target refused the run's access token (401) on ${summary.tokenRenewals} ` +
-        'request(s); each was sent again once with a new token (tokens may expire early or be revoked by a newer one)',
+        `request(s)${causes}; each was sent again once with a new token (tokens may expire early or be revoked by ` +
+        'a newer one; one refused inside its stated lifetime while the newest of its client fails AUTH-TOKEN-LIFETIME)',
     );
+  }
   return lines;
 }
 

@@ -13,6 +13,7 @@
  * conformance.json (no clock), so re-rendering it gives the same bytes.
  */
 import { matrixSection } from './html-matrix.ts';
+import { renewalsHtml } from './renewals.ts';
 import { createHash } from 'node:crypto';
 import { overallVerdict, targetVerdict, verdictLine, type OverallVerdict } from '../results/build.ts';
 import { areaTitle, byArea } from '../results/judge.ts';
@@ -291,6 +292,7 @@ ${gateLine}
 <main>
 ${failuresSection(report)}
 ${problemsList}
+${renewalsHtml(report.summary)}
 ${environmentSection(report)}
 ${targetsTable}
 <section id="chart"><h2>Results by area</h2>

@@ -10,6 +10,7 @@
  * than any backtick run it holds, or escaped, so it cannot add Markdown or HTML.
  */
 import { matrixCounts, matrixRows, ORACLE_ORDER } from '../results/matrix.ts';
+import { RENEWAL_COLUMNS, renewalCells, renewalsLead } from './renewals.ts';
 import { oneLine } from '../base/text.ts';
 import { overallVerdict, targetVerdict, verdictLine } from '../results/build.ts';
 import { describeRequest } from '../results/exchange.ts';
@@ -228,7 +229,7 @@ function header(report: ConformanceReport): string[] {
   out.push('', '## Results by area', '', row(['Area', ...VERDICTS]), row(['---', ...VERDICTS.map(() => '---:')]));
   for (const a of byArea(report.results)) out.push(row([mdText(a.title), ...VERDICTS.map((v) => String(a.counts[v]))]));
   out.push(row(['**All requirements**', ...VERDICTS.map((v) => `**${report.summary.counts[v]}**`)]));
-  out.push(...matrixSummary(report));
+  out.push(...matrixSummary(report), ...renewalsSummary(report));
   const problems = report.summary.harnessFaults
     .map((f) => `Harness fault: ${f}`)
     .concat(report.summary.suiteErrors.map((e) => `Suite error: ${e}`));
@@ -239,6 +240,22 @@ function header(report: ConformanceReport): string[] {
     for (const p of problems.slice(0, 10)) out.push(`- ${mdText(oneLine(p, 300))}`);
     if (problems.length > 10) out.push(`- … and ${problems.length - 10} more (report.html lists them)`);
   }
+  return out;
+}
+
+/** How many token renewals in report.md; report.html lists every one the report does. */
+const RENEWALS_SHOWN = 10;
+
+/** The token renewals with their causes, the first few (report.html lists them all). */
+function renewalsSummary(report: ConformanceReport): string[] {
+  const lead = renewalsLead(report.summary);
+  if (!lead) return [];
+  const listed = report.summary.renewals ?? [];
+  const out = ['', '## Token renewals', '', mdText(lead)];
+  if (!listed.length) return out;
+  out.push('', row(RENEWAL_COLUMNS), row(RENEWAL_COLUMNS.map(() => '---')));
+  for (const r of listed.slice(0, RENEWALS_SHOWN)) out.push(row(renewalCells(r).map((c) => mdText(oneLine(c, 200)))));
+  if (listed.length > RENEWALS_SHOWN) out.push('', `… and ${listed.length - RENEWALS_SHOWN} more in report.html.`);
   return out;
 }
 

@@ -148,8 +148,15 @@ export function mergeReports(
 /** Token renewals and flaky requirements over the targets, when there are any. */
 function renewedAndFlaky(
   perTarget: readonly TargetReport[],
-): Pick<ConformanceReport['summary'], 'tokenRenewals' | 'flaky'> {
+): Pick<ConformanceReport['summary'], 'tokenRenewals' | 'renewals' | 'flaky'> {
   const renewals = perTarget.reduce((n, t) => n + (t.report.summary.tokenRenewals ?? 0), 0);
+  const listed = perTarget.flatMap((t) =>
+    (t.report.summary.renewals ?? []).map((r) => ({ ...r, check: `[${t.label}] ${r.check ?? 'the runner'}` })),
+  );
   const flaky = perTarget.flatMap((t) => (t.report.summary.flaky ?? []).map((id) => `[${t.label}] ${id}`));
-  return { ...(renewals ? { tokenRenewals: renewals } : {}), ...(flaky.length ? { flaky } : {}) };
+  return {
+    ...(renewals ? { tokenRenewals: renewals } : {}),
+    ...(listed.length ? { renewals: listed } : {}),
+    ...(flaky.length ? { flaky } : {}),
+  };
 }

@@ -18,6 +18,7 @@ export const REPRO_EXITS = 'exit 1 reproduced, 0 conforms now, 3 undecided in sh
 /** What `screenconf replay`'s exit status says (runner/replay.ts), as every report shows it. */
 export const REPLAY_EXITS = 'exit 1 reproduced, 0 conforms now, 3 undecided, 2 could not run';
 import { obj, text } from './schema-helpers.ts';
+import { RENEWALS_LISTED, RenewalSchema } from './token-renewals.ts';
 
 /**
  * Raised when a field is added; fields are never renamed or removed. 3: failures carry their fields;
@@ -27,9 +28,9 @@ import { obj, text } from './schema-helpers.ts';
  * must show, as data), evidence of the judged exchanges and their setup, failures[].repro; 8: results[].owner (a
  * requirement of the user's own catalogue, run --suites-dir) and its area "user"; 9: failures[].expect.unlike (values
  * a field of the judged answer must not hold); 10: results[].replay (the `screenconf replay` command of a failure),
- * evidence.property.examples.
+ * evidence.property.examples; 11: summary.renewals (the token renewals with their causes).
  */
-export const REPORT_SCHEMA_VERSION = 10;
+export const REPORT_SCHEMA_VERSION = 11;
 
 export const InterruptionSchema = z
   .enum(['SIGINT', 'SIGTERM', 'deadline'])
@@ -262,6 +263,13 @@ export const SummarySchema = obj({
   tokenRenewals: z
     .int()
     .describe("requests the target refused 401 with the run's own access token, sent again once with a new one")
+    .optional(),
+  renewals: z
+    .array(RenewalSchema)
+    .describe(
+      `the requests tokenRenewals counts, each with its cause (at most ${RENEWALS_LISTED}, those refused inside ` +
+        'their stated lifetime first)',
+    )
     .optional(),
   requests: obj({
     total: z.int().describe('every request the run sent to the target'),

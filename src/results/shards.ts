@@ -5,6 +5,7 @@
  * words — so the verdicts are those of the same run unsharded. A requirement whose checks ran in
  * two shards is judged from the checks of both.
  */
+import { RENEWALS_LISTED } from './token-renewals.ts';
 import { stringifyJson } from '../base/json.ts';
 import { HarnessError, isErrorCode } from '../errors.ts';
 import { CATALOGUE, CATALOGUE_VERSION, USER_OWNER, type UserRequirement, userRequirement } from '../spec/index.ts';
@@ -210,6 +211,7 @@ export function mergeShardReports(shards: readonly ConformanceReport[], id: stri
     leftovers: summaries.flatMap((s) => s.leftovers),
     suiteErrors: summaries.flatMap((s) => s.suiteErrors),
     throttled: summaries.reduce((n, s) => n + (s.throttled ?? 0), 0),
+    ...renewalsOf(summaries),
     requests: {
       total: summaries.reduce((n, s) => n + (s.requests?.total ?? 0), 0),
       bySuite: Object.assign({}, ...summaries.map((s) => s.requests?.bySuite ?? {})),
@@ -278,4 +280,11 @@ export function shardExpectations(shards: readonly ConformanceReport[]): Expecta
     }
   }
   return [...found.values()];
+}
+
+/** The token renewals of the shards, counted and listed (each shard judged its own: runner/token-renewals.ts). */
+function renewalsOf(summaries: readonly Summary[]): Pick<Summary, 'tokenRenewals' | 'renewals'> {
+  const count = summaries.reduce((n, s) => n + (s.tokenRenewals ?? 0), 0);
+  const listed = summaries.flatMap((s) => s.renewals ?? []).slice(0, RENEWALS_LISTED);
+  return { ...(count ? { tokenRenewals: count } : {}), ...(listed.length ? { renewals: listed } : {}) };
 }

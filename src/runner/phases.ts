@@ -1,6 +1,6 @@
 /**
  * The suite files run in two phases: every file but those whose requests may make a target lock the run out, then
- * those alone. The auth-guesses suite sends about 170 requests with credentials the target must refuse; a target
+ * those alone. The auth-guesses suite sends about 210 requests with credentials the target must refuse; a target
  * with brute-force protection may answer them by locking out the client (its address, or its credential) for a
  * while, and any request the run sent meanwhile would be refused for a reason not its own. The worker processes run
  * several files at once, so "last" in one file is not last in the run: the guesses run after every other file has

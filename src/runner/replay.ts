@@ -29,6 +29,7 @@ import { type LoggedExchange, parseExchangeLog } from '../results/exchange-log.t
 import { oldestFirst } from '../results/evidence.ts';
 import { failureHeadline } from '../results/failure.ts';
 import { WATCH_NAME } from '../results/invariants.ts';
+import { RENEWALS_CHECK } from '../results/token-renewals.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import type { ConformanceReport, Failure, RequirementResult } from '../results/report.ts';
 import { OutcomeCollector } from './collect.ts';
@@ -94,7 +95,9 @@ export function failuresToReplay(report: ConformanceReport, ids: readonly string
       .filter((f) => f.flaky !== true)
       .map((failure) => {
         const watched = failure.test.startsWith(WATCH_NAME);
-        const suite = watched ? undefined : result.tests.find((t) => t.name === failure.test)?.suite;
+        // The token renewals were judged from the run's record, by no check of a suite file (runner/token-renewals.ts).
+        const recorded = watched || failure.test === RENEWALS_CHECK;
+        const suite = recorded ? undefined : result.tests.find((t) => t.name === failure.test)?.suite;
         return { result, failure, watched, ...(suite ? { suite } : {}) };
       }),
   );
@@ -210,7 +213,17 @@ async function replayOn(
 ): Promise<RequirementReplay[]> {
   const decisions = new Map<ReplayUnit, Decision>();
   for (const u of units.filter((x) => !x.watched && x.suite === undefined))
-    decisions.set(u, { exit: 2, why: `the run's results do not name the suite file of the check "${u.failure.test}"` });
+    decisions.set(
+      u,
+      u.failure.test === RENEWALS_CHECK
+        ? {
+            exit: 3,
+            why:
+              "judged from the run's record of its token renewals (summary.renewals): a replay cannot make a token " +
+              'as old again where it was refused, nor show that no newer one was issued meanwhile',
+          }
+        : { exit: 2, why: `the run's results do not name the suite file of the check "${u.failure.test}"` },
+    );
   const checks = units.filter((u) => u.suite !== undefined);
   if (checks.length) {
     const collector = new OutcomeCollector(() => {});

@@ -183,7 +183,7 @@ export const SETTINGS = {
     env: 'SCREENCONF_CREDENTIAL_GUESSES',
     help:
       'send at most this many requests with near-miss credentials (missing, malformed, never issued: altered ' +
-      'copies of ours), spread over every kind and endpoint (default: all, about 170), for a target that locks out ' +
+      'copies of ours), spread over every kind and endpoint (default: all, about 210), for a target that locks out ' +
       'guessing; they are sent by the auth-guesses suite after every other suite, and a lockout is waited out',
   },
   maxFailures: {

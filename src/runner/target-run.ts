@@ -29,6 +29,7 @@ import { runRounds } from './rounds.ts';
 import type { SuiteSessions } from './suite-session.ts';
 import { lastPhase, phasesOf, runPhases } from './phases.ts';
 import { runSuites } from './suites.ts';
+import { judgeRunRenewals } from './token-renewals.ts';
 import type { UserSuites } from './user-suites.ts';
 import { sweep } from './sweep.ts';
 import { openTarget, type Target } from './target.ts';
@@ -244,6 +245,8 @@ function judgeRun(
     shardSuites: string[];
     /** With --duration: the rounds of the suites that ran. */
     rounds: number;
+    /** The token renewals judged (runner/token-renewals.ts), while the exchange log was still there. */
+    renewals: ReturnType<typeof judgeRunRenewals>;
   },
 ): TargetOutcome {
   const { stopper, redactor, config } = o;
@@ -251,7 +254,10 @@ function judgeRun(
   const short = cutShort(config, run.collector);
   // In suite order, whatever order the worker processes ended their files in: the report reads the same each run.
   const bySuite = [...run.collector.outcomes].sort((a, b) => o.suites.indexOf(a.suite) - o.suites.indexOf(b.suite));
-  const settled = settleOutcomes(bySuite, why ?? short);
+  // The run's own record of its token renewals judges AUTH-TOKEN-LIFETIME too, unless --only or --check leave it out.
+  const { renewals, outcome: renewed } = run.renewals;
+  const lifetimeSelected = config.checks === undefined && (config.only?.includes('AUTH-TOKEN-LIFETIME') ?? true);
+  const settled = settleOutcomes([...bySuite, ...(renewed && lifetimeSelected ? [renewed] : [])], why ?? short);
   const judged = judge(settled, [...CATALOGUE, ...(o.user?.catalogue ?? [])]);
   const byRuns = config.shardBy === 'runs';
   const shard = config.shard && {
@@ -263,13 +269,14 @@ function judgeRun(
   // A shard of the suite files leaves the other files' requirements to the other shards; a campaign shard runs all.
   const results = byRuns ? notRun : markOtherShards(notRun, shard);
   const suiteErrors = [...run.collector.errors, ...run.runErrors].map((e) => redactor.redact(e));
-  const renewals = countLines(s.tokenRenewalLog);
+  const renewalCount = countLines(s.tokenRenewalLog);
   const summary = {
     ...judged.summary,
     leftovers: run.left.map((r) => r.id),
     suiteErrors,
     throttled: countLines(s.throttleLog),
-    ...(renewals ? { tokenRenewals: renewals } : {}),
+    ...(renewalCount ? { tokenRenewals: renewalCount } : {}),
+    ...(renewals.length ? { renewals } : {}),
     cleanup: run.cleanup,
     mustNotJudged: notJudged(results),
     requests: {
@@ -414,10 +421,13 @@ export async function runTarget(o: TargetRunOptions): Promise<TargetOutcome> {
     setStage('sweep');
     const { cleanup, left } = await sweep(session.ledger, target, session.transport, o.config.keep);
     rmSync(session.base.breakerFile!, { force: true });
+    // Before exchanges.har is made: the exchange log it is made from (and then removed) shows the token requests.
+    const clients = { ours: target.primary.clientId, peer: target.peer?.clientId };
+    const renewals = judgeRunRenewals(session.tokenRenewalLog, session.exchangeLog, clients);
     const har = { version: VERSION, runId: o.runId, startedAt: startedAt.toISOString(), baseUrl: target.baseUrl };
     writeHar(o.reportDir, { ...har, label: o.label }, o.redactor);
     const { errors: runErrors, suites: shardSuites, rounds } = suitesRun;
-    const judging = { startedAt, collector, runErrors, cleanup, left, shardSuites, rounds };
+    const judging = { startedAt, collector, runErrors, cleanup, left, shardSuites, rounds, renewals };
     const outcome = judgeRun(o, target, session, judging);
     reportCleanup(o, target, session, cleanup, left);
     return outcome;

@@ -10,7 +10,20 @@
  * made from a token the suite gets itself, at a moment it chooses.
  */
 import { requirement, type RequirementId } from './catalogue.ts';
+import {
+  changed,
+  type CredentialBase,
+  type Derivation,
+  JWT_DERIVATIONS,
+  jwtParts,
+  NOT_JWT,
+  type NotApplicable,
+  SEGMENT_DERIVATIONS,
+  type VariationContext,
+} from './credential-parts.ts';
 import type { Level } from './requirement.ts';
+
+export { type CredentialBase, jwtParts, type NotApplicable, type VariationContext } from './credential-parts.ts';
 
 /** The endpoints that need a credential (interface § Endpoints: "All require authentication"). */
 export const PROTECTED_ENDPOINTS = [
@@ -23,22 +36,6 @@ export const PROTECTED_ENDPOINTS = [
   { name: 'read', request: 'GET /api/cases/{id}/' },
 ] as const;
 export type ProtectedEndpoint = (typeof PROTECTED_ENDPOINTS)[number]['name'];
-
-/** The real credential a variation is made from. */
-export type CredentialBase = 'access-token' | 'api-key';
-
-/** Why a variation cannot be made from the credential at hand. */
-export interface NotApplicable {
-  notApplicable: string;
-}
-
-/** What a variation is made with besides its own credential. */
-export interface VariationContext {
-  /** A random credential no server issued (base64url of 32 random bytes). */
-  random: string;
-  /** The peer organisation's credential of the same kind, for the variations that splice two together. */
-  peer?: string | undefined;
-}
 
 /** What a conforming server does with each oracle's cells, as the matrix view words it. */
 export const ORACLE_VERDICTS: Record<Oracle, 'reject' | 'none' | 'open' | 'observe'> = {
@@ -79,20 +76,10 @@ export interface CredentialVariation {
   timed?: 'late' | 'expired' | 'superseded';
   /** The endpoints it is sent to, when not every one. */
   endpoints?: readonly ProtectedEndpoint[];
-}
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/**
- * A character replaced by another whose base64 value differs in its top bit: the text decodes to other bytes even
- * where it is the last character of a base64 text (whose low bits may be padding a lenient decoder ignores), and the
- * replacement is never the same letter in the other case. A character outside base64 becomes "x" (or "y").
- */
-function changed(ch: string): string {
-  const standard = ch === '+' ? 62 : ch === '/' ? 63 : -1;
-  const value = standard >= 0 ? standard : BASE64URL.indexOf(ch);
-  if (value < 0) return ch === 'x' ? 'y' : 'x';
-  return BASE64URL[value ^ 32]!;
+  /** Whose records its requests name: the peer's for a credential that claims to be the peer's; default ours. */
+  records?: 'peer';
+  /** What it sends is no secret (credential-parts.ts Derivation.shown): not redacted from reports. */
+  shown?: true;
 }
 
 function changeAt(value: string, i: number): string {
@@ -108,27 +95,7 @@ function lastSignificant(value: string): number {
 const swapCase = (value: string) =>
   [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
-/** The three parts of a JWS compact serialisation whose header is a JSON object with an alg; undefined otherwise. */
-export function jwtParts(value: string): [string, string, string] | undefined {
-  const parts = value.split('.');
-  if (parts.length !== 3 || !/^[\w-]+$/.test(parts[0]!) || !/^[\w-]+$/.test(parts[1]!)) return undefined;
-  try {
-    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as { alg?: unknown } | null;
-    return typeof header?.alg === 'string' ? (parts as [string, string, string]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const NOT_JWT: NotApplicable = { notApplicable: 'the credential is not a JWT (header.payload.signature)' };
 const SHORT: NotApplicable = { notApplicable: 'the credential is shorter than 4 characters' };
-
-/** How a never-issued credential is made from an issued one. */
-interface Derivation {
-  name: string;
-  description: string;
-  derive(value: string, context: VariationContext): string | NotApplicable;
-}
 
 const DERIVATIONS: readonly Derivation[] = [
   { name: 'char-first', description: 'its first character changed', derive: (v) => changeAt(v, 0) },
@@ -156,6 +123,7 @@ const DERIVATIONS: readonly Derivation[] = [
   {
     name: 'jwt-other-payload',
     description: "a JWT with the peer organisation's payload between our header and signature",
+    records: 'peer',
     derive: (v, context) => {
       const ours = jwtParts(v);
       if (!ours) return NOT_JWT;
@@ -193,6 +161,24 @@ const fixed = (
   header: (context: VariationContext) => string | undefined,
 ): CredentialVariation => ({ name, description, owner, expect: 'refused', header: (_v, context) => header(context) });
 
+/** A never-issued credential made from one of ours (`Bearer <derived>`), which AUTH-REQUIRED-WRONG judges. */
+function derived(base: CredentialBase, words: string, d: Derivation): CredentialVariation {
+  return {
+    name: `${base}.${d.name}`,
+    description: `${words}, ${d.description}`,
+    from: base,
+    owner: 'AUTH-REQUIRED-WRONG',
+    expect: 'refused',
+    ...(d.records ? { records: d.records } : {}),
+    ...(d.shown ? { shown: d.shown } : {}),
+    header: (v, context) => {
+      if (v.length < 4) return SHORT;
+      const made = d.derive(v, context);
+      return typeof made === 'string' ? `Bearer ${made}` : made;
+    },
+  };
+}
+
 /** Every credential variation, in the order the suite sends them. */
 export const CREDENTIAL_VARIATIONS: readonly CredentialVariation[] = [
   fixed('none', 'no Authorization header', 'AUTH-REQUIRED-MISSING', () => undefined),
@@ -223,21 +209,18 @@ export const CREDENTIAL_VARIATIONS: readonly CredentialVariation[] = [
     'AUTH-REQUIRED-WRONG',
     (c) => `Token ${c.random}`,
   ),
-  ...BASES.flatMap(({ base, words }) =>
-    DERIVATIONS.map(
-      (d): CredentialVariation => ({
-        name: `${base}.${d.name}`,
-        description: `${words}, ${d.description}`,
-        from: base,
-        owner: 'AUTH-REQUIRED-WRONG',
-        expect: 'refused',
-        header: (v, context) => {
-          if (v.length < 4) return SHORT;
-          const derived = d.derive(v, context);
-          return typeof derived === 'string' ? `Bearer ${derived}` : derived;
-        },
-      }),
-    ),
+  ...BASES.flatMap(({ base, words }) => DERIVATIONS.map((d) => derived(base, words, d))),
+  ...SEGMENT_DERIVATIONS.map((d) => derived('api-key', 'our API key', d)),
+  ...JWT_DERIVATIONS.map((d) => derived('access-token', 'our access token', d)),
+  ...BASES.map(
+    ({ base, words }): CredentialVariation => ({
+      name: `${base}.trailing-text`,
+      description: `${words} followed by a space and more text ("Bearer <credential> x")`,
+      from: base,
+      owner: 'AUTH-CREDENTIAL-TRAILING-TEXT',
+      expect: 'refused',
+      header: (v) => `Bearer ${v} x`,
+    }),
   ),
   ...BASES.flatMap(({ base, words }) =>
     SCHEME_FORMS.map(

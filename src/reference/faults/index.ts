@@ -3,6 +3,7 @@ import { AUTH_FAULTS } from './auth.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
+import { CREDENTIAL_PART_FAULTS } from './credential-parts.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { ID_FAULTS } from './ids.ts';
@@ -12,12 +13,15 @@ import { PATCH_FAULTS } from './patch.ts';
 import { READ_FAULTS } from './read.ts';
 import { TENANT_FAULTS } from './tenant.ts';
 import { TOKEN_FAULTS } from './token.ts';
+import { TOKEN_LIFETIME_FAULTS } from './token-lifetime.ts';
 import { UNIQUE_FAULTS } from './unique.ts';
 import { WEBHOOK_FAULTS } from './webhook.ts';
 
 export const ALL_FAULTS = [
   ...TOKEN_FAULTS,
+  ...TOKEN_LIFETIME_FAULTS,
   ...AUTH_FAULTS,
+  ...CREDENTIAL_PART_FAULTS,
   ...PATCH_FAULTS,
   ...CASE_ID_FAULTS,
   ...READ_FAULTS,

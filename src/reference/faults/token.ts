@@ -9,7 +9,7 @@ import type { Env } from '../points.ts';
 const serverError = () => new AnswerNow({ status: 500, body: { error: 'server_error' } });
 
 /** The token a JWT-shaped credential's payload claims to be, taken without its signature, while its exp lasts. */
-function claimedLive(env: Env, credential: string): IssuedToken | undefined {
+export function claimedLive(env: Env, credential: string): IssuedToken | undefined {
   const decoded = decodeJwt(credential);
   const claimed = decoded && claimedToken(decoded.claims, env.organisations);
   return claimed && claimed.expiresAt > Date.now() ? claimed : undefined;

@@ -1,6 +1,7 @@
 /**
  * Variants of authentication beyond what the interface shows: brute-force protection ("Rate limits: not shown";
- * nothing in § Authentication forbids refusing a client that keeps sending credentials that open nothing).
+ * nothing in § Authentication forbids refusing a client that keeps sending credentials that open nothing); the
+ * status a malformed Authorization header is refused with ("Error status codes …: not shown").
  */
 import { HttpError } from '../http.ts';
 import { variant } from '../switches.ts';
@@ -10,6 +11,17 @@ const REFUSED = 20;
 const LOCKED_MS = 1000;
 
 export const AUTH_VARIANTS = [
+  variant(
+    'auth.malformed-400',
+    'an Authorization header that is not "<scheme> <credential>" ("Bearer", "Bearer <credential> x", Basic) is ' +
+      'refused 400 invalid_request with a Bearer challenge, as RFC 6750 §3.1 advises',
+    (_base, env) => ({
+      malformedCredentials: () => {
+        const message = 'Authorization header must be "Bearer <credential>"';
+        throw new HttpError(400, 'invalid_request', message, {}, env.b.challenge('invalid_request'));
+      },
+    }),
+  ),
   variant(
     'auth.lockout',
     `after ${REFUSED} requests from one address refused for their credential, every request from that address ` +

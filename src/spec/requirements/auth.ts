@@ -2,7 +2,7 @@ import { requirements } from '../requirement.ts';
 
 const LOCKOUT_DECISION =
   'A server may protect itself against guessing. The requests with credentials it must refuse (the suite ' +
-  'auth-guesses: about 170 near misses, fewer with --credential-guesses) are sent after every other suite file has ' +
+  'auth-guesses: about 210 near misses, fewer with --credential-guesses) are sent after every other suite file has ' +
   'ended, alone, so a lockout they cause meets no other check; they go in groups of a few, and after each group a ' +
   "request with the run's own credential (a read of a case) shows whether it still opens. When it does not, the " +
   'lockout is waited out (its Retry-After, else reads further apart, at most 60 s in all per run) and the group is ' +
@@ -70,15 +70,25 @@ export const AUTH_REQUIREMENTS = requirements([
     statement:
       'A bearer credential that the server did not issue is rejected with a 4xx and changes nothing, on every ' +
       'protected endpoint: an unknown one, and one made from an issued access token or API key (a character ' +
-      'changed, cut short, a prefix of it, with a suffix, its letters in the other case; for a JWT, another ' +
-      'organisation\'s payload under our signature, or alg "none").',
-    source: 'interface § Authentication 1-2; RFC 6750 §3.1 (invalid_token); RFC 7515 §5.2 (a JWS is checked whole)',
+      'changed, cut short, a prefix of it, with a suffix, its letters in the other case; for an API key with ' +
+      "separators, each segment alone or one changed; for a JWT, another organisation's payload under our " +
+      'signature, its signature removed, alg "none", or re-signed with a key the client can derive from its own ' +
+      "client secret); one claiming another organisation opens none of that organisation's records either.",
+    source:
+      'interface § Authentication 1-2; RFC 6750 §3.1 (invalid_token); RFC 7515 §5.2 (a JWS is checked whole); ' +
+      'RFC 8725 §2.1, §3.1, §3.5 (alg "none", keys of little entropy)',
     decision:
       'A credential is the string issued: one that differs from it in any character is another credential, which ' +
-      'the server did not issue (spec/credential-matrix.ts lists how each is made). Its letters in the other case ' +
-      'are sent only for a credential that is not all hexadecimal digits and dashes (a UUID or hex token may be ' +
-      'read in either case, RFC 9562 §4). A suffix is a whole base64 quantum ("AAAA"), and a changed character ' +
-      "changes its base64 value's top bit, so neither decodes to the bytes of the issued credential.",
+      'the server did not issue (spec/credential-matrix.ts and spec/credential-parts.ts list how each is made). Its ' +
+      'letters in the other case are sent only for a credential that is not all hexadecimal digits and dashes (a ' +
+      'UUID or hex token may be read in either case, RFC 9562 §4). A suffix is a whole base64 quantum ("AAAA"), ' +
+      "and a changed character changes its base64 value's top bit, so neither decodes to the bytes of the issued " +
+      'credential. An API key is cut at its separators (".", "_", "-"): what precedes the first, what follows the ' +
+      'first, what follows the last, and the key with the first or the last segment changed whole. A JWT is ' +
+      're-signed HS256 with our client secret, its SHA-256 in hexadecimal, or an empty key: with our claims and a ' +
+      "jti of its own, or with every text claim the peer's token holds otherwise (its client, organisation, jti) " +
+      "taken from it. A credential claiming the peer is sent to the peer's records (read back with the peer's " +
+      'credential): a server that takes the claim acts as the peer, and on our records would only find nothing.',
   },
   {
     id: 'AUTH-REFUSAL-NO-DATA',
@@ -113,6 +123,19 @@ export const AUTH_REQUIREMENTS = requirements([
       'do with "Bearer ".',
   },
   {
+    id: 'AUTH-CREDENTIAL-TRAILING-TEXT',
+    level: 'SHOULD',
+    area: 'auth',
+    statement:
+      'A valid access token or API key followed by a space and more text ("Bearer <credential> x") is rejected ' +
+      'with a 4xx and changes nothing, on every protected endpoint.',
+    source: 'RFC 6750 §2.1 (credentials = "Bearer" 1*SP b64token), §3.1 (invalid_request: SHOULD answer 400)',
+    decision:
+      'The header is not a bearer credential: RFC 6750 §3.1 says the server SHOULD answer invalid_request (400); ' +
+      'any 4xx that changes nothing passes (a 401 too). A server that splits the header on spaces and takes the ' +
+      'second word opens with it. A SHOULD, as the RFC words it: the run warns, and fails only with --strict.',
+  },
+  {
     id: 'AUTH-TOKEN-LIFETIME',
     level: 'SHOULD',
     area: 'auth',
@@ -125,7 +148,13 @@ export const AUTH_REQUIREMENTS = requirements([
       "client's earlier tokens when it issues a new one (AUTH-TOKEN-SUPERSEDED): the check judges only where the " +
       'server keeps them. A token got at the start of the auth suite is used again 2 s before its stated lifetime ' +
       'ends where that is at most 10 s after its issue (as AUTH-TOKEN-EXPIRED waits), else at the end of the suite ' +
-      '(a longer wait is not made); not judged within 1 s of its end.',
+      "(a longer wait is not made); not judged within 1 s of its end. And from the run's record of its token " +
+      "renewals (every request refused 401 with the run's own token and sent again with a new one): a refusal " +
+      'fails it where the refused token was the newest of its client (no token request of that client, from any ' +
+      "process of the run, a check's own included, was answered between its issue and the refusal), the refusal " +
+      'came before a tenth of its stated lifetime (at least 1 s) was left, the new token was taken, and it was not ' +
+      'among the near misses (where a lockout may refuse any credential). The report lists every renewal with its ' +
+      'cause (summary.renewals).',
   },
   {
     id: 'AUTH-TOKEN-EXPIRED',
