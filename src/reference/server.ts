@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { attributed, whileListening } from './attribution.ts';
 import { type Behaviour, correctBehaviour, type Env } from './behaviour.ts';
 import { type FaultName, faultSwitch } from './faults.ts';
-import { AnswerNow, HttpError, writeAnswer } from './http.ts';
+import { AnswerNow, DropNow, dropAnswer, HttpError, writeAnswer } from './http.ts';
 import { DEFAULT_PROCESSING, type ProcessingOptions } from './options.ts';
 import { newOrganisation, type TenantCredentials } from './organisations.ts';
 import { route } from './router.ts';
@@ -84,6 +84,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       .then((answer) => writeAnswer(res, answer, contentType))
       .catch((err: unknown) => {
         if (res.headersSent) return res.destroy();
+        if (err instanceof DropNow) return dropAnswer(res, err.how);
         if (err instanceof AnswerNow) return writeAnswer(res, err.answer, contentType);
         if (err instanceof HttpError) return writeAnswer(res, env.b.errorAnswer(err), contentType);
         // A defect in the reference server: say so without leaking internals.

@@ -4,6 +4,7 @@ import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
+import { DROP_FAULTS } from './drop.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
@@ -31,4 +32,5 @@ export const ALL_FAULTS = [
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
+  ...DROP_FAULTS,
 ];
