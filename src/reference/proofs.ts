@@ -413,6 +413,7 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'webhook.slow': ['WEBHOOK-DELIVERED', 'WEBHOOK-LATENCY'],
   'webhook.at-least-once': ['WEBHOOK-ONE-PER-COMPLETION', 'WEBHOOK-DUPLICATES'],
   'http.rate-limit': [],
+  'http.connection-close': [],
   'http.charset': ['TOKEN-ISSUE', 'CASE-PATCH-RESPONSE-SCHEMA', 'WEBHOOK-CONTENT-TYPE'],
   'ids.large-sparse': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'MODEL-CONSISTENT'],
   'ids.above-2^53': ['CASE-PATCH-UNKNOWN-ID', 'CASE-DELETE-UNKNOWN-ID', 'CASE-ID-NON-INTEGER', 'MODEL-CONSISTENT'],

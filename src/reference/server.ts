@@ -78,6 +78,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const server: Server = createServer((req, res) => {
     // Identifies the software, as servers commonly do (the report lists it under the target).
     res.setHeader('server', 'screenconf-reference');
+    if (env.b.closeAfterAnswer) res.setHeader('connection', 'close');
     const contentType = (mediaType: string) => env.b.contentType(mediaType);
     // Stryker disable next-line all: which check a request came from is for the mutation campaign's coverage only
     attributed(req.headers, () => route(env, req))
