@@ -30,6 +30,11 @@ export const RESTART_WAITS_MS: readonly number[] = [250, 750, 1500, 2500];
 /** A gateway whose application does not answer (yet): 502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout. */
 const GATEWAY_WITHOUT_APPLICATION = [502, 503, 504];
 
+/** The seconds the first `n` waits add up to. */
+function waited(waits: readonly number[], n: number): number {
+  return waits.slice(0, n).reduce((a, b) => a + b, 0) / 1000;
+}
+
 function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
@@ -70,7 +75,8 @@ export class LivenessProbe {
         const alive = !GATEWAY_WITHOUT_APPLICATION.includes(r.status);
         if (alive || !again) return { alive, said: `${what}: HTTP ${r.status}`, unrecorded };
       } else if (!again || r.error.code === 'SC_TARGET_TIMEOUT') {
-        return { alive: false, said: `${what}: no answer (${r.error.message})`, unrecorded };
+        const reads = n > 0 ? ` in ${n + 1} reads over ${waited(waits, n)} s, the last` : '';
+        return { alive: false, said: `${what}: no answer${reads} (${r.error.message})`, unrecorded };
       }
       await this.wait(waits[n]!);
     }

@@ -405,9 +405,9 @@ export class Transport {
         : await this.#liveness.check(req.url, this.#answered);
     const said = live && this.redactor.redact(live.said);
     if (live && !live.alive) {
-      recorded.error = `${e.message}; nor did a liveness read right after it (${said}): the target stopped answering`;
+      recorded.error = `${e.message}; the liveness read right after it got none either (${said}): the target is gone`;
       this.#recordAfter(recorded, live);
-      const gone = new TransportError('SC_TARGET_UNREACHABLE', `${e.message}, nor to a liveness read (${said})`, {
+      const gone = new TransportError('SC_TARGET_UNREACHABLE', recorded.error, {
         cause: e,
         notSent: e.notSent,
       });
