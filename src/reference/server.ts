@@ -78,6 +78,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const server: Server = createServer((req, res) => {
     // Identifies the software, as servers commonly do (the report lists it under the target).
     res.setHeader('server', 'screenconf-reference');
+    // Stryker disable next-line all: Connection: close is a legal choice (variant http.connection-close), no defect
     if (env.b.closeAfterAnswer) res.setHeader('connection', 'close');
     const contentType = (mediaType: string) => env.b.contentType(mediaType);
     // Stryker disable next-line all: which check a request came from is for the mutation campaign's coverage only
@@ -85,6 +86,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       .then((answer) => writeAnswer(res, answer, contentType))
       .catch((err: unknown) => {
         if (res.headersSent) return res.destroy();
+        // Stryker disable next-line all: only the fault switches throw DropNow; the correct server never does
         if (err instanceof DropNow) return dropAnswer(res, err.how);
         if (err instanceof AnswerNow) return writeAnswer(res, err.answer, contentType);
         if (err instanceof HttpError) return writeAnswer(res, env.b.errorAnswer(err), contentType);

@@ -14,6 +14,7 @@ export function answerDefaults(env: Env): AnswerPoints {
       headers: err.headers,
     }),
     contentType: (mediaType) => mediaType,
+    // Stryker disable next-line BooleanLiteral: Connection: close is a legal choice (variant http.connection-close)
     closeAfterAnswer: false,
   };
 }
