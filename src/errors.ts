@@ -87,10 +87,22 @@ export const ERROR_CODES = {
     'the base URL says `https://` but the port speaks plain HTTP (the TLS handshake met an HTTP answer): ' +
       'the message names the `http://` URL to try; nothing was sent',
   ),
-  SC_TARGET_UNREACHABLE: code(3, 'no HTTP answer from the target (refused, reset, DNS, or it stopped answering)'),
+  SC_TARGET_UNREACHABLE: code(
+    3,
+    'no HTTP answer from the target: refused or unknown host, or it stopped answering (a request got none, nor did ' +
+      'the liveness read sent right after it; the run then sends nothing more)',
+  ),
   SC_TARGET_TIMEOUT: code(
     3,
-    'the target gave no complete answer within `--timeout-ms` (inside a check: the check fails)',
+    'the target gave no complete answer within `--timeout-ms` while it still answered the liveness read sent right ' +
+      'after (inside a check: the check fails, the exchange shown as one that got no answer)',
+    'fails',
+  ),
+  SC_TARGET_DROPPED: code(
+    3,
+    'the target closed or reset the connection before a complete answer while it still answered the liveness read ' +
+      'sent right after: that was its answer to the request (inside a check: the check fails, the exchange shown as ' +
+      'one that got no answer)',
     'fails',
   ),
   SC_TARGET_TOO_LARGE: code(
@@ -177,6 +189,7 @@ export type TransportErrorCode =
   | 'SC_TARGET_PLAIN_HTTP'
   | 'SC_TARGET_UNREACHABLE'
   | 'SC_TARGET_TIMEOUT'
+  | 'SC_TARGET_DROPPED'
   | 'SC_TARGET_TOO_LARGE'
   | 'SC_TARGET_PROTOCOL';
 
@@ -195,9 +208,11 @@ export class TransportError extends HarnessError {
     this.notSent = options?.notSent ?? false;
   }
 
-  /** No answer at all (refused, reset, silent until the timeout): what the run's breaker counts. */
+  /** No answer at all (refused, closed, reset, silent until the timeout): what a liveness read decides on. */
   get noAnswer(): boolean {
-    return this.code === 'SC_TARGET_UNREACHABLE' || this.code === 'SC_TARGET_TIMEOUT';
+    return (
+      this.code === 'SC_TARGET_UNREACHABLE' || this.code === 'SC_TARGET_TIMEOUT' || this.code === 'SC_TARGET_DROPPED'
+    );
   }
 }
 

@@ -1,9 +1,9 @@
-/** The transport's safety toward the target, against real local listeners: load bounds, 429, breaker, caps. */
+/** The transport's safety toward the target, against real local listeners: load bounds, 429, timeouts, caps. */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TokenSource } from '../src/client/auth.ts';
 import { Limiter } from '../src/client/limiter.ts';
 import { Redactor } from '../src/base/redact.ts';
@@ -11,26 +11,16 @@ import { retryAfterMs, Transport, type TransportOptions } from '../src/client/tr
 import { HarnessError, TransportError } from '../src/errors.ts';
 import { loadLimits } from '../src/runner/settings.ts';
 import { tempDir } from './support/cli.ts';
+import { closedAfterEach } from './support/listeners.ts';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise((r) => {
-          s.closeAllConnections();
-          s.close(r);
-        }),
-    ),
-  );
-});
+const track = closedAfterEach();
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => handler(req, res));
   });
-  servers.push(server);
+  track(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -229,58 +219,17 @@ describe('429 Too Many Requests', () => {
   });
 });
 
-describe('a target that stops answering', () => {
-  it('stops sending after two requests in a row get no answer', async () => {
-    let seen = 0;
-    const url = await listen(() => {
-      seen += 1;
-    }); // never answers
-    const t = transport({ timeoutMs: 150 });
-    for (let i = 0; i < 2; i++) expect((await get(t, url).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
-    const err = await get(t, url).catch((e) => e);
-    expect(err).toBeInstanceOf(TransportError);
-    expect(err.code).toBe('SC_TARGET_UNREACHABLE');
-    expect(err.notSent).toBe(true);
-    expect(err.message).toMatch(/stopped answering/);
-    // Not sent: the server saw only the first two.
-    expect(seen).toBe(2);
-  });
-
-  it('is not reset by answered token requests: a target whose API hangs is still given up on', async () => {
-    const url = await listen((req, res) => {
-      if (req.url === '/api/oauth/token/') res.end('{}'); // the API never answers
-    });
-    const t = transport({ timeoutMs: 150 });
-    const token = () => t.send({ method: 'POST', url: `${url}/api/oauth/token/`, headers: {}, token: true });
-    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
-    expect((await token()).status).toBe(200);
-    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_TIMEOUT');
-    expect((await get(t, `${url}/api/cases/1/`).catch((e) => e)).code).toBe('SC_TARGET_UNREACHABLE');
-  });
-
-  it('tells the other transports of the run through the breaker file, which then send nothing', async () => {
-    let seen = 0;
-    const url = await listen(() => {
-      seen += 1;
-    });
-    const breakerFile = join(tempDir(), 'breaker');
-    const first = transport({ timeoutMs: 150, breakerFile });
-    for (let i = 0; i < 2; i++) await get(first, url).catch(() => undefined);
-    // Another process's transport of the same run (a suite file in its own worker).
-    const other = transport({ timeoutMs: 150, breakerFile });
-    const err = await get(other, url).catch((e) => e);
-    expect(err).toMatchObject({ code: 'SC_TARGET_UNREACHABLE', notSent: true });
-    expect(err.message).toMatch(/no complete answer .* within 150 ms/);
-    expect(seen).toBe(2);
-  });
-
+describe('an exchange that gets no complete answer', () => {
+  // Whether a request that got no answer was the target's answer or a target gone: test/liveness.test.ts.
   it('times out a body that trickles forever (the timeout covers the whole exchange)', async () => {
     const url = await listen((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => res.write(' '), 20);
       res.on('close', () => clearInterval(timer));
     });
-    const err = await get(transport({ timeoutMs: 300, maxResponseBytes: 1_000_000 }), url).catch((e) => e);
+    // The exchange alone: no liveness read after it (test/liveness.test.ts).
+    const t = transport({ timeoutMs: 300, maxResponseBytes: 1_000_000, liveness: false });
+    const err = await get(t, url).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('SC_TARGET_TIMEOUT');
   });
@@ -289,7 +238,7 @@ describe('a target that stops answering', () => {
     const url = await listen((req, res) => {
       if (req.url === '/fast') res.end('{}'); // anything else never answers
     });
-    const t = transport({ timeoutMs: 300, breakerThreshold: 0 });
+    const t = transport({ timeoutMs: 300, liveness: false });
     const hang = async () => {
       const began = performance.now();
       const err = await get(t, `${url}/hang`).catch((e) => e);

@@ -87,6 +87,7 @@ const COMBINED: VariantName[][] = [
     'errors.status-422',
     'tenant.forbidden',
     'http.charset',
+    'http.connection-close',
   ],
   // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
   [

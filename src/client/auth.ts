@@ -2,7 +2,7 @@
 import { HarnessError, TransportError } from '../errors.ts';
 import { encodeBody } from './encode.ts';
 import { type SharedToken, type TokenIssue, TokenShare } from './token-share.ts';
-import { type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
+import { exchangeOfNoAnswer, type ReceivedResponse, targetUrl, type Transport } from './transport.ts';
 
 export interface ClientCredentials {
   clientId: string;
@@ -183,7 +183,8 @@ export class TokenSource {
     } catch (err) {
       if (err instanceof TransportError) {
         if (err.code === 'SC_TARGET_PLAIN_HTTP') throw err;
-        if (err.noAnswer) {
+        // No answer from a target that still answers others (its liveness read) is its answer: a broken one.
+        if (err.noAnswer && !exchangeOfNoAnswer(err)) {
           throw new HarnessError('SC_TARGET_UNREACHABLE', `token endpoint unreachable: ${err.message}`, { cause: err });
         }
         throw new HarnessError('SC_TARGET_BROKEN', `token endpoint gave no usable answer: ${err.message}`, {

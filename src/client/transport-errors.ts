@@ -10,7 +10,19 @@ function hostOf(url: string): string {
   }
 }
 
-/** The TransportError of an exchange that failed: a timeout, the target unreachable, TLS to plain HTTP, … */
+/**
+ * The connection ended by the target after the request went out, by what the client saw: a close (undici's
+ * "other side closed", a body that stopped short) or a reset (a TCP RST: a process that died, a proxy that gave up on
+ * the request, a body it would not read).
+ */
+const DROPPED: Readonly<Record<string, string>> = {
+  UND_ERR_SOCKET: 'closed the connection',
+  ERR_STREAM_PREMATURE_CLOSE: 'closed the connection',
+  ECONNRESET: 'reset the connection',
+  EPIPE: 'closed the connection while the request was sent',
+};
+
+/** The TransportError of an exchange that failed: a timeout, the connection dropped, the target unreachable, … */
 export function describe(err: unknown, url: string, timeoutMs: number): TransportError {
   const origin = hostOf(url);
   if (err instanceof TransportError) return err;
@@ -30,20 +42,17 @@ export function describe(err: unknown, url: string, timeoutMs: number): Transpor
   const code = (err as { code?: string })?.code ?? '';
   const plain = plainHttpError(err, url);
   if (plain) return plain;
-  if (
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ENOTFOUND',
-      'EAI_AGAIN',
-      'EHOSTUNREACH',
-      'ENETUNREACH',
-      'EPIPE',
-      'UND_ERR_SOCKET',
-      'UND_ERR_CLOSED',
-    ].includes(code)
-  ) {
-    const notSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
+  const dropped = DROPPED[code];
+  if (dropped) {
+    const message = String((err as Error)?.message ?? '').split('\n')[0];
+    const detail = message && !message.includes(code) ? `${code}: ${message}` : message || code;
+    return new TransportError('SC_TARGET_DROPPED', `the target ${dropped} before a complete answer (${detail})`, {
+      cause: err,
+    });
+  }
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED'].includes(code)) {
+    // Refused, or no such host: the request never left (UND_ERR_CLOSED: our own client was closed).
+    const notSent = code !== 'UND_ERR_CLOSED';
     return new TransportError('SC_TARGET_UNREACHABLE', `cannot reach ${origin}: ${code}`, { cause: err, notSent });
   }
   const message = String((err as Error)?.message ?? err).split('\n')[0];

@@ -2,16 +2,17 @@
  * One HTTP exchange over undici: a whole-exchange timeout, a cap on the response size, redirects
  * never followed (so Authorization never travels to another origin), a limit on the load sent
  * (concurrency and rate), 429 answers retried after their Retry-After within a budget, a
- * breaker that stops sending once the target has stopped answering, and a redacted record of
- * what was sent and received.
+ * liveness read after a request that got no answer (liveness.ts: the target's answer to that request, or a target
+ * gone), a breaker that stops sending once the target is gone, and a redacted record of what was sent and received.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import { describe } from './transport-errors.ts';
+import { flattenHeaders, isoTime, readCapped, retryAfterMs } from './reading.ts';
+import { type Liveness, type LivenessRead, LivenessProbe } from './liveness.ts';
 import type { CredentialKind, Exchange, OrganisationRole } from '../results/exchange.ts';
-import type { RenewalLine } from '../results/token-renewals.ts';
-import type { TokenIssue } from './token-share.ts';
+import { logRenewal, logThrottle, type Renewal } from './run-logs.ts';
 import { startDeadline } from './deadline.ts';
 import { Limiter, sleep } from './limiter.ts';
 import { refuseWhenStopping, stoppingReason } from './stopping.ts';
@@ -19,6 +20,7 @@ import { parseJson } from '../base/json.ts';
 import type { Redactor } from '../base/redact.ts';
 
 export { targetUrl } from './target-url.ts';
+export { retryAfterMs } from './reading.ts';
 
 export interface TransportOptions {
   /** Time allowed for one whole exchange (connect, headers, body), in ms. */
@@ -35,8 +37,17 @@ export interface TransportOptions {
   throttleLog?: string;
   /** A JSON-lines file that gets one line per request sent again with a new access token after a 401 (counted). */
   tokenRenewalLog?: string;
-  /** Failures in a row with no HTTP answer (refused, reset, timeout) after which no more is sent. */
+  /**
+   * Requests in a row that got no answer within the timeout while the target answered the liveness read after each,
+   * after which no more is sent (default 3; 0: no bound): a target that answers only the liveness read would
+   * otherwise hold every request of the run for the whole timeout.
+   */
   breakerThreshold?: number;
+  /**
+   * Whether a request that got no answer is followed by a liveness read (default true). Without it no answer is
+   * taken as a target gone, and nothing stops the sending (tests of the exchange itself).
+   */
+  liveness?: boolean;
   /**
    * A file the transports of one run share: the first to give up on the target writes why, and
    * every transport that finds it sends nothing more (suite files run in processes of their own).
@@ -51,8 +62,10 @@ export const DEFAULT_TRANSPORT: TransportOptions = { timeoutMs: 15_000, maxRespo
 // The wait (30 s in all) is the bound a polite client keeps; the count is high because under a fixed-window
 // limit shared by several worker processes a request can lose the race for a window many times in a row.
 export const DEFAULT_RETRY_429 = { maxRetries: 12, maxWaitMs: 30_000 } as const;
-// Two requests in a row with no answer (a timeout each, with the defaults 30 s) is a target that stopped answering.
-const DEFAULT_BREAKER_THRESHOLD = 2;
+// Three timeouts in a row (45 s with the defaults) of a target that answers only the liveness reads: no more is sent.
+const DEFAULT_BREAKER_THRESHOLD = 3;
+/** A request refused while the target restarted is sent again once it answers, at most this many times. */
+const MAX_RESENDS = 2;
 
 export interface OutgoingRequest {
   method: string;
@@ -94,6 +107,17 @@ export function exchangeOfBody(body: unknown): Exchange | undefined {
   return body !== null && typeof body === 'object' ? answeredIn.get(body) : undefined;
 }
 
+/** Each TransportError of a request the target got and answered with no answer, by the exchange recorded. */
+const droppedIn = new WeakMap<TransportError, Exchange>();
+
+/**
+ * The exchange of a request that got no answer while the target answered the liveness read after it (a connection
+ * closed or reset, nothing within the timeout): that was its answer, and a check judging the request fails on it.
+ */
+export function exchangeOfNoAnswer(err: unknown): Exchange | undefined {
+  return err instanceof TransportError ? droppedIn.get(err) : undefined;
+}
+
 /** An object nested in a body came in the body's exchange: a failure judging the part judges that exchange. */
 export function partOfBody(part: object, body: unknown): void {
   const exchange = exchangeOfBody(body);
@@ -109,81 +133,24 @@ const RECORDED_BODY_CHARS = 16_384;
  */
 const RECORDED_REQUEST_CHARS = 1_048_576;
 
-/** An exchange's `at`: requests started in the same millisecond share the text (toISOString is not free). */
-let isoOf = { ms: Number.NaN, text: '' };
-function isoTime(ms: number): string {
-  if (isoOf.ms !== ms) isoOf = { ms, text: new Date(ms).toISOString() };
-  return isoOf.text;
-}
-
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-/**
- * The body, all of it, or a TransportError once it passes `max` bytes. Read with listeners rather
- * than an async iterator: the iterator's machinery (end-of-stream watcher, a promise per chunk)
- * cost more than the rest of reading a small answer.
- */
-function readCapped(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const fail = (err: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(err);
-    };
-    body.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > max) {
-        fail(new TransportError('SC_TARGET_TOO_LARGE', `response body over ${max} bytes`));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    body.on('error', fail);
-    // Closed with neither an end nor an error: what the iterator reported as a premature close. Every body
-    // closes, after its end too, so the Error (and its stack) is made only when nothing settled the read.
-    body.on('close', () => {
-      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    });
-  });
-}
-
-/**
- * Retry-After as a wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable.
- */
-export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 export class Transport {
   readonly #limiter: Limiter;
+  readonly #liveness: LivenessProbe;
   #throttled = 0;
-  #failuresInARow = 0;
+  /** Timeouts in a row of a target that answered the liveness read after each. */
+  #timeoutsInARow = 0;
+  /** Whether the target answered any request of this transport: a refusal after that may be a restart. */
+  #answered = false;
   #stopped?: TransportError;
 
   constructor(
     readonly options: TransportOptions,
     readonly redactor: Redactor,
     private readonly record: (exchange: Exchange) => void = () => {},
+    wait?: (ms: number) => Promise<void>,
   ) {
     this.#limiter = new Limiter({ concurrency: options.concurrency ?? 0, maxRps: options.maxRps ?? 0 });
+    this.#liveness = new LivenessProbe((url) => this.#livenessRead(url), wait);
   }
 
   /** How many 429 answers this transport received. */
@@ -209,7 +176,7 @@ export class Transport {
       // Up to half as long again, at random: requests throttled together do not all return together.
       const wait = Math.round((asked ?? 1000 * 2 ** retry) * (1 + Math.random() / 2));
       const giveUp = retry >= budget.maxRetries || waitedMs + wait > budget.maxWaitMs;
-      this.#logThrottle(req, res, wait, !giveUp);
+      if (this.options.throttleLog) logThrottle(this.options.throttleLog, this.redactor, req, res, wait, !giveUp);
       if (giveUp) {
         const why =
           retry >= budget.maxRetries
@@ -225,23 +192,6 @@ export class Transport {
       this.#limiter.pause(asked ?? wait);
       await sleep(wait);
       waitedMs += wait;
-    }
-  }
-
-  #logThrottle(req: OutgoingRequest, res: ReceivedResponse, waitMs: number, retried: boolean): void {
-    if (!this.options.throttleLog) return;
-    const line = {
-      at: new Date().toISOString(),
-      method: req.method,
-      url: this.redactor.redact(req.url),
-      retryAfter: res.headers['retry-after'] ?? null,
-      waitMs,
-      retried,
-    };
-    try {
-      appendFileSync(this.options.throttleLog, `${JSON.stringify(line)}\n`);
-    } catch {
-      // Counting is best effort; the request itself is unaffected.
     }
   }
 
@@ -266,28 +216,9 @@ export class Transport {
    * Records that a request answered 401 with the run's access token is sent again with a new one: the refused
    * exchange, the token request that issued the refused token (and the expires_in it stated), the new answer.
    */
-  logTokenRenewal(
-    req: OutgoingRequest,
-    renewal: { status: number; refused?: Exchange | undefined; token?: TokenIssue | undefined; retry?: number },
-  ): void {
-    if (!this.options.tokenRenewalLog) return;
-    const { status, refused, token, retry } = renewal;
-    const line: RenewalLine = {
-      at: new Date().toISOString(),
-      method: req.method,
-      url: this.redactor.redact(req.url),
-      status,
-      ...(req.organisation ? { organisation: req.organisation } : {}),
-      ...(refused ? { refused: { at: refused.at, ms: refused.durationMs } } : {}),
-      ...(token ? { token } : {}),
-      ...(retry !== undefined ? { retry } : {}),
-      ...this.renewalTag(),
-    };
-    try {
-      appendFileSync(this.options.tokenRenewalLog, `${JSON.stringify(line)}\n`);
-    } catch {
-      // Counting is best effort; the request itself is unaffected.
-    }
+  logTokenRenewal(req: OutgoingRequest, renewal: Renewal): void {
+    if (this.options.tokenRenewalLog)
+      logRenewal(this.options.tokenRenewalLog, this.redactor, req, renewal, this.renewalTag());
   }
 
   /** Stops sending to the target, and tells the other transports of the run. */
@@ -314,14 +245,13 @@ export class Transport {
     return new TransportError('SC_TARGET_UNREACHABLE', why, { notSent: true });
   }
 
-  async #sendOnce(req: OutgoingRequest): Promise<ReceivedResponse> {
+  async #sendOnce(req: OutgoingRequest, resent = 0): Promise<ReceivedResponse> {
     refuseWhenStopping(req);
     this.#stopped ??= this.#givenUpElsewhere();
     if (this.#stopped) {
       throw new TransportError(
         'SC_TARGET_UNREACHABLE',
-        `${this.#stopped.message}; the target stopped answering (requests in a row got no answer), so no more ` +
-          `requests are sent to it`,
+        `${this.#stopped.message}; the target stopped answering, so no more requests are sent to it`,
         { notSent: true },
       );
     }
@@ -335,9 +265,29 @@ export class Transport {
       release();
       throw err;
     }
-    const started = Date.now();
-    const recorded: Exchange = {
-      at: isoTime(started),
+    const recorded = this.#newRecord(req);
+    let res: ReceivedResponse;
+    try {
+      res = await this.#exchange(req, recorded);
+    } catch (err) {
+      release();
+      if (!(err instanceof TransportError) || !err.noAnswer) {
+        this.record(recorded);
+        throw err;
+      }
+      return this.#noAnswer(req, err, recorded, resent);
+    }
+    release();
+    this.record(recorded);
+    this.#answered = true;
+    if (!req.token) this.#timeoutsInARow = 0;
+    return res;
+  }
+
+  /** A new record of a request, redacted (its answer or error is filled in when it comes). */
+  #newRecord(req: OutgoingRequest): Exchange {
+    return {
+      at: isoTime(Date.now()),
       durationMs: 0,
       request: {
         method: req.method,
@@ -348,6 +298,11 @@ export class Transport {
         ...(req.body !== undefined ? { body: this.redactor.redact(req.body.slice(0, RECORDED_REQUEST_CHARS)) } : {}),
       },
     };
+  }
+
+  /** One exchange, into `recorded`: the answer, or a TransportError (redacted) when no complete one came. */
+  async #exchange(req: OutgoingRequest, recorded: Exchange): Promise<ReceivedResponse> {
+    const started = Date.now();
     const deadline = startDeadline(this.options.timeoutMs);
     try {
       const extra = this.unrecordedHeaders();
@@ -384,24 +339,96 @@ export class Transport {
         headers: this.redactor.redactHeaders(headers),
         body: this.redactor.redact(text.slice(0, RECORDED_BODY_CHARS)),
       };
-      if (!req.token) this.#failuresInARow = 0;
       if (json !== null && typeof json === 'object') answeredIn.set(json, recorded);
       return { status: res.statusCode, headers, text, json, exchange: recorded };
     } catch (err) {
       const e = describe(err, req.url, this.options.timeoutMs);
       e.message = this.redactor.redact(e.message);
       recorded.error = e.message;
-      if (e.noAnswer) {
-        this.#failuresInARow += 1;
-        const threshold = this.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
-        if (threshold > 0 && this.#failuresInARow >= threshold) this.#giveUp(e);
-      }
       throw e;
     } finally {
       deadline.end();
-      release();
       recorded.durationMs = Date.now() - started;
-      this.record(recorded);
     }
+  }
+
+  /** A liveness read (liveness.ts): GET of the URL, no credential, no body, sent past the load limiter. */
+  async #livenessRead(url: string): Promise<LivenessRead> {
+    const req: OutgoingRequest = { method: 'GET', url, headers: { accept: '*/*' }, credential: 'none' };
+    const exchange = this.#newRecord(req);
+    try {
+      return { status: (await this.#exchange(req, exchange)).status, exchange };
+    } catch (err) {
+      if (err instanceof TransportError) return { error: err, exchange };
+      throw err;
+    }
+  }
+
+  /** Puts the liveness reads in the record once, after the exchange that called for them. */
+  #recordAfter(recorded: Exchange, live: Liveness | undefined): void {
+    this.record(recorded);
+    for (const read of live?.unrecorded.splice(0) ?? []) this.record(read);
+  }
+
+  /**
+   * A request that got no answer: a liveness read decides. The target gone, nothing more is sent (the run stops,
+   * INCOMPLETE); a refused request (never sent) is sent again once the target answers again (it restarted); a request
+   * the target got and answered with no answer while it answers the liveness read is the target's answer to it.
+   */
+  async #noAnswer(
+    req: OutgoingRequest,
+    e: TransportError,
+    recorded: Exchange,
+    resent: number,
+  ): Promise<ReceivedResponse> {
+    // Given up on meanwhile (here, or by another transport of the run): the target is gone, no read tells more.
+    this.#stopped ??= this.#givenUpElsewhere();
+    if (this.#stopped) {
+      recorded.error = `${e.message}; the target had stopped answering (${this.#stopped.message})`;
+      this.record(recorded);
+      throw new TransportError('SC_TARGET_UNREACHABLE', recorded.error, { cause: e, notSent: e.notSent });
+    }
+    // A target that never answered this transport and refuses it was not reached at all: no read tells more.
+    const live =
+      this.options.liveness === false || (e.notSent && !this.#answered)
+        ? undefined
+        : await this.#liveness.check(req.url, this.#answered);
+    const said = live && this.redactor.redact(live.said);
+    if (live && !live.alive) {
+      recorded.error = `${e.message}; the liveness read right after it got none either (${said}): the target is gone`;
+      this.#recordAfter(recorded, live);
+      const gone = new TransportError('SC_TARGET_UNREACHABLE', recorded.error, {
+        cause: e,
+        notSent: e.notSent,
+      });
+      this.#giveUp(gone);
+      throw gone;
+    }
+    if (!live) {
+      this.record(recorded);
+      throw e;
+    }
+    if (e.notSent) {
+      const again = resent < MAX_RESENDS;
+      recorded.error = `${e.message}; the target answers again (${said})${again ? ': sent again' : ''}`;
+      this.#recordAfter(recorded, live);
+      if (!again) throw e;
+      return this.#sendOnce(req, resent + 1);
+    }
+    const answer = `the target answered a liveness read right after it (${said}), so this was its answer`;
+    recorded.error = `${e.message}; ${answer}`;
+    this.#recordAfter(recorded, live);
+    droppedIn.set(e, recorded);
+    const threshold = this.options.breakerThreshold ?? DEFAULT_BREAKER_THRESHOLD;
+    if (e.code === 'SC_TARGET_TIMEOUT' && threshold > 0 && ++this.#timeoutsInARow >= threshold) {
+      this.#giveUp(
+        new TransportError(
+          'SC_TARGET_UNREACHABLE',
+          `${threshold} requests in a row got no answer within ${this.options.timeoutMs} ms, though the target ` +
+            'answered a liveness read after each',
+        ),
+      );
+    }
+    throw e;
   }
 }

@@ -15,6 +15,7 @@ import { NOT_IN_ONLY } from '../results/judge.ts';
 import { type AnyRequirement, findRequirement, type RequirementId } from '../spec/index.ts';
 import { type CheckScope, creationsElsewhere, sentBefore, getHarness, type Harness, runInCheck } from './context.ts';
 import { checkTag } from './exchange-log.ts';
+import { asJudged } from './no-answer.ts';
 import './meta.ts';
 
 /** A requirement id: screenconf's (typed), or one of the user's own catalogue (--suites-dir). */
@@ -180,7 +181,9 @@ export function check(
       await runInCheck(scope, () => fn(api));
       counted();
       ended('passed');
-    } catch (err) {
+    } catch (caught) {
+      // A request that got no answer from a target that still answers fails the check on that exchange (no-answer.ts).
+      const err = asJudged(caught);
       counted();
       if (skipping) {
         ended('skipped');

@@ -31,6 +31,7 @@ import { fail } from './assert.ts';
 import { exchanged, mapLimit } from './bulk.ts';
 import type { Harness } from './context.ts';
 import { describeRefused, type FieldProbe, type ItemFields, itemFields } from './item-fields.ts';
+import { unlessNoAnswer } from './no-answer.ts';
 import { sharedPool, type SharedPool } from './shared-pool.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
@@ -132,8 +133,9 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
     const found = tried && (await tried);
     return spec.hold(t, async (pool) => {
       const members = kind === 'full' ? pool.slice(0, LIMIT) : pool;
-      // A 101-item batch follows a 100-item one, as on the shared read: what a refused batch undoes shows.
-      if (kind === 'over') await sent(t, pool.slice(0, LIMIT), 'full');
+      // A 101-item batch follows a 100-item one, as on the shared read: what a refused batch undoes shows. A 100-item
+      // batch the target gave no answer to fails the 100-item check (its own batch): here it set nothing to undo.
+      if (kind === 'over') await sent(t, pool.slice(0, LIMIT), 'full').catch(unlessNoAnswer);
       const before = kind === 'over' ? await readAll(t, members) : undefined;
       const batch = await sent(t, members, kind);
       const after = await readAll(t, members);
@@ -192,7 +194,10 @@ export function limitBatches<M, R>(spec: LimitBatchesSpec<M, R>): LimitBatches<M
     async over(t) {
       if (first('over')) {
         both ??= bothBatches(t);
-        const { over, applied } = await both;
+        // The 100-item batch got no answer: a failure of the 100-item check, and this one sends a batch of its own.
+        const shared = await both.catch((err: unknown) => unlessNoAnswer(err));
+        if (!shared) return ownBatch(t, 'over');
+        const { over, applied } = shared;
         if ('failed' in over) throw over.failed;
         // The records show what the 100-item batch set: the 101-item batch changed none of it. Where they do not,
         // it may have undone it without taking a value of its own: judged on a batch of its own, read before and after.

@@ -15,6 +15,7 @@ import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckApi } from './check.ts';
 import { nextPropertyRun, type ShrinkBudget } from './context.ts';
 import { formatCounterexample, namedKeys } from './counterexample.ts';
+import { asJudged } from './no-answer.ts';
 
 const NOTATION_CHARS = 4000;
 
@@ -128,7 +129,8 @@ export async function property<T>(
     nextPropertyRun(name);
     try {
       await predicate(value);
-    } catch (err) {
+    } catch (caught) {
+      const err = asJudged(caught);
       if (err instanceof HarnessError && err.inCheck === 'not-judged') {
         notJudged = err;
         return;
@@ -169,7 +171,7 @@ export async function property<T>(
   try {
     await predicate(counterexample);
   } catch (err) {
-    replayed = err;
+    replayed = asJudged(err);
   }
   // A run that could not judge (target gone, the run stopping) is no counterexample.
   for (const err of [replayed, details.errorInstance]) {

@@ -5,7 +5,7 @@
  * request is sent, and teardown deletes it (confirming a sample of the deletions is gone).
  */
 import type { ApiClient, AuthMode } from '../client/api.ts';
-import type { ReceivedResponse } from '../client/transport.ts';
+import { exchangeOfNoAnswer, type ReceivedResponse } from '../client/transport.ts';
 import { HarnessError, TransportError } from '../errors.ts';
 import { stringifyJson } from '../base/json.ts';
 import { type CheckType, type Id, isId } from '../spec/index.ts';
@@ -32,6 +32,17 @@ export const PROVISION_PATHS = {
 } as const;
 
 type CaseBody = Record<string, unknown> & { id: Id };
+
+/**
+ * A provisioning request (not in the interface) the target got and gave no answer to while it answers others: as
+ * with a refusal of it (#fail), no check can judge what it needed; no requirement of the interface fails for it.
+ */
+function notJudgedIfNoAnswer(what: string, err: unknown): unknown {
+  if (!exchangeOfNoAnswer(err)) return err;
+  return new HarnessError('SC_TARGET_BROKEN', `provisioning: ${what} got no answer (${(err as Error).message})`, {
+    cause: err,
+  });
+}
 
 /** Answers to GET of a case that may mean the target has no such route (not shown by the interface). */
 const GET_MISSING_STATUSES: readonly number[] = [403, 404, 405, 501];
@@ -125,7 +136,7 @@ export class Provisioner {
     try {
       return await call(this.#context());
     } catch (err) {
-      if (err instanceof HarnessError) throw err;
+      if (err instanceof HarnessError) throw notJudgedIfNoAnswer(`the provisioner's ${what}`, err);
       throw new HarnessError(
         'SC_PROVISIONER',
         `provisioner ${this.options.adapterFile}: ${what} failed: ` +
@@ -177,7 +188,7 @@ export class Provisioner {
         (err instanceof TransportError && err.notSent)
       )
         this.#ledger?.refused(this.#org, body.external_id, 0);
-      throw err;
+      throw notJudgedIfNoAnswer(adapter.createCase ? "the provisioner's createCase" : `POST ${createPath}`, err);
     }
     const created = res.json as CaseBody | undefined;
     const ok = (res.status === 201 || res.status === 200) && isId(created?.id);
@@ -234,7 +245,9 @@ export class Provisioner {
     const { startCase } = adapter;
     if (startCase) return this.#callAdapter(`startCase(${id})`, (ctx) => startCase(ctx, id));
     const path = await this.#path('startCase', id);
-    const res = await this.api.request('POST', path, { body: {} });
+    const res = await this.api
+      .request('POST', path, { body: {} })
+      .catch((err: unknown) => Promise.reject(notJudgedIfNoAnswer(`POST ${path}`, err)));
     if (res.status < 200 || res.status >= 300) this.#fail(`POST ${path}`, res);
   }
 

@@ -34,6 +34,29 @@ export class AnswerNow extends Error {
   }
 }
 
+// Stryker disable all: only the fault switches drop a request; a run of the correct server never does
+/**
+ * How a request ends with no answer at all: its connection closed (a worker that died, a proxy that gave up), reset
+ * (a process that crashed on the request: the kernel resets its sockets), or held open and silent (a handler waiting
+ * on a lock never released) until the client gives up.
+ */
+export type Drop = 'close' | 'reset' | 'silent';
+
+/** Thrown to end the request with no answer: a fault's dropped connection. */
+export class DropNow extends Error {
+  constructor(readonly how: Drop) {
+    super(`no answer (${how})`);
+  }
+}
+
+/** Ends a request with no answer, as `how` says. */
+export function dropAnswer(res: ServerResponse, how: Drop): void {
+  if (how === 'reset') res.socket?.resetAndDestroy();
+  else if (how === 'close') res.socket?.destroy();
+  // silent: nothing is written; the socket stays open until the client gives up or the server closes.
+}
+// Stryker restore all
+
 /** Writes an answer; `contentType` turns the body's media type into the Content-Type header. */
 export function writeAnswer(res: ServerResponse, answer: Answer, contentType: (mediaType: string) => string) {
   if (answer.body === undefined) {

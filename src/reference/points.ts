@@ -23,6 +23,8 @@ export interface AnswerPoints {
   errorAnswer(err: HttpError): Answer;
   /** The Content-Type header of a JSON body of this media type (answers and webhook deliveries). */
   contentType(mediaType: string): string;
+  /** Whether every answer ends its connection (Connection: close): no persistent connections. */
+  closeAfterAnswer: boolean;
 }
 
 export interface AuthPoints {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { attributed, whileListening } from './attribution.ts';
 import { type Behaviour, correctBehaviour, type Env } from './behaviour.ts';
 import { type FaultName, faultSwitch } from './faults.ts';
-import { AnswerNow, HttpError, writeAnswer } from './http.ts';
+import { AnswerNow, DropNow, dropAnswer, HttpError, writeAnswer } from './http.ts';
 import { DEFAULT_PROCESSING, type ProcessingOptions } from './options.ts';
 import { newOrganisation, type TenantCredentials } from './organisations.ts';
 import { route } from './router.ts';
@@ -78,12 +78,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const server: Server = createServer((req, res) => {
     // Identifies the software, as servers commonly do (the report lists it under the target).
     res.setHeader('server', 'screenconf-reference');
+    // Stryker disable next-line all: Connection: close is a legal choice (variant http.connection-close), no defect
+    if (env.b.closeAfterAnswer) res.setHeader('connection', 'close');
     const contentType = (mediaType: string) => env.b.contentType(mediaType);
     // Stryker disable next-line all: which check a request came from is for the mutation campaign's coverage only
     attributed(req.headers, () => route(env, req))
       .then((answer) => writeAnswer(res, answer, contentType))
       .catch((err: unknown) => {
         if (res.headersSent) return res.destroy();
+        // Stryker disable next-line all: only the fault switches throw DropNow; the correct server never does
+        if (err instanceof DropNow) return dropAnswer(res, err.how);
         if (err instanceof AnswerNow) return writeAnswer(res, err.answer, contentType);
         if (err instanceof HttpError) return writeAnswer(res, env.b.errorAnswer(err), contentType);
         // A defect in the reference server: say so without leaking internals.

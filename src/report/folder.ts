@@ -129,6 +129,7 @@ function writeReproScripts(runDir: string, report: ConformanceReport, redactor: 
     baseUrl: report.target.baseUrl,
     clientId: typeof options.clientId === 'string' ? options.clientId : undefined,
     peerClientId: typeof options.peerClientId === 'string' ? options.peerClientId : undefined,
+    timeoutMs: typeof options.timeoutMs === 'number' ? options.timeoutMs : undefined,
   };
   const results = report.results.map((r) => {
     if ((r.verdict !== 'fail' && r.verdict !== 'warn') || !r.failures?.length) return r;

@@ -21,6 +21,8 @@ export interface ReproContext {
   peerClientId?: string | undefined;
   /** The `screenconf replay` command of the failure, named in the header. */
   replayCommand?: string | undefined;
+  /** The run's --timeout-ms (default 15 s): how long a judged request that got no answer in the run is waited for. */
+  timeoutMs?: number | undefined;
 }
 
 /** The script's path relative to the report folder. */
@@ -130,18 +132,24 @@ key() {
   [ -n "$2" ] || fail_setup "no API key for $1: set the variable named in the header"
   printf 'authorization: Bearer %s\n' "$2" > "$TMP/auth_$1"
 }
-# send N METHOD PATH WHO [CONTENT-TYPE BODY]: the answer's status in STATUS, its body in $TMP/res_N
+# send N METHOD PATH WHO [SECONDS]: the answer's status in STATUS, its body in $TMP/res_N; with SECONDS (a judged
+# request that got no answer in the run), none within them is STATUS 000, curl's exit status in NOANSWER
 send() {
-  n=$1 method=$2 path=$3 who=$4
+  n=$1 method=$2 path=$3 who=$4 wait=${'${5:-}'}
   set -- -sS -o "$TMP/res_$n" -D "$TMP/hdr_$n" -w '%{http_code}' -X "$method" -H 'accept: application/json'
+  [ -z "$wait" ] || set -- "$@" --max-time "$wait"
   [ "$who" = none ] || set -- "$@" -H "@$TMP/auth_$who"
   if [ "$#" -gt 0 ] && [ -n "${'${ctype:-}'}" ]; then
     printf '%s' "$body" > "$TMP/req_$n"
     set -- "$@" -H "content-type: $ctype" --data-binary "@$TMP/req_$n"
   fi
-  STATUS=$(curl "$@" "$BASE$path") || fail_setup "no answer to $method $path"
-  ctype='' body=''
-  echo "$n. $method $path -> HTTP $STATUS"
+  NOANSWER=''
+  STATUS=$(curl "$@" "$BASE$path") || { NOANSWER=$?; STATUS=000; : > "$TMP/res_$n"; }
+  [ -z "$NOANSWER" ] || [ -n "$wait" ] || fail_setup "no answer to $method $path"
+  got="HTTP $STATUS" ctype='' body=''
+  # curl's exit: 28 timed out, 52 closed with nothing, 56 reset, 7 refused
+  [ -z "$NOANSWER" ] || got="no answer (curl exit $NOANSWER)"
+  echo "$n. $method $path -> $got"
 }
 # diverged N STEP RUN REPLAY: setup step N answered otherwise than in the run; no verdict on a diverged setup (exit 3)
 diverged() {
@@ -188,22 +196,24 @@ function authSetup(steps: readonly Step[]): string[] {
   return lines;
 }
 
-function stepLines(s: Step, describe: string): string[] {
+function stepLines(s: Step, describe: string, timeoutMs: number): string[] {
   const who = s.who === 'other' ? `other_${s.n}` : s.who;
-  const lines = [
-    ``,
-    `# ${s.n}. ${describe}${s.judged ? ' (judged)' : ' (setup)'}; in the run: HTTP ${s.status ?? '-'}`,
-  ];
+  // A judged request that got no answer in the run (closed, reset, silent) is sent expecting one within the run's
+  // timeout: none again is what failed.
+  const noAnswer = s.judged && s.status === undefined;
+  const wait = noAnswer ? ` ${Math.ceil(timeoutMs / 1000)}` : '';
+  const run = noAnswer ? 'no answer' : `HTTP ${s.status ?? '-'}`;
+  const lines = [``, `# ${s.n}. ${describe}${s.judged ? ' (judged)' : ' (setup)'}; in the run: ${run}`];
   if (s.body) lines.push(`ctype=${q(s.contentType ?? 'application/json')} body=${word(s.body)}`);
   if (s.untilComplete) {
     lines.push(
       '# In the run the case had completed processing by this read: read until it has (at most 60 s).',
-      `tries=0; while send ${s.n} ${s.method} ${word(s.path)} ${who}; do`,
+      `tries=0; while send ${s.n} ${s.method} ${word(s.path)} ${who}${wait}; do`,
       `  case "$(flat ${s.n})" in *'"is_complete":true'*) break ;; esac`,
       '  tries=$((tries + 1)); [ "$tries" -lt 60 ] || break; sleep 1',
       'done',
     );
-  } else lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}`);
+  } else lines.push(`send ${s.n} ${s.method} ${word(s.path)} ${who}${wait}`);
   // A setup step answers as in the run, or what follows would be judged on another state than the run's.
   const step = q(describe.slice(0, 200));
   if (!s.judged && s.status !== undefined) lines.push(`setup_status ${s.n} ${s.status} ${step}`);
@@ -276,7 +286,7 @@ function verdictLines(f: Failure, last: Step | undefined, runId: string): string
   ];
   const shown = stated.length ? stated.join('; ') : (f.expected ?? '').split('\n')[0]!;
   lines.push(`echo; echo ${q(`Expected: ${shown.slice(0, 400)}`)}`);
-  lines.push(`echo "Received: HTTP $STATUS $(flat ${n} | cut -c1-300)"`);
+  lines.push(`echo "Received: $got $(flat ${n} | cut -c1-300)"`);
   const status = f.expect?.status;
   // A value the pattern might not find as the server writes it is not checked: a wrong match would decide the
   // verdict; without any left, the script compares the status as it does with no expectation.
@@ -428,7 +438,7 @@ export function reproScript(r: RequirementResult, ctx: ReproContext): { script: 
       : []),
     'SECRET_JSON=$(json_escape "$CLIENT_SECRET")',
     ...authSetup(steps),
-    ...steps.flatMap((s) => stepLines(s, describe(s))),
+    ...steps.flatMap((s) => stepLines(s, describe(s), ctx.timeoutMs ?? 15_000)),
     ...verdictLines(f, judged.at(-1), ctx.runId),
   ];
   return { script: `${lines.join('\n')}\n`, env };

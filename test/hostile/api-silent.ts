@@ -6,8 +6,8 @@ export const apiSilent: Hostile = {
   exit: 3,
   code: 'SC_INCOMPLETE',
   why:
-    'every API request times out; the answered token requests do not reset the breaker, so after three ' +
-    'requests in a row got no answer nothing more is sent, and the run ends within a minute',
+    'an API request times out, and so does the liveness read of its URL sent right after (the answered token ' +
+    'requests say nothing of the API): the target is gone, nothing more is sent, and the run ends within a minute',
   suites: 'case-patch,case-delete,bulk-cases,tenant',
   // Two default timeouts (15 s each) before the run gives up, on a machine that may be busy: the
   // bound only catches a hang (the 60 s target itself is measured by npm run bench).

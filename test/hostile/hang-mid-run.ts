@@ -6,8 +6,8 @@ export const hangMidRun: Hostile = {
   exit: 3,
   code: 'SC_INCOMPLETE',
   why:
-    'after two requests in a row time out, the transport stops sending and the remaining checks report that ' +
-    'they could not judge',
+    'a request times out, and so does the liveness read sent right after it: the target is gone, the transport ' +
+    'stops sending and the remaining checks report that they could not judge (none is blamed)',
   timeoutMs: 4000,
   suites: 'case-patch',
   start: () =>
@@ -15,4 +15,8 @@ export const hangMidRun: Hostile = {
       if (req.n > 30) return; // never answers
       relay(res, await forward());
     }),
+  verify(report) {
+    if (!report.summary.harnessFaults.some((f) => f.includes('the liveness read right after it got none either')))
+      throw new Error(`the harness faults should say the liveness read got no answer: ${report.summary.harnessFaults}`);
+  },
 };

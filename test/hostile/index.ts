@@ -1,6 +1,7 @@
 /** Every hostile server, by name. */
 import { apiSilent } from './api-silent.ts';
 import { burst5xx } from './burst-5xx.ts';
+import { dropLargestBatch } from './drop-largest-batch.ts';
 import { endlessBody } from './endless-body.ts';
 import { hangMidRun } from './hang-mid-run.ts';
 import { htmlErrors } from './html-errors.ts';
@@ -36,4 +37,5 @@ export const HOSTILE: Record<string, Hostile> = {
   'html-errors': htmlErrors,
   'burst-5xx': burst5xx,
   'once-500': once500,
+  'drop-largest-batch': dropLargestBatch,
 };

@@ -5,7 +5,9 @@ export const trickleBody: Hostile = {
   behaviour: 'answers headers, then trickles the body one byte at a time, forever',
   exit: 3,
   code: 'SC_TARGET_UNREACHABLE',
-  why: 'the per-request timeout covers the whole exchange, so the token request times out',
+  why:
+    'the per-request timeout covers the whole exchange, so the token request times out, and so does the liveness ' +
+    'read after it (its body trickles too)',
   timeoutMs: 1000,
   suites: 'token',
   start: () =>

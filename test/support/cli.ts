@@ -68,6 +68,10 @@ export interface ReportResult {
   verdict: string;
   tests: unknown[];
   reason?: string;
+  failures?: {
+    message: string;
+    evidence?: { exchanges: { judged?: boolean; response?: { status: number }; error?: string }[] };
+  }[];
 }
 
 /**

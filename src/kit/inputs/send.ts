@@ -4,7 +4,7 @@
  * from judging at all (the target unreachable, the run stopping) is no answer to judge: it is thrown.
  */
 import { randomBytes } from 'node:crypto';
-import type { ReceivedResponse } from '../../client/transport.ts';
+import { exchangeOfNoAnswer, type ReceivedResponse } from '../../client/transport.ts';
 import { HarnessError } from '../../errors.ts';
 import type { Exchange } from '../../results/exchange.ts';
 import type { Tagger } from '../../spec/inputs/values.ts';
@@ -14,6 +14,8 @@ export interface Answer {
   res?: ReceivedResponse;
   /** Why there is no answer (the transport's message). */
   silent?: string;
+  /** The exchange that got none, from a target that still answered (client/liveness.ts): what the cell judged. */
+  unanswered?: Exchange;
 }
 
 /** Awaits a request: its answer, or the silence a conforming server never gives. */
@@ -21,7 +23,9 @@ export async function answerOf(request: Promise<ReceivedResponse>): Promise<Answ
   try {
     return { res: await request };
   } catch (err) {
-    if (err instanceof HarnessError && err.inCheck === 'fails') return { silent: err.message };
+    const unanswered = exchangeOfNoAnswer(err);
+    if (err instanceof HarnessError && err.inCheck === 'fails')
+      return { silent: err.message, ...(unanswered ? { unanswered } : {}) };
     throw err;
   }
 }
@@ -33,7 +37,7 @@ export const refused = (a: Answer) => a.res !== undefined && a.res.status >= 400
 
 /** Records a cell's answer and judges the answered oracle on it: a 2xx or a 4xx, never a 5xx or silence. */
 export function answered(cell: SentCell, a: Answer, what: string): void {
-  cell.exchange = a.res?.exchange;
+  cell.exchange = a.res?.exchange ?? a.unanswered;
   if (a.res) cell.status = a.res.status;
   const judged = cell.exchange ? [cell.exchange] : [];
   if (a.silent !== undefined) judge(cell, 'answered', failed(`${what}: no answer (${a.silent})`, judged));

@@ -5,6 +5,7 @@ import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { CREDENTIAL_PART_FAULTS } from './credential-parts.ts';
 import { DELETE_FAULTS } from './delete.ts';
+import { DROP_FAULTS } from './drop.ts';
 import { INPUT_FAULTS } from './input.ts';
 import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
@@ -35,4 +36,5 @@ export const ALL_FAULTS = [
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
+  ...DROP_FAULTS,
 ];

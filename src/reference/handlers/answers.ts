@@ -1,7 +1,10 @@
 /** How refusals are answered, and the Content-Type of JSON answers. */
 import type { AnswerPoints, Env } from '../points.ts';
 
-/** The correct answers: the refusal's own status, body `{error, detail, …extra}`, plain media types. */
+/**
+ * The correct answers: the refusal's own status, body `{error, detail, …extra}`, plain media types, persistent
+ * connections.
+ */
 export function answerDefaults(env: Env): AnswerPoints {
   return {
     errorStatus: (err) => err.status,
@@ -11,5 +14,7 @@ export function answerDefaults(env: Env): AnswerPoints {
       headers: err.headers,
     }),
     contentType: (mediaType) => mediaType,
+    // Stryker disable next-line BooleanLiteral: Connection: close is a legal choice (variant http.connection-close)
+    closeAfterAnswer: false,
   };
 }

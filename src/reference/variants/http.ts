@@ -72,6 +72,12 @@ export const HTTP_VARIANTS = [
     },
   ),
   variant(
+    'http.connection-close',
+    'every answer says Connection: close and its connection ends after it (no persistent connections: an HTTP/1.0 ' +
+      'habit, a proxy configured so): a connection closed after a complete answer is no dropped request',
+    () => ({ closeAfterAnswer: true }),
+  ),
+  variant(
     'http.charset',
     'JSON answers and webhooks say Content-Type: application/json; charset=utf-8 (the default has no parameter)',
     (base) => ({ contentType: (mediaType) => `${base.contentType(mediaType)}; charset=utf-8` }),
