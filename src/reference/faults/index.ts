@@ -2,6 +2,7 @@
 import { AUTH_FAULTS } from './auth.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
+import { CONTAINER_FAULTS } from './containers.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { INPUT_FAULTS } from './input.ts';
@@ -25,6 +26,7 @@ export const ALL_FAULTS = [
   ...DELETE_FAULTS,
   ...ID_FAULTS,
   ...BULK_FAULTS,
+  ...CONTAINER_FAULTS,
   ...CONTENT_FAULTS,
   ...LIMIT_FAULTS,
   ...UNIQUE_FAULTS,

@@ -1,0 +1,65 @@
+/**
+ * Faults of the bulk endpoints' containers (issue 33 §2, src/spec/inputs/containers.ts): the limit counted on one
+ * way in only, or after the entries were deduplicated; an entry of another kind read as entries. Each passes the
+ * bulk suites' own limit checks (JSON, 101 records of their own) and is caught by the container cells alone.
+ */
+import { stringifyJson } from '../../base/json.ts';
+import { LIMITS } from '../../spec/index.ts';
+import { isForm } from '../handlers/content.ts';
+import { isObject, rawEntries } from '../handlers/bulk.ts';
+import { fault } from '../switches.ts';
+import { runAll } from './bulk.ts';
+
+const LIMIT = LIMITS.bulkMaxItems;
+
+export const CONTAINER_FAULTS = [
+  fault(
+    'bulk.flat-no-limit',
+    'bulk bodies sent as form-urlencoded or multipart are not held to the 100-entry limit (only the JSON body meets ' +
+      'the schema that bounds it): every entry of 101 is applied',
+    (base) => {
+      const flat = new WeakSet<object>();
+      return {
+        decodeBody(op, mediaType, body, header) {
+          const decoded = base.decodeBody(op, mediaType, body, header);
+          if (op.startsWith('bulk-') && isForm(mediaType) && isObject(decoded)) flat.add(decoded);
+          return decoded;
+        },
+        runBatch(spec, body, run) {
+          const raw = rawEntries(spec, body);
+          if (!raw || raw.length <= LIMIT || !isObject(body) || !flat.has(body)) return base.runBatch(spec, body, run);
+          return runAll(spec, body, raw, run);
+        },
+      };
+    },
+  ),
+  fault(
+    'bulk.count-after-dedupe',
+    'bulk entries naming one record are merged (the last item for an id wins; an id listed twice is deleted once) ' +
+      'before the 100-entry limit is counted: 101 items naming one case are one item, and applied',
+    (base) => ({
+      runBatch(spec, body, run) {
+        const raw = rawEntries(spec, body);
+        if (!raw || raw.length <= LIMIT) return base.runBatch(spec, body, run);
+        const byRecord = new Map<string, unknown>();
+        raw.forEach((e, i) => {
+          const named = spec.key === 'ids' ? e : isObject(e) && e.id !== undefined ? e.id : undefined;
+          byRecord.set(named === undefined ? `entry ${i}` : `record ${stringifyJson(named)}`, e);
+        });
+        return base.runBatch(spec, { ...(body as object), [spec.key]: [...byRecord.values()] }, run);
+      },
+    }),
+  ),
+  fault(
+    'bulk.items-flatten',
+    'bulk case and customer updates flatten their items one level before reading them (as lodash flatten or ' +
+      'itertools.chain would): an entry [{"id": 7, …}] updates case 7',
+    (base) => ({
+      runBatch(spec, body, run) {
+        const raw = rawEntries(spec, body);
+        if (spec.key !== 'items' || !raw) return base.runBatch(spec, body, run);
+        return base.runBatch(spec, { ...(body as object), items: raw.flat() }, run);
+      },
+    }),
+  ),
+];
