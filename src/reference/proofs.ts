@@ -6,7 +6,7 @@
  * them per requirement. A new switch needs its entry here: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
-import { CONTAINER_OWNERS, CONTAINER_SUITE } from '../spec/inputs/containers.ts';
+import { CONTAINER_FAULT_PROOFS, CONTAINER_VARIANT_READINGS } from './container-proofs.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultName } from './faults.ts';
 import type { VariantName } from './variants.ts';
@@ -30,13 +30,6 @@ function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): Re
 /** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
 function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
   return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
-}
-
-const REJECT_101: RequirementId[] = ['BULK-CASES-REJECT-101', 'BULK-CUSTOMERS-REJECT-101', 'BULK-CHECKS-REJECT-101'];
-/** A fault of the bulk containers: it fails the requirements named, the containers' other oracles pass. */
-function containerFault(...fails: RequirementId[]): FaultProof {
-  const owners = Object.values(CONTAINER_OWNERS).flatMap((o) => Object.values(o)) as RequirementId[];
-  return { suites: [CONTAINER_SUITE], fails, passes: [...new Set(owners)].filter((id) => !fails.includes(id)) };
 }
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
@@ -310,11 +303,13 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
       'BULK-CUSTOMERS-OWN-RECORD',
     ],
   },
-  // The containers (issue 33 §2): each passes the bulk suites' own limit checks (JSON, a record per item), and only
-  // the container cells catch it; the other oracles of the container cells still pass.
-  'bulk.flat-no-limit': containerFault(...REJECT_101),
-  'bulk.count-after-dedupe': containerFault(...REJECT_101),
-  'bulk.items-flatten': containerFault('BULK-CASES-OWN-RECORD', 'BULK-CUSTOMERS-OWN-RECORD'),
+  ...CONTAINER_FAULT_PROOFS,
+  'input.sync-platforms-entry-500': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases'],
+    'CASE-PATCH-ANSWERED',
+    'BULK-CASES-ANSWERED',
+  ),
 };
 
 /**
@@ -421,27 +416,5 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   ],
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
-  'bulk.elements-per-item': [
-    'BULK-CASES-PARTIAL',
-    'BULK-CUSTOMERS-PARTIAL',
-    'BULK-CHECKS-PARTIAL',
-    'BULK-CASES-MALFORMED',
-    'BULK-CUSTOMERS-MALFORMED',
-    'BULK-CHECKS-MALFORMED',
-    'BULK-CHECKS-NON-INTEGER-ID',
-  ],
-  'bulk.empty-refused': [
-    'BULK-CASES-ANSWERED',
-    'BULK-CUSTOMERS-ANSWERED',
-    'BULK-CASES-MALFORMED',
-    'BULK-CUSTOMERS-MALFORMED',
-    'BULK-CHECKS-MALFORMED',
-  ],
-  'content.file-parts-as-text': [
-    'BULK-CASES-ACCEPT-100',
-    'BULK-CUSTOMERS-ACCEPT-100',
-    'BULK-CHECKS-ACCEPT-100',
-    'BULK-CASES-STORED-AS-SENT',
-    'CASE-PATCH-STORED-AS-SENT',
-  ],
+  ...CONTAINER_VARIANT_READINGS,
 };

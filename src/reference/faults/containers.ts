@@ -1,18 +1,42 @@
 /**
- * Faults of the bulk endpoints' containers (issue 33 §2, src/spec/inputs/containers.ts): the limit counted on one
- * way in only, or after the entries were deduplicated; an entry of another kind read as entries. Each passes the
- * bulk suites' own limit checks (JSON, 101 records of their own) and is caught by the container cells alone.
+ * Faults of the containers (issue 33 §2, src/spec/inputs/containers.ts): the bulk limit counted on one way in only,
+ * or after the entries were deduplicated; an entry of another kind read as entries, or crashing the server. Each
+ * passes the named checks (the bulk suites' limit checks: JSON, 101 records of their own) and the matrix's other
+ * cells, and is caught by the container cells, or the sync_platforms entries of each kind, alone.
  */
 import { stringifyJson } from '../../base/json.ts';
 import { LIMITS } from '../../spec/index.ts';
 import { isForm } from '../handlers/content.ts';
 import { isObject, rawEntries } from '../handlers/bulk.ts';
+import { AnswerNow } from '../http.ts';
+import type { BatchSpec } from '../points.ts';
 import { fault } from '../switches.ts';
 import { runAll } from './bulk.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
+const BULK_CASES = { op: 'bulk-cases', key: 'items' } as BatchSpec;
+/** What a handler that reads a field of a value it never checked answers. */
+const CRASH = new AnswerNow({ status: 500, body: { error: 'server_error', detail: 'internal error' } });
+
+/** The sync_platforms lists a PATCH body or a bulk case update carries. */
+function platformLists(op: string, body: unknown): unknown[][] {
+  const holders =
+    op === 'patch' ? [body] : op === 'bulk-cases' && isObject(body) ? (rawEntries(BULK_CASES, body) ?? []) : [];
+  return holders.flatMap((h) => (isObject(h) && Array.isArray(h.sync_platforms) ? [h.sync_platforms] : []));
+}
 
 export const CONTAINER_FAULTS = [
+  fault(
+    'input.sync-platforms-entry-500',
+    'a sync_platforms list holding an entry that is no object (null, a number, text, a list) answers 500, as ' +
+      'reading entry.domain of it would, in a PATCH and in a bulk case item',
+    (base) => ({
+      decodeBody(op, mediaType, body, header) {
+        if (platformLists(op, body).some((list) => list.some((e) => !isObject(e)))) throw CRASH;
+        return base.decodeBody(op, mediaType, body, header);
+      },
+    }),
+  ),
   fault(
     'bulk.flat-no-limit',
     'bulk bodies sent as form-urlencoded or multipart are not held to the 100-entry limit (only the JSON body meets ' +
