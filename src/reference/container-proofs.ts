@@ -21,6 +21,14 @@ export const CONTAINER_FAULT_PROOFS = {
   'bulk.flat-no-limit': containerFault(...REJECT_101),
   'bulk.count-after-dedupe': containerFault(...REJECT_101),
   'bulk.items-flatten': containerFault('BULK-CASES-OWN-RECORD', 'BULK-CUSTOMERS-OWN-RECORD'),
+  'bulk.elements-no-transaction': containerFault('BULK-CASES-PARTIAL', 'BULK-CUSTOMERS-PARTIAL', 'BULK-CHECKS-PARTIAL'),
+  // A list cut short in a flat body: 100 items no longer parse, 20 of 100 ids are deleted and 20 of 101 too.
+  'content.form-small-limits': containerFault(
+    'BULK-CASES-ACCEPT-100',
+    'BULK-CUSTOMERS-ACCEPT-100',
+    'BULK-CHECKS-ACCEPT-100',
+    'BULK-CHECKS-REJECT-101',
+  ),
 } as const satisfies Partial<Record<FaultName, FaultProof>>;
 
 export const CONTAINER_VARIANT_READINGS = {

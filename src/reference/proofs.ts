@@ -6,6 +6,7 @@
  * them per requirement. A new switch needs its entry here: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
+import { CONTAINER_SUITE } from '../spec/inputs/containers.ts';
 import { CONTAINER_FAULT_PROOFS, CONTAINER_VARIANT_READINGS } from './container-proofs.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultName } from './faults.ts';
@@ -81,11 +82,18 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'token.expires-early': { suites: AUTH_SUITES, fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
   'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
+  // The container cells' entries of each kind get the same 500s (every bulk update's answered oracle).
   'bulk.malformed-500': {
-    suites: BULK_SUITES,
-    fails: ['BULK-CASES-MALFORMED', 'BULK-CUSTOMERS-MALFORMED', 'BULK-CHECKS-MALFORMED'],
+    suites: [...BULK_SUITES, CONTAINER_SUITE],
+    fails: [
+      'BULK-CASES-MALFORMED',
+      'BULK-CUSTOMERS-MALFORMED',
+      'BULK-CHECKS-MALFORMED',
+      'BULK-CASES-ANSWERED',
+      'BULK-CUSTOMERS-ANSWERED',
+    ],
   },
-  'bulk.checks-non-integer-500': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-MALFORMED'] },
+  'bulk.checks-non-integer-500': { suites: ['bulk-checks', CONTAINER_SUITE], fails: ['BULK-CHECKS-MALFORMED'] },
   'bulk.read-only-writable': { suites: ['bulk-cases'], fails: ['BULK-CASES-READ-ONLY-UNCHANGED'] },
   'patch.body-id-overwrites': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'patch.replace-not-merge': { suites: ['case-patch'], fails: ['CASE-PATCH-PARTIAL'] },
@@ -273,7 +281,7 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'input.nul-500': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-ANSWERED'),
   'input.path-parse-int': inputFault(['inputs-patch'], ['patch'], 'CASE-ID-NON-INTEGER'),
   'input.bulk-id-parse-int': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-OWN-RECORD'),
-  'input.check-ids-flatten': inputFault(['inputs-bulk'], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
+  'input.check-ids-flatten': inputFault(['inputs-bulk', CONTAINER_SUITE], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
   'input.patch-saved-before-validated': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-ATOMIC'),
   'input.customer-refused-but-truncated': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-PARTIAL'),
   'input.astral-as-question-marks': inputFault(

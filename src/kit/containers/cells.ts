@@ -104,3 +104,26 @@ export function verdict(
 export function unjudged(cells: readonly SentCell[], oracle: OracleName, why: string): void {
   for (const c of cells) judge(c, oracle, notJudged(why));
 }
+
+/** A verdict's reason, and whether the answer's rule or the reads after it gave it. */
+export interface Finding {
+  why?: string | undefined;
+  byAnswer: boolean;
+}
+
+/** The answer's rule first: what it found, else what the reads found. */
+export function finding(answer: string | undefined, reads: () => string | undefined): Finding {
+  return answer ? { why: answer, byAnswer: true } : { why: reads(), byAnswer: false };
+}
+
+/**
+ * The exchanges a finding rests on, the decisive one last: a failure names its last judged exchange as its request,
+ * which its reproduction sends again (the answer where its rule failed, else the read that showed the change).
+ */
+export function resting(
+  f: Finding,
+  answer: ReceivedResponse | undefined,
+  reads: readonly (ReceivedResponse | undefined)[],
+): (ReceivedResponse | undefined)[] {
+  return f.byAnswer ? [...reads, answer] : [answer, ...reads];
+}

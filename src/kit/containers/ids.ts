@@ -22,7 +22,7 @@ import type { SentCell } from '../inputs/cell.ts';
 import { culprits, readRecord } from '../inputs/bulk.ts';
 import type { RecordRead } from '../inputs/records.ts';
 import { type Answer, answerOf, ok, refused } from '../inputs/send.ts';
-import { breach, cellOf, sent, unanswered, unjudged, verdict } from './cells.ts';
+import { breach, cellOf, type Finding, finding, resting, sent, unanswered, unjudged, verdict } from './cells.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 const FLAT = ['form', 'multipart', 'multipart-file'] as const;
@@ -61,11 +61,12 @@ const gone = (now: Now, ids: readonly Id[]) => ids.filter((id) => !now.ids.inclu
 const readsOf = (now: Now) => now.reads.map((r) => r.res);
 
 /** The answer to 101 ids (the one rule, kit expectOverLimitRefused), then the checks it deleted. */
-function overLimit(t: Harness, a: Answer, ids: readonly Id[], deleted: readonly Id[], what: string) {
+function overLimit(t: Harness, a: Answer, ids: readonly Id[], deleted: readonly Id[], what: string): Finding {
   const answer =
     unanswered(what, a) ?? (ok(a) ? breach(() => expectOverLimitRefused(t, a.res!, ids, what)) : undefined);
-  if (answer) return answer;
-  return deleted.length ? `${what}: check ${deleted.slice(0, 3).join(', ')} deleted` : undefined;
+  return finding(answer, () =>
+    deleted.length ? `${what}: check ${deleted.slice(0, 3).join(', ')} deleted` : undefined,
+  );
 }
 
 /** What the JSON cells sent, judged once the cases are read. */
@@ -120,8 +121,10 @@ async function jsonCells(t: Harness, k: readonly Id[], cells: readonly SentCell[
     }
     const what1 = `bulk check delete of check ${k[ROLE.one]} named ${LIMIT + 1} times`;
     const what2 = `bulk check delete of ${LIMIT + 1} ids naming two checks`;
-    verdict([c1], 'limits', overLimit(t, a1, ids1, gone(now, [k[ROLE.one]!]), what1), [a1.res, ...readsOf(now)]);
-    verdict([c2], 'limits', overLimit(t, a2, ids2, gone(now, two), what2), [a2.res, ...readsOf(now)]);
+    const f1 = overLimit(t, a1, ids1, gone(now, [k[ROLE.one]!]), what1);
+    verdict([c1], 'limits', f1.why, resting(f1, a1.res, readsOf(now)));
+    const f2 = overLimit(t, a2, ids2, gone(now, two), what2);
+    verdict([c2], 'limits', f2.why, resting(f2, a2.res, readsOf(now)));
     const deleted = gone(now, [k[ROLE.valid]!]).length > 0;
     const status = a.res ? `HTTP ${a.res.status}` : 'no answer';
     const judged = [a.res, ...readsOf(now)];
@@ -181,8 +184,8 @@ async function flatCells(t: Harness, encoding: Encoding, k: readonly Id[], cells
     if (silent) verdict([full], 'stored', silent, [af.res]);
     else if (fullGone.length === LIMIT)
       verdict([full], 'stored', ok(af) ? breach(() => expectBatchSuccess(af.res!, what(LIMIT))) : undefined, [
-        af.res,
         ...readsOf(now),
+        af.res,
       ]);
     else {
       // Not every one deleted: judged where the server reads repeated ids as a list (two sent, both deleted).
@@ -199,7 +202,7 @@ async function flatCells(t: Harness, encoding: Encoding, k: readonly Id[], cells
           'stored',
           `${what(LIMIT)}: ${fullGone.length} of ${LIMIT} checks deleted, though the server reads repeated ids as ` +
             'a list in this encoding ("deletes up to 100 checks")',
-          [af.res, ...readsOf(now), probe?.res],
+          resting({ byAnswer: refused(af) }, af.res, [probe?.res, ...readsOf(now)]),
         );
       else
         unjudged(
@@ -212,7 +215,8 @@ async function flatCells(t: Harness, encoding: Encoding, k: readonly Id[], cells
     }
     // One id of 101 deleted is a server that reads one of the repeated fields: judged where it reads them as a list.
     const deleted = lists || outsideGone.length > 1 ? outsideGone : [];
-    verdict([over], 'limits', overLimit(t, ao, overIds, deleted, what(LIMIT + 1)), [ao.res, ...readsOf(now)]);
+    const found = overLimit(t, ao, overIds, deleted, what(LIMIT + 1));
+    verdict([over], 'limits', found.why, resting(found, ao.res, readsOf(now)));
   };
 }
 

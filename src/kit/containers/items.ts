@@ -22,7 +22,18 @@ import { shows, type SentCell } from '../inputs/cell.ts';
 import { culprits, readRecord } from '../inputs/bulk.ts';
 import type { RecordRead } from '../inputs/records.ts';
 import { type Answer, answerOf, ok, refused } from '../inputs/send.ts';
-import { breach, cellOf, type Fresh, sent, unanswered, unjudged, verdict } from './cells.ts';
+import {
+  breach,
+  cellOf,
+  type Finding,
+  type Fresh,
+  finding,
+  resting,
+  sent,
+  unanswered,
+  unjudged,
+  verdict,
+} from './cells.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
 /** The pool's cases read after a flat encoding's 100- and 101-item batches: the first and last of 100, the 101st. */
@@ -135,13 +146,14 @@ function missed(ctx: Ctx, b: Sent, seen: Seen): CaseBody[] {
 }
 
 /** The answer to a batch over the limit (the one rule, kit expectOverLimitRefused), then what the reads show. */
-function overLimit(ctx: Ctx, b: Sent, seen: Seen, what: string): string | undefined {
+function overLimit(ctx: Ctx, b: Sent, seen: Seen, what: string): Finding {
   const answer =
     unanswered(what, b.a) ??
     (ok(b.a) ? breach(() => expectOverLimitRefused(ctx.t, b.a.res!, b.keys, what)) : undefined);
-  if (answer) return answer;
-  const changed = took(ctx, b, seen);
-  return changed.length ? `${what}: ${named(ctx, changed)} read back with the value its item set` : undefined;
+  return finding(answer, () => {
+    const changed = took(ctx, b, seen);
+    return changed.length ? `${what}: ${named(ctx, changed)} read back with the value its item set` : undefined;
+  });
 }
 
 /** The field items set: the first of the way's an item sent alone (a batch of one, JSON) is answered as taking. */
@@ -184,27 +196,31 @@ async function flatLimit(ctx: Ctx, encoding: Encoding, cells: readonly SentCell[
   const overFail = overLimit(ctx, o1, seen, what(LIMIT + 1));
   const firstAndLast = seen.slice(0, 2);
   if (missed(ctx, f1, firstAndLast).length === 0) {
-    verdict([full], 'stored', fullAnswer(f1), [f1.a.res, ...readsOf(firstAndLast)]);
-    verdict([over], 'limits', overFail, [o1.a.res, ...readsOf(seen)]);
+    // Applied: only the answer's rule can fail it, so the answer is the exchange it rests on last.
+    verdict([full], 'stored', fullAnswer(f1), [...readsOf(firstAndLast), f1.a.res]);
+    verdict([over], 'limits', overFail.why, resting(overFail, o1.a.res, readsOf(seen)));
     return;
   }
-  const judgedOver = !overFail && ok(f1.a) ? await ownBatches(ctx, encoding, full, over) : undefined;
-  if (!judgedOver) verdict([over], 'limits', overFail, [o1.a.res, ...readsOf(seen)]);
-  if (judgedOver || (overFail && ok(f1.a) && (await ownFull(ctx, encoding, full)))) return;
+  const judgedOver = !overFail.why && ok(f1.a) ? await ownBatches(ctx, encoding, full, over) : undefined;
+  if (!judgedOver) verdict([over], 'limits', overFail.why, resting(overFail, o1.a.res, readsOf(seen)));
+  if (judgedOver || (overFail.why && ok(f1.a) && (await ownFull(ctx, encoding, full)))) return;
   const silent = unanswered(what(LIMIT), f1.a);
   if (silent) return verdict([full], 'stored', silent, [f1.a.res]);
   // Not applied: judged where the server takes an item sent alone in this encoding.
   const alone = await send(ctx, [pool[0]!], encoding);
-  if (alone.a.res && !aloneRefused(ctx.t, alone.a.res, alone.keys[0]!))
+  if (alone.a.res && !aloneRefused(ctx.t, alone.a.res, alone.keys[0]!)) {
+    // Refused, or answered otherwise than the rule asks: the answer decides; else the reads that show it not applied.
+    const found = finding(
+      fullAnswer(f1) ?? (refused(f1.a) ? `${what(LIMIT)}: HTTP ${f1.a.res!.status}` : undefined),
+      () => `${what(LIMIT)}: ${named(ctx, missed(ctx, f1, firstAndLast))} read back without the value its item set`,
+    );
     verdict(
       [full],
       'stored',
-      fullAnswer(f1) ??
-        `${what(LIMIT)}: ${named(ctx, missed(ctx, f1, firstAndLast))} read back without the value its item set, ` +
-          `though an item sent alone as ${encoding} was taken ("up to 100 … per request")`,
-      [f1.a.res, ...readsOf(firstAndLast), alone.a.res],
+      `${found.why}, though an item sent alone as ${encoding} was taken ("up to 100 … per request")`,
+      resting(found, f1.a.res, [alone.a.res, ...readsOf(firstAndLast)]),
     );
-  else
+  } else
     unjudged(
       [full],
       'stored',
@@ -221,8 +237,8 @@ async function ownFull(ctx: Ctx, encoding: Encoding, full: SentCell): Promise<Se
   if (problemOf(seen) || missed(ctx, f2, seen.slice(0, 2)).length) return undefined;
   const what = `bulk ${ctx.w.noun} update of ${LIMIT} items as ${encoding}`;
   verdict([full], 'stored', unanswered(what, f2.a) ?? breach(() => expectBatchSuccess(f2.a.res!, what)), [
-    f2.a.res,
     ...readsOf(seen),
+    f2.a.res,
   ]);
   return seen;
 }
@@ -245,8 +261,9 @@ async function ownBatches(ctx: Ctx, encoding: Encoding, full: SentCell, over: Se
   const moved = after.flatMap((s, i) =>
     deepEqual(w.shown(s.read.body ?? {}, ctx.field), w.shown(before[i]!.read.body ?? {}, ctx.field)) ? [] : [s.c],
   );
-  const why = overLimit(ctx, o2, after, what) ?? (moved.length ? `${what}: ${named(ctx, moved)} changed` : undefined);
-  verdict([over], 'limits', why, [o2.a.res, ...readsOf(before), ...readsOf(after)]);
+  const found = overLimit(ctx, o2, after, what);
+  if (!found.why && moved.length) found.why = `${what}: ${named(ctx, moved)} changed`;
+  verdict([over], 'limits', found.why, resting(found, o2.a.res, [...readsOf(before), ...readsOf(after)]));
   return true;
 }
 
@@ -273,8 +290,13 @@ async function duplicates(ctx: Ctx, cells: readonly SentCell[]): Promise<void> {
   const seen = await readSeen(ctx, [one, ...two]);
   const problem = problemOf(seen);
   if (problem) return unjudged([c1, c2], 'limits', `not judged: ${problem}`);
-  verdict([c1], 'limits', overLimit(ctx, b1, seen.slice(0, 1), what(1)), [b1.a.res, ...readsOf(seen.slice(0, 1))]);
-  verdict([c2], 'limits', overLimit(ctx, b2, seen.slice(1), what(2)), [b2.a.res, ...readsOf(seen.slice(1))]);
+  for (const [cell, b, part, n] of [
+    [c1, b1, seen.slice(0, 1), 1],
+    [c2, b2, seen.slice(1), 2],
+  ] as const) {
+    const found = overLimit(ctx, b, part, what(n));
+    verdict([cell], 'limits', found.why, resting(found, b.a.res, readsOf(part)));
+  }
 }
 
 /** An empty list: taken (nothing to do) or refused, never a 5xx or silence. */

@@ -5,10 +5,10 @@
  * cells, and is caught by the container cells, or the sync_platforms entries of each kind, alone.
  */
 import { stringifyJson } from '../../base/json.ts';
-import { LIMITS } from '../../spec/index.ts';
+import { isId, LIMITS } from '../../spec/index.ts';
 import { isForm } from '../handlers/content.ts';
 import { isObject, rawEntries } from '../handlers/bulk.ts';
-import { AnswerNow } from '../http.ts';
+import { AnswerNow, HttpError } from '../http.ts';
 import type { BatchSpec } from '../points.ts';
 import { fault } from '../switches.ts';
 import { runAll } from './bulk.ts';
@@ -71,6 +71,39 @@ export const CONTAINER_FAULTS = [
           byRecord.set(named === undefined ? `entry ${i}` : `record ${stringifyJson(named)}`, e);
         });
         return base.runBatch(spec, { ...(body as object), [spec.key]: [...byRecord.values()] }, run);
+      },
+    }),
+  ),
+  fault(
+    'bulk.elements-no-transaction',
+    'a bulk request runs its entries in order with no transaction: at the first entry of another kind than its ' +
+      'list holds (an item that is no object, an id that is no integer) it stops with 400, and the entries before ' +
+      'it stay applied',
+    (base) => ({
+      runBatch(spec, body, run) {
+        const raw = rawEntries(spec, body);
+        const at = raw?.findIndex((e) => (spec.key === 'items' ? !isObject(e) : !isId(e))) ?? -1;
+        if (!raw || raw.length > LIMIT || at < 0) return base.runBatch(spec, body, run);
+        if (at > 0) base.runBatch(spec, { ...(body as object), [spec.key]: raw.slice(0, at) }, run);
+        throw new HttpError(400, 'validation_error', `entry ${at} is of another kind`);
+      },
+    }),
+  ),
+  fault(
+    'content.form-small-limits',
+    'form-urlencoded and multipart bodies of bulk requests are read with small limits, cut silently (as busboy ' +
+      "cuts a field at limits.fieldSize, and PHP's max_input_vars drops the rest): a field's text at 2,000 " +
+      'characters (items as JSON text then no longer parse), a repeated field at its first 20 values',
+    (base) => ({
+      decodeBody(op, mediaType, body, header) {
+        const decoded = base.decodeBody(op, mediaType, body, header);
+        if (!op.startsWith('bulk-') || !isForm(mediaType) || !isObject(decoded)) return decoded;
+        if (Array.isArray(decoded.ids)) return { ...decoded, ids: decoded.ids.slice(0, 20) };
+        if (Array.isArray(decoded.items)) {
+          const text = stringifyJson(decoded.items)!;
+          if (text.length > 2000) return { ...decoded, items: text.slice(0, 2000) };
+        }
+        return decoded;
       },
     }),
   ),
