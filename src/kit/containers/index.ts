@@ -15,15 +15,15 @@ import { CASE_ITEMS, CUSTOMER_ITEMS, itemsContainers } from './items.ts';
 export { type ContainerCells, containerCells } from './cells.ts';
 
 /**
- * Sends every container cell: the bulk updates' on the cases the bulk suites share (held while they are sent),
+ * Sends every container cell: the bulk updates' on the cases the bulk suites share (held while a way's are sent),
  * the bulk check delete's on cases of their own.
  */
 export async function runContainers(t: Harness, pool: SharedPool): Promise<ContainerCells> {
   const cells = containerCells();
   const fresh = freshValues();
-  await pool.use(t, async ({ cases }) => {
-    for (const w of [CASE_ITEMS, CUSTOMER_ITEMS]) await itemsContainers(t, w, cases, fresh, cells[w.way]);
-  });
+  // Held for one way at a time: another file's batches on the pool may come between, never inside one.
+  for (const w of [CASE_ITEMS, CUSTOMER_ITEMS])
+    await pool.use(t, ({ cases }) => itemsContainers(t, w, cases, fresh, cells[w.way]));
   await idsContainers(t, cells['bulk-checks']);
   return cells;
 }
