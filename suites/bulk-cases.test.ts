@@ -56,6 +56,7 @@ import {
   type Organisation,
   type ReadBack,
 } from '../src/kit/index.ts';
+import { asCell } from '../src/kit/containers/index.ts';
 import { type Id, LIMITS, READ_ONLY_CASE_FIELDS } from '../src/spec/index.ts';
 import { exact } from '../src/spec/inputs/values.ts';
 
@@ -328,7 +329,7 @@ describe('POST /api/cases/bulk-update/', () => {
   check(
     'a batch of exactly 100 items is accepted and every item applied',
     ['BULK-CASES-ACCEPT-100', 'BULK-CASES-ITEM-FIELDS'],
-    async (t) => {
+    asCell('bulk-cases', '100', async (t) => {
       const batch = await limit.full(t);
       t.observe('BULK-CASES-ITEM-FIELDS', describeLimitFields(batch));
       const what = `bulk update of ${LIMIT} cases setting ${batch.fields.join(', ')}`;
@@ -347,49 +348,55 @@ describe('POST /api/cases/bulk-update/', () => {
             { judged: [first.read], expect: { fields: fieldsUnequal(first.read, judgedPart(first.read, first.item)) } },
           );
       });
-    },
+    }),
   );
 
-  check('a batch of 101 items applies none of them', ['BULK-CASES-REJECT-101'], async (t) => {
-    const batch = await limit.over(t);
-    const what = `bulk update of ${LIMIT + 1} cases (one over the limit of ${LIMIT})`;
-    await keepingEvidence(t, batch.exchange, async () => {
-      const request = batch.items.map((i) => ({ id: i.id }));
-      t.observe('BULK-CASES-REJECT-101', expectOverLimitRefused(t, batch.res, request, what));
-      const changed = batch.after.flatMap((read, i) => {
-        const took = tookFields(read, batch.items[i]!);
-        return took.length
-          ? [{ read, took, text: `case ${read.id}: ${took.map((f) => `${f.name} ${f.value}`).join(', ')}` }]
-          : [];
+  check(
+    'a batch of 101 items applies none of them',
+    ['BULK-CASES-REJECT-101'],
+    asCell('bulk-cases', '101', async (t) => {
+      const batch = await limit.over(t);
+      const what = `bulk update of ${LIMIT + 1} cases (one over the limit of ${LIMIT})`;
+      await keepingEvidence(t, batch.exchange, async () => {
+        const request = batch.items.map((i) => ({ id: i.id }));
+        t.observe('BULK-CASES-REJECT-101', expectOverLimitRefused(t, batch.res, request, what));
+        const changed = batch.after.flatMap((read, i) => {
+          const took = tookFields(read, batch.items[i]!);
+          return took.length
+            ? [{ read, took, text: `case ${read.id}: ${took.map((f) => `${f.name} ${f.value}`).join(', ')}` }]
+            : [];
+        });
+        const first = changed[0];
+        if (first)
+          fail(
+            `the cases read back after the ${what}`,
+            'no case took a value its item sent',
+            `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
+            { judged: [first.read], expect: { unlike: first.took } },
+          );
+        // Read before it too (a batch of its own): no case changed at all, not even to a value of no item.
+        const before = batch.before;
+        if (!before) return;
+        const moved = batch.after.flatMap((read, i) => {
+          const names = changedNames(before[i]!, read);
+          return names.length
+            ? [{ read, was: before[i]!, names, text: changedFields(before[i]!, read).join('; ') }]
+            : [];
+        });
+        const one = moved[0];
+        if (one)
+          fail(
+            `the cases read before and after the ${what}`,
+            'every case as it was before the batch',
+            `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
+            {
+              judged: [one.read],
+              expect: { fields: fieldsUnequal(one.read, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
+            },
+          );
       });
-      const first = changed[0];
-      if (first)
-        fail(
-          `the cases read back after the ${what}`,
-          'no case took a value its item sent',
-          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
-          { judged: [first.read], expect: { unlike: first.took } },
-        );
-      // Read before it too (a batch of its own): no case changed at all, not even to a value of no item.
-      const before = batch.before;
-      if (!before) return;
-      const moved = batch.after.flatMap((read, i) => {
-        const names = changedNames(before[i]!, read);
-        return names.length ? [{ read, was: before[i]!, names, text: changedFields(before[i]!, read).join('; ') }] : [];
-      });
-      const one = moved[0];
-      if (one)
-        fail(
-          `the cases read before and after the ${what}`,
-          'every case as it was before the batch',
-          `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
-          {
-            judged: [one.read],
-            expect: { fields: fieldsUnequal(one.read, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
-          },
-        );
-    });
-  });
+    }),
+  );
 
   // Each run holds the pool (shared with the bulk-customers suite) while it learns, sends and reads back.
   check('a mixed batch applies its valid items and only them', ['BULK-CASES-PARTIAL'], async (t) => {

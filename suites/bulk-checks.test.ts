@@ -39,6 +39,7 @@ import {
   type CheckApi,
   type ExpectedItem,
 } from '../src/kit/index.ts';
+import { asCell } from '../src/kit/containers/index.ts';
 import { compareIds, type Id, LIMITS } from '../src/spec/index.ts';
 
 const LIMIT = LIMITS.bulkMaxItems;
@@ -173,43 +174,51 @@ async function pooledHolder(t: CheckApi, pool: Pooled): Promise<CaseWithChecks> 
 }
 
 describe('POST /api/checks/bulk-delete/', () => {
-  check('a batch of 101 ids deletes none of them', ['BULK-CHECKS-REJECT-101'], async (t) => {
-    const holders = await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1));
-    untouched = undefined;
-    const ids = [...holders[0]!.checks, ...holders[1]!.checks.slice(0, LIMIT / 2)];
-    const what = `bulk delete of ${ids.length} checks (one over the limit of ${LIMIT})`;
-    const { res, exchange } = await send(t, ids);
-    await keepingEvidence(t, exchange, async () => {
-      t.observe('BULK-CHECKS-REJECT-101', expectOverLimitRefused(t, res, ids, what));
-      const problems = await checkProblems(
-        holders.map((h) => ({ holder: h, ids: h.checks })),
-        what,
-      );
-      if (problems.length) fail(`the cases read back after the ${what}`, 'every check still there', someOf(problems));
-      untouched = holders;
-    });
-  });
-
-  check('a batch of exactly 100 ids is accepted and deletes those checks', ['BULK-CHECKS-ACCEPT-100'], async (t) => {
-    const holders = untouched ?? (await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1)));
-    untouched = undefined;
-    const ids = holders.flatMap((h) => h.checks.slice(0, LIMIT / 2));
-    const what = `bulk delete of ${LIMIT} checks of cases ${holders.map((h) => h.caseId).join(' and ')}`;
-    const { res, exchange } = await send(t, ids);
-    expectBatchSuccess(res, what);
-    await keepingEvidence(t, exchange, async () => {
-      const problems = await checkProblems(
-        holders.map((h) => ({ holder: h, ids: h.checks.slice(LIMIT / 2) })),
-        what,
-      );
-      if (problems.length)
-        fail(
-          `${what}: the cases read back`,
-          `the ${LIMIT} checks gone, the last check of each case still there`,
-          someOf(problems),
+  check(
+    'a batch of 101 ids deletes none of them',
+    ['BULK-CHECKS-REJECT-101'],
+    asCell('bulk-checks', '101', async (t) => {
+      const holders = await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1));
+      untouched = undefined;
+      const ids = [...holders[0]!.checks, ...holders[1]!.checks.slice(0, LIMIT / 2)];
+      const what = `bulk delete of ${ids.length} checks (one over the limit of ${LIMIT})`;
+      const { res, exchange } = await send(t, ids);
+      await keepingEvidence(t, exchange, async () => {
+        t.observe('BULK-CHECKS-REJECT-101', expectOverLimitRefused(t, res, ids, what));
+        const problems = await checkProblems(
+          holders.map((h) => ({ holder: h, ids: h.checks })),
+          what,
         );
-    });
-  });
+        if (problems.length) fail(`the cases read back after the ${what}`, 'every check still there', someOf(problems));
+        untouched = holders;
+      });
+    }),
+  );
+
+  check(
+    'a batch of exactly 100 ids is accepted and deletes those checks',
+    ['BULK-CHECKS-ACCEPT-100'],
+    asCell('bulk-checks', '100', async (t) => {
+      const holders = untouched ?? (await mapLimit([0, 1], 2, () => caseWithChecks(t.primary, LIMIT / 2 + 1)));
+      untouched = undefined;
+      const ids = holders.flatMap((h) => h.checks.slice(0, LIMIT / 2));
+      const what = `bulk delete of ${LIMIT} checks of cases ${holders.map((h) => h.caseId).join(' and ')}`;
+      const { res, exchange } = await send(t, ids);
+      expectBatchSuccess(res, what);
+      await keepingEvidence(t, exchange, async () => {
+        const problems = await checkProblems(
+          holders.map((h) => ({ holder: h, ids: h.checks.slice(LIMIT / 2) })),
+          what,
+        );
+        if (problems.length)
+          fail(
+            `${what}: the cases read back`,
+            `the ${LIMIT} checks gone, the last check of each case still there`,
+            someOf(problems),
+          );
+      });
+    }),
+  );
 
   check('a mixed batch deletes the existing checks and nothing else', ['BULK-CHECKS-PARTIAL'], async (t) => {
     const peer = t.peer ? await caseWithChecks(t.peer, 2) : undefined;

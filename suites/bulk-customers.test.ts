@@ -60,6 +60,7 @@ import {
   type PoolLease,
   type ReadBack,
 } from '../src/kit/index.ts';
+import { asCell } from '../src/kit/containers/index.ts';
 import { CUSTOMER_TYPES, LIMITS } from '../src/spec/index.ts';
 import { exact } from '../src/spec/inputs/values.ts';
 
@@ -332,7 +333,7 @@ describe('POST /api/customers/bulk-update/', () => {
   check(
     'a batch of exactly 100 items is accepted and every item applied',
     ['BULK-CUSTOMERS-ACCEPT-100', 'BULK-CUSTOMERS-ITEM-FIELDS'],
-    async (t) => {
+    asCell('bulk-customers', '100', async (t) => {
       const batch = await limit.full(t);
       t.observe('BULK-CUSTOMERS-ITEM-FIELDS', describeLimitFields(batch));
       const what = `bulk update of ${LIMIT} customers setting ${batch.fields.join(', ')}`;
@@ -354,52 +355,56 @@ describe('POST /api/customers/bulk-update/', () => {
             { judged: [first.read], expect: { fields: fieldsUnequal(customerIn(first.read), setFields(first.item)) } },
           );
       });
-    },
+    }),
   );
 
-  check('a batch of 101 items applies none of them', ['BULK-CUSTOMERS-REJECT-101'], async (t) => {
-    const batch = await limit.over(t);
-    const what = `bulk update of ${LIMIT + 1} customers (one over the limit of ${LIMIT})`;
-    await keepingEvidence(t, batch.exchange, async () => {
-      const request = batch.items.map((i) => ({ id: i.id }));
-      t.observe('BULK-CUSTOMERS-REJECT-101', expectOverLimitRefused(t, batch.res, request, what));
-      const changed = batch.after.flatMap((read, i) => {
-        const took = tookName(read, batch.items[i]!);
-        return took.length
-          ? [{ read, took, text: `customer ${batch.members[i]!.id}: full_name ${took[0]!.value}` }]
-          : [];
+  check(
+    'a batch of 101 items applies none of them',
+    ['BULK-CUSTOMERS-REJECT-101'],
+    asCell('bulk-customers', '101', async (t) => {
+      const batch = await limit.over(t);
+      const what = `bulk update of ${LIMIT + 1} customers (one over the limit of ${LIMIT})`;
+      await keepingEvidence(t, batch.exchange, async () => {
+        const request = batch.items.map((i) => ({ id: i.id }));
+        t.observe('BULK-CUSTOMERS-REJECT-101', expectOverLimitRefused(t, batch.res, request, what));
+        const changed = batch.after.flatMap((read, i) => {
+          const took = tookName(read, batch.items[i]!);
+          return took.length
+            ? [{ read, took, text: `customer ${batch.members[i]!.id}: full_name ${took[0]!.value}` }]
+            : [];
+        });
+        const first = changed[0];
+        if (first)
+          fail(
+            `the customers read back after the ${what}`,
+            'no customer took the full_name its item sent',
+            `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
+            { judged: [first.read], expect: { unlike: first.took } },
+          );
+        // Read before it too (a batch of its own): no customer changed at all, not even to a value of no item.
+        const before = batch.before;
+        if (!before) return;
+        const moved = batch.after.flatMap((read, i) => {
+          const [was, now] = [customerIn(before[i]!), customerIn(read)];
+          const names = changedNames(was, now, CUSTOMER_FIELDS);
+          return names.length
+            ? [{ read, now, was, names, text: changedFields(was, now, CUSTOMER_FIELDS).join('; ') }]
+            : [];
+        });
+        const one = moved[0];
+        if (one)
+          fail(
+            `the customers read before and after the ${what}`,
+            'every customer as it was before the batch',
+            `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
+            {
+              judged: [one.read],
+              expect: { fields: fieldsUnequal(one.now, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
+            },
+          );
       });
-      const first = changed[0];
-      if (first)
-        fail(
-          `the customers read back after the ${what}`,
-          'no customer took the full_name its item sent',
-          `${changed.length} of ${LIMIT + 1} did: ${someOf(changed.map((c) => c.text))}`,
-          { judged: [first.read], expect: { unlike: first.took } },
-        );
-      // Read before it too (a batch of its own): no customer changed at all, not even to a value of no item.
-      const before = batch.before;
-      if (!before) return;
-      const moved = batch.after.flatMap((read, i) => {
-        const [was, now] = [customerIn(before[i]!), customerIn(read)];
-        const names = changedNames(was, now, CUSTOMER_FIELDS);
-        return names.length
-          ? [{ read, now, was, names, text: changedFields(was, now, CUSTOMER_FIELDS).join('; ') }]
-          : [];
-      });
-      const one = moved[0];
-      if (one)
-        fail(
-          `the customers read before and after the ${what}`,
-          'every customer as it was before the batch',
-          `${moved.length} of ${LIMIT + 1} changed: ${someOf(moved.map((m) => `case ${m.read.id}: ${m.text}`))}`,
-          {
-            judged: [one.read],
-            expect: { fields: fieldsUnequal(one.now, Object.fromEntries(one.names.map((n) => [n, one.was[n]]))) },
-          },
-        );
-    });
-  });
+    }),
+  );
 
   check('items naming customers by external_id update them', ['BULK-CUSTOMERS-BY-EXTERNAL-ID'], async (t) =>
     pool.useIfMade(t, async (lease) => {

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { containerCells } from '../src/kit/containers/cells.ts';
 import { bulkCells } from '../src/kit/inputs/bulk-cells.ts';
 import { shows, type SentCell } from '../src/kit/inputs/cell.ts';
 import { patchCells } from '../src/kit/inputs/patch.ts';
@@ -16,6 +17,7 @@ import { tokenCells } from '../src/kit/inputs/token.ts';
 import { CATALOGUE, codePointLength, LIMITS } from '../src/spec/index.ts';
 import { credentialCells } from '../src/spec/credential-matrix.ts';
 import { CASE_WRITE_FIELDS } from '../src/spec/inputs/fields.ts';
+import { CONTAINER_OWNERS, containerCellSpecs, judgedByLimitCheck } from '../src/spec/inputs/containers.ts';
 import { enumerateCells, MATRIX_REQUIREMENTS } from '../src/spec/inputs/matrix.ts';
 import { exactly, number, sameNumber, text } from '../src/spec/inputs/stored.ts';
 import { TOKEN_KINDS } from '../src/spec/inputs/token.ts';
@@ -38,6 +40,18 @@ describe('the input matrix', () => {
     expect(new Set(sent).size).toBe(sent.length);
     expect(new Set(enumerated).size).toBe(enumerated.length);
     expect([...sent].sort()).toEqual([...enumerated].sort());
+  });
+
+  it('the container cells are those the kit sends and those the bulk suites judge, each once', () => {
+    const sent = Object.values(containerCells()).flatMap((cells) => cells.map((c) => c.spec.id));
+    const enumerated = containerCellSpecs();
+    const byLimitChecks = enumerated.filter((c) => judgedByLimitCheck(c.kind, c.encoding)).map((c) => c.id);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect([...sent, ...byLimitChecks].sort()).toEqual(enumerated.map((c) => c.id).sort());
+    expect(byLimitChecks).toHaveLength(6);
+    const owners = Object.values(CONTAINER_OWNERS).flatMap((o) => Object.values(o));
+    const byId = new Map(CATALOGUE.map((r) => [r.id as string, r]));
+    for (const id of owners) expect(byId.get(id)?.level, id).toBe('MUST');
   });
 
   it('every requirement owning an oracle is a MUST of the catalogue', () => {
@@ -139,7 +153,7 @@ describe('screenconf list --matrix', () => {
     expect(r.stdout).toContain('not sent: no run given');
     const json = JSON.parse((await screenconfInProcess(['list', '--matrix', '--json'])).stdout);
     // The input matrix's cells, then the credential variations' on every protected endpoint.
-    expect(json.cells.length).toBe(enumerateCells().length + credentialCells().length);
+    expect(json.cells.length).toBe(enumerateCells().length + containerCellSpecs().length + credentialCells().length);
   });
 
   it("joins the credential cells a run's auth suite sent, each with its oracles' results", async () => {

@@ -57,6 +57,8 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-outcome',
     'webhook.queue-timeout',
     'ids.doubles-above-2^53',
+    'bulk.elements-per-item',
+    'content.file-parts-as-text',
   ],
   [
     'text.nfc',
@@ -76,6 +78,7 @@ const COMBINED: VariantName[][] = [
     'delete.absent-no-op',
     'bulk.keep-last-check',
     'bulk.items-metadata-only',
+    'bulk.empty-refused',
   ],
   [
     'read.get-whole-seconds',

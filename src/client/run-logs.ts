@@ -8,7 +8,6 @@ import type { Redactor } from '../base/redact.ts';
 import type { Exchange } from '../results/exchange.ts';
 import type { RenewalLine } from '../results/token-renewals.ts';
 import type { TokenIssue } from './token-share.ts';
-import type { OutgoingRequest, ReceivedResponse } from './transport.ts';
 
 /** A renewal as the client saw it: the 401's status, the refused exchange, the token it refused, the retry's status. */
 export interface Renewal {
@@ -26,12 +25,19 @@ function append(file: string, line: object): void {
   }
 }
 
+/** The request a line is about. */
+interface Sent {
+  method: string;
+  url: string;
+  organisation?: Exchange['request']['organisation'];
+}
+
 /** One line per 429 answer: when, what, the Retry-After asked, the wait chosen, whether it is sent again. */
 export function logThrottle(
   file: string,
   redactor: Redactor,
-  req: OutgoingRequest,
-  res: ReceivedResponse,
+  req: Sent,
+  retryAfter: string | undefined,
   waitMs: number,
   retried: boolean,
 ): void {
@@ -39,7 +45,7 @@ export function logThrottle(
     at: new Date().toISOString(),
     method: req.method,
     url: redactor.redact(req.url),
-    retryAfter: res.headers['retry-after'] ?? null,
+    retryAfter: retryAfter ?? null,
     waitMs,
     retried,
   });
@@ -49,7 +55,7 @@ export function logThrottle(
 export function logRenewal(
   file: string,
   redactor: Redactor,
-  req: OutgoingRequest,
+  req: Sent,
   renewal: Renewal,
   from: { suite?: string; check?: string },
 ): void {

@@ -176,7 +176,8 @@ export class Transport {
       // Up to half as long again, at random: requests throttled together do not all return together.
       const wait = Math.round((asked ?? 1000 * 2 ** retry) * (1 + Math.random() / 2));
       const giveUp = retry >= budget.maxRetries || waitedMs + wait > budget.maxWaitMs;
-      if (this.options.throttleLog) logThrottle(this.options.throttleLog, this.redactor, req, res, wait, !giveUp);
+      if (this.options.throttleLog)
+        logThrottle(this.options.throttleLog, this.redactor, req, res.headers['retry-after'], wait, !giveUp);
       if (giveUp) {
         const why =
           retry >= budget.maxRetries

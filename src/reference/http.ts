@@ -141,12 +141,14 @@ function fromEntries(
 
 /**
  * Decodes a request body sent as application/json, application/x-www-form-urlencoded or
- * multipart/form-data into a JSON value. An empty body decodes to {}.
+ * multipart/form-data into a JSON value. An empty body decodes to {}. A multipart part sent as a file
+ * (with a filename) is refused, or read as its text (`fileParts`).
  */
 export async function readRequestBody(
   req: IncomingMessage,
   kinds: Record<string, FormFieldKind>,
   allowed: readonly string[] = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  fileParts: 'refuse' | 'text' = 'refuse',
 ): Promise<unknown> {
   const raw = await readBody(req);
   const contentType = String(req.headers['content-type'] ?? '');
@@ -172,5 +174,9 @@ export async function readRequestBody(
   } catch {
     throw new HttpError(400, 'invalid_body', 'request body is not valid multipart/form-data');
   }
-  return fromEntries(form.entries() as Iterable<[string, unknown]>, kinds);
+  const entries: [string, unknown][] = [];
+  // Stryker disable next-line all: only the variant content.file-parts-as-text reads a file part (taking it is legal)
+  for (const [key, value] of form.entries() as Iterable<[string, unknown]>)
+    entries.push([key, fileParts === 'text' && value instanceof Blob ? await value.text() : value]);
+  return fromEntries(entries, kinds);
 }

@@ -135,6 +135,8 @@ export interface ContentPoints {
    * Content-Type as sent, parameters and all.
    */
   decodeBody(op: Op, mediaType: string, body: unknown, header: string): unknown;
+  /** What a multipart part sent as a file (with a filename) is to a form field: refused (400), or its text. */
+  fileParts: 'refuse' | 'text';
 }
 
 /** A record a request named and did not find. */

@@ -6,26 +6,11 @@
  * requirement. A new switch needs its entry: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
+import { CONTAINER_SUITE } from '../spec/inputs/containers.ts';
+import { CONTAINER_FAULT_PROOFS } from './container-proofs.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
+import type { FaultProof } from './proof.ts';
 import type { FaultName } from './faults.ts';
-
-export interface FaultProof {
-  /** The suites whose checks catch it. */
-  readonly suites: readonly string[];
-  /** The requirements that must fail with it switched on. */
-  readonly fails: readonly RequirementId[];
-  /** Any that must still pass: a check judged on what another check's request did must not take the blame. */
-  readonly passes?: readonly RequirementId[];
-  /** Any that must be not judged (a check whose setup the fault breaks cannot judge its own rule). */
-  readonly notJudged?: readonly RequirementId[];
-  /**
-   * The run's --timeout-ms, for a fault whose defect is silence (the timeout is what is under test); every other
-   * fault is proven with the run's own timeout, so a busy machine cannot turn a slow answer into its verdict.
-   */
-  readonly timeoutMs?: number;
-  /** Its defect is a request answered with no answer: each failure judges that exchange, shown as one with none. */
-  readonly dropped?: boolean;
-}
 
 /** The requirements of one way in's oracles (the input matrix), but those named: what must still pass. */
 function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): RequirementId[] {
@@ -121,11 +106,18 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   },
   'patch.read-only-writable': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'cases.non-integer-id-500': { suites: ['case-patch'], fails: ['CASE-ID-NON-INTEGER'] },
+  // The container cells' entries of each kind get the same 500s (every bulk update's answered oracle).
   'bulk.malformed-500': {
-    suites: BULK_SUITES,
-    fails: ['BULK-CASES-MALFORMED', 'BULK-CUSTOMERS-MALFORMED', 'BULK-CHECKS-MALFORMED'],
+    suites: [...BULK_SUITES, CONTAINER_SUITE],
+    fails: [
+      'BULK-CASES-MALFORMED',
+      'BULK-CUSTOMERS-MALFORMED',
+      'BULK-CHECKS-MALFORMED',
+      'BULK-CASES-ANSWERED',
+      'BULK-CUSTOMERS-ANSWERED',
+    ],
   },
-  'bulk.checks-non-integer-500': { suites: ['bulk-checks'], fails: ['BULK-CHECKS-MALFORMED'] },
+  'bulk.checks-non-integer-500': { suites: ['bulk-checks', CONTAINER_SUITE], fails: ['BULK-CHECKS-MALFORMED'] },
   'bulk.read-only-writable': { suites: ['bulk-cases'], fails: ['BULK-CASES-READ-ONLY-UNCHANGED'] },
   'patch.body-id-overwrites': { suites: ['case-patch'], fails: ['CASE-PATCH-READ-ONLY-UNCHANGED'] },
   'patch.replace-not-merge': { suites: ['case-patch'], fails: ['CASE-PATCH-PARTIAL'] },
@@ -313,7 +305,7 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'input.nul-500': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-ANSWERED'),
   'input.path-parse-int': inputFault(['inputs-patch'], ['patch'], 'CASE-ID-NON-INTEGER'),
   'input.bulk-id-parse-int': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-OWN-RECORD'),
-  'input.check-ids-flatten': inputFault(['inputs-bulk'], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
+  'input.check-ids-flatten': inputFault(['inputs-bulk', CONTAINER_SUITE], ['bulk-checks'], 'BULK-CHECKS-OWN-RECORD'),
   'input.patch-saved-before-validated': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-INVALID-ATOMIC'),
   'input.customer-refused-but-truncated': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-PARTIAL'),
   'input.astral-as-question-marks': inputFault(
@@ -364,6 +356,14 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
     timeoutMs: 4000,
     dropped: true,
   },
+  ...CONTAINER_FAULT_PROOFS,
+  'input.sync-platforms-entry-500': inputFault(
+    ['inputs-patch', 'inputs-bulk'],
+    ['patch', 'bulk-cases'],
+    'CASE-PATCH-ANSWERED',
+    'BULK-CASES-ANSWERED',
+  ),
 };
 
+export type { FaultProof } from './proof.ts';
 export { VARIANT_READINGS } from './readings.ts';

@@ -6,6 +6,7 @@
  * faults' proofs are in proofs.ts.
  */
 import type { RequirementId } from '../spec/index.ts';
+import { CONTAINER_VARIANT_READINGS } from './container-proofs.ts';
 import type { VariantName } from './variants.ts';
 
 /**
@@ -115,4 +116,5 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   ],
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
+  ...CONTAINER_VARIANT_READINGS,
 };

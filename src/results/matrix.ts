@@ -5,6 +5,7 @@
  * a merged run of shards, or no run at all (every cell not sent).
  */
 import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
+import { containerCellSpecs } from '../spec/inputs/containers.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
 
@@ -22,9 +23,14 @@ interface MatrixCell {
   kind: string;
   verdict: string;
   oracles: readonly MatrixOracle[];
+  /** The suite file that sends it, where it is not its way's (MATRIX_WAYS). */
+  suite?: string;
 }
 
-/** Every cell: the input matrix's, then the credential variations' (way in `credential`, the endpoint its field). */
+/**
+ * Every cell: the input matrix's, the bulk endpoints' containers (spec/inputs/containers.ts), then the credential
+ * variations' (way in `credential`, the endpoint its field).
+ */
 function matrixCells(): MatrixCell[] {
   const credentials = credentialCells().map(
     (c): MatrixCell => ({
@@ -37,7 +43,7 @@ function matrixCells(): MatrixCell[] {
       oracles: c.judgedBy.map((j) => j.oracle),
     }),
   );
-  return [...enumerateCells(), ...credentials];
+  return [...enumerateCells(), ...containerCellSpecs(), ...credentials];
 }
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
@@ -86,7 +92,7 @@ export function matrixRows(report?: ConformanceReport): MatrixRow[] {
     for (const s of seen) results[s.oracle as MatrixOracle] = s.result as OracleResult;
     const sent = seen.some((s) => s.status !== undefined || s.result !== 'not-judged');
     const why = seen.find((s) => s.result === 'fail')?.why ?? seen.find((s) => s.result === 'not-judged')?.why;
-    const suite = MATRIX_WAYS[spec.way]!;
+    const suite = spec.suite ?? MATRIX_WAYS[spec.way]!;
     const notSent = sent
       ? undefined
       : !report

@@ -59,7 +59,7 @@ function body(encoding: ContentType, key: 'items' | 'ids', json: string): { body
 type Send = (b: { body: unknown; contentType: ContentType }) => Promise<ReceivedResponse>;
 
 /** The cells of `batch` whose request a server fails on its own (5xx or silence), found by halving the batch. */
-async function culprits<T>(batch: T[], attempt: (part: T[]) => Promise<Answer>): Promise<T[]> {
+export async function culprits<T>(batch: T[], attempt: (part: T[]) => Promise<Answer>): Promise<T[]> {
   if (batch.length <= 1) return batch;
   const half = Math.ceil(batch.length / 2);
   const found: T[] = [];
@@ -231,7 +231,7 @@ async function furtherWrite(org: Organisation, made: Record_[], holding: Map<str
 }
 
 /** A read of a case, as judging a round needs it. */
-async function readRecord(org: Organisation, id: Id): Promise<RecordRead> {
+export async function readRecord(org: Organisation, id: Id): Promise<RecordRead> {
   const a = await answerOf(org.provision.readCase(id));
   if (!a.res) return { problem: `no answer (${a.silent})` };
   const json = a.res.json as Record<string, unknown> | undefined;

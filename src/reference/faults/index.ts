@@ -2,6 +2,7 @@
 import { AUTH_FAULTS } from './auth.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
+import { CONTAINER_FAULTS } from './containers.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { CREDENTIAL_PART_FAULTS } from './credential-parts.ts';
 import { DELETE_FAULTS } from './delete.ts';
@@ -30,6 +31,7 @@ export const ALL_FAULTS = [
   ...DELETE_FAULTS,
   ...ID_FAULTS,
   ...BULK_FAULTS,
+  ...CONTAINER_FAULTS,
   ...CONTENT_FAULTS,
   ...LIMIT_FAULTS,
   ...UNIQUE_FAULTS,

@@ -18,12 +18,13 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
 
 /** The correct reading: every content type stands for what it carries. */
 export function contentDefaults(): ContentPoints {
-  return { decodeBody: (_op, _mediaType, body) => body };
+  // Stryker disable next-line StringLiteral: 'refuse' is readRequestBody's default; only a variant reads file parts
+  return { decodeBody: (_op, _mediaType, body) => body, fileParts: 'refuse' };
 }
 
 /** Reads and decodes a request body for an operation. */
 export async function readApiBody(env: Env, req: IncomingMessage, op: Op): Promise<unknown> {
-  const body = await readRequestBody(req, FORM_KINDS);
+  const body = await readRequestBody(req, FORM_KINDS, undefined, env.b.fileParts);
   // The correct decodeBody returns the body: the media type and the header matter to the switches only.
   // Stryker disable next-line StringLiteral,LogicalOperator: the correct decodeBody never reads the header
   return env.b.decodeBody(op, mediaTypeOf(req), body, String(req.headers['content-type'] ?? ''));

@@ -2,6 +2,7 @@
 import { AUTH_VARIANTS } from './auth.ts';
 import { BULK_VARIANTS } from './bulk.ts';
 import { CASE_VARIANTS } from './cases.ts';
+import { CONTAINER_VARIANTS } from './containers.ts';
 import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
 import { INPUT_VARIANTS } from './input.ts';
@@ -16,6 +17,7 @@ export const ALL_VARIANTS = [
   ...TENANT_VARIANTS,
   ...CASE_VARIANTS,
   ...BULK_VARIANTS,
+  ...CONTAINER_VARIANTS,
   ...TOKEN_VARIANTS,
   ...AUTH_VARIANTS,
   ...TEXT_VARIANTS,

@@ -273,6 +273,21 @@ function platformKinds(tag: Tagger): ValueKind[] {
     ['number', 5, open(UNJUDGED)],
     ['boolean', true, open(UNJUDGED)],
     ['string', tag(), open(UNJUDGED)],
+    // An entry of another kind beside a valid one (issue 33 §2, containers.ts): open as the other shapes are, and a
+    // list taken is stored as sent, never with the entry dropped, filled in or flattened.
+    ...(
+      [
+        ['element-null', null],
+        ['element-number', 5],
+        ['element-string', 'crm.example.com'],
+        ['element-array', [one(tag())]],
+        ['element-empty-object', {}],
+        ['element-no-identifier', { domain: 'crm.example.com' }],
+      ] as const
+    ).map(([kind, entry]): [string, unknown, Expect] => {
+      const value = [one(tag()), entry];
+      return [kind, value, open(exactly(value))];
+    }),
   ];
   return kinds.map(([kind, value, expect]) => ({
     kind,

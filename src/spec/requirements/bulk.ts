@@ -27,7 +27,20 @@ const LIMIT_DECISION =
   'answered is not shown (error statuses: not shown), and failures are reported per item (§ Errors 1): rejecting ' +
   'the request whole (any 4xx) and answering 2xx with its items reported failed both conform, and which one is ' +
   'recorded. An item applied, or reported as a success, fails; a 5xx never conforms. One rule for the three ' +
-  'endpoints (src/kit expectOverLimitRefused).';
+  'endpoints (src/kit expectOverLimitRefused). The limit counts the entries of the body, whatever they name: 101 ' +
+  'items naming one record, or two, are 101 entries (a server that merges them before it counts takes them). It ' +
+  'holds on every way in: in form and multipart bodies too (items as JSON text in one field, ids as repeated ' +
+  'fields, plain or file parts), where an entry read is judged as in JSON.';
+const FLAT_DECISION =
+  'How a list travels in a form or multipart body is not shown (items as JSON text in one field, ids as repeated ' +
+  'fields, are conventions): a batch of 100 in such a body is judged where the server takes one there (an item sent ' +
+  'alone taken; two ids sent, both deleted), and not judged, with why, where it takes none (src/spec/inputs/' +
+  'containers.ts).';
+const ELEMENT_DECISION =
+  'An entry of another kind than its list holds (null, a number, text, an array, {}, an item naming no record) ' +
+  'breaks the body\'s type ("an array of objects", "an array of integers") and is also one failing item ("failures ' +
+  'are reported per item"): refusing the request whole with nothing applied, and failing that entry while the ' +
+  'valid ones apply, both conform; an entry of another kind is never acted on.';
 
 const MALFORMED_SOURCE =
   '§ Errors 1 (bulk operations report failures per item); RFC 9110 §15.5 (4xx: the client seems to have erred) and ' +
@@ -44,7 +57,8 @@ export const BULK_REQUIREMENTS = requirements([
     level: 'MUST',
     area: 'bulk-cases',
     statement:
-      'A bulk case update of exactly 100 valid items answers 200 with a JSON body and applies every item (read back).',
+      'A bulk case update of exactly 100 valid items answers 200 with a JSON body and applies every item (read ' +
+      'back), as JSON and in each form and multipart encoding the server takes items in.',
     source:
       'interface § Endpoints › POST /api/cases/bulk-update/ (maximum length 100; up to 100 cases per request; ' +
       'Success: 200 with JSON body); § Limits',
@@ -53,15 +67,17 @@ export const BULK_REQUIREMENTS = requirements([
       'table suggest: id plus the PATCH fields, external_id, delete_after and webhook_url at their limits. ' +
       ITEM_FIELDS_DECISION +
       ' Where none of those is taken, the items set metadata and sync_platforms; items that can set no field fail ' +
-      '("up to 100 cases are updated per request").',
+      '("up to 100 cases are updated per request"). ' +
+      FLAT_DECISION,
   },
   {
     id: 'BULK-CASES-REJECT-101',
     level: 'MUST',
     area: 'bulk-cases',
     statement:
-      'A bulk case update of 101 items applies none of them: it is rejected whole (a 4xx) or answered 2xx with no ' +
-      'item reported as a success, and no case changes.',
+      'A bulk case update of 101 items applies none of them, in every encoding and whatever they name (101 items ' +
+      'naming one case, or two): it is rejected whole (a 4xx) or answered 2xx with no item reported as a success, ' +
+      'and no case changes.',
     source:
       'interface § Endpoints › POST /api/cases/bulk-update/ (items: maximum length 100); § Limits (array length max ' +
       '100)',
@@ -74,11 +90,12 @@ export const BULK_REQUIREMENTS = requirements([
     statement:
       "A batch mixing valid items with failing ones (unknown ids, invalid fields, another organisation's cases, " +
       "another case's external_id), in any order, answers 200 with a JSON body, applies every valid item, and " +
-      'changes no case a failing item names.',
+      'changes no case a failing item names. A valid item beside entries of another kind (null, a number, text, an ' +
+      'array, {}, an item without id) is applied where the server answers 2xx, and not where it refuses the request.',
     source:
       'interface § Errors 1 (failures reported per item rather than failing the whole request); § Endpoints › POST ' +
       '/api/cases/bulk-update/',
-    decision: PARTIAL_DECISION,
+    decision: `${PARTIAL_DECISION} ${ELEMENT_DECISION}`,
   },
   {
     id: 'BULK-CASES-REPORTED',
@@ -139,7 +156,7 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-customers',
     statement:
       'A bulk customer update of exactly 100 valid items answers 200 with a JSON body and applies every item (read ' +
-      'back through the cases).',
+      'back through the cases), as JSON and in each form and multipart encoding the server takes items in.',
     source:
       'interface § Endpoints › POST /api/customers/bulk-update/ (maximum length 100; Success: 200 with JSON body); ' +
       '§ Limits',
@@ -147,15 +164,17 @@ export const BULK_REQUIREMENTS = requirements([
       'Item fields are not shown; screenconf sends the fields the Customer summary shows (full_name, customer_type) ' +
       'beside id or external_id, never both: with both, which one identifies the customer is not shown. ' +
       ITEM_FIELDS_DECISION +
-      ' Items that can set no field fail.',
+      ' Items that can set no field fail. ' +
+      FLAT_DECISION,
   },
   {
     id: 'BULK-CUSTOMERS-REJECT-101',
     level: 'MUST',
     area: 'bulk-customers',
     statement:
-      'A bulk customer update of 101 items applies none of them: it is rejected whole (a 4xx) or answered 2xx with ' +
-      'no item reported as a success, and no customer changes.',
+      'A bulk customer update of 101 items applies none of them, in every encoding and whatever they name (101 ' +
+      'items naming one customer, or two): it is rejected whole (a 4xx) or answered 2xx with no item reported as a ' +
+      'success, and no customer changes.',
     source:
       'interface § Endpoints › POST /api/customers/bulk-update/ (items: maximum length 100); § Limits (array length ' +
       'max 100)',
@@ -193,11 +212,13 @@ export const BULK_REQUIREMENTS = requirements([
     statement:
       'A batch mixing valid items with failing ones (unknown ids and external_ids, invalid fields, no identifier, ' +
       "another organisation's customers), in any order, answers 200 with a JSON body, applies every valid item, " +
-      'and changes no customer a failing item names.',
+      'and changes no customer a failing item names. A valid item beside entries of another kind (null, a number, ' +
+      'text, an array, {}, an item naming no customer) is applied where the server answers 2xx, and not where it ' +
+      'refuses the request.',
     source:
       'interface § Errors 1; § Endpoints › POST /api/customers/bulk-update/; § Limits (customer full_name and ' +
       'external_id max 255)',
-    decision: PARTIAL_DECISION,
+    decision: `${PARTIAL_DECISION} ${ELEMENT_DECISION}`,
   },
   {
     id: 'BULK-CUSTOMERS-REPORTED',
@@ -258,22 +279,24 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-checks',
     statement:
       'A bulk delete of exactly 100 check ids answers 200 with a JSON body and removes those checks, and only ' +
-      'those, from their cases.',
+      'those, from their cases, as JSON and in each form and multipart encoding the server reads ids in.',
     source:
       'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100; deletes up to 100 checks; ' +
       'Success: 200 with JSON body); § Limits',
     decision:
       'Every case keeps one check ("A case holds one or more checks", § What the service does 2), so a server that ' +
       "refuses to delete a case's last check is judged as any other; what it does with a last check is recorded " +
-      '(BULK-CHECKS-LAST-CHECK).',
+      '(BULK-CHECKS-LAST-CHECK). ' +
+      FLAT_DECISION,
   },
   {
     id: 'BULK-CHECKS-REJECT-101',
     level: 'MUST',
     area: 'bulk-checks',
     statement:
-      'A bulk delete of 101 check ids deletes none of them: it is rejected whole (a 4xx) or answered 2xx with no id ' +
-      'reported as deleted, and every check is still there.',
+      'A bulk delete of 101 check ids deletes none of them, in every encoding and whatever they name (one check ' +
+      'named 101 times, or two): it is rejected whole (a 4xx) or answered 2xx with no id reported as deleted, and ' +
+      'every check is still there.',
     source:
       'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: maximum length 100); § Limits (array length max ' +
       '100)',
@@ -285,9 +308,11 @@ export const BULK_REQUIREMENTS = requirements([
     area: 'bulk-checks',
     statement:
       "A bulk delete mixing existing check ids with unknown ones and another organisation's, in any order, answers " +
-      '200 with a JSON body, removes the existing checks, and deletes nothing else.',
+      '200 with a JSON body, removes the existing checks, and deletes nothing else. A valid id beside entries of ' +
+      'another kind (null, text, an array, {}, an object without id) deletes its check where the server answers ' +
+      '2xx, and not where it refuses the request.',
     source: 'interface § Errors 1; § Endpoints › POST /api/checks/bulk-delete/',
-    decision: PARTIAL_DECISION,
+    decision: `${PARTIAL_DECISION} ${ELEMENT_DECISION}`,
   },
   {
     id: 'BULK-CHECKS-REPORTED',

@@ -100,8 +100,8 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       level: 'MUST',
       area,
       statement:
-        `Every bulk ${what} update, whatever its items hold and however its body is encoded, is answered with a 2xx ` +
-        'or a 4xx within the deadline: never a 5xx, never silence.',
+        `Every bulk ${what} update, whatever its items hold (entries of every kind, none at all) and however its ` +
+        'body is encoded, is answered with a 2xx or a 4xx within the deadline: never a 5xx, never silence.',
       source: `interface § Endpoints › POST ${path}; § Errors 1 (failures reported per item); RFC 9110 §15.6`,
       decision: ANSWERED_DECISION,
     },
@@ -144,7 +144,8 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       area,
       statement:
         `An item of a bulk ${what} update acts on the record its id names and no other: an id that is no integer ` +
-        `(7abc, 7.5, [7], true, 2^64) changes no ${what}.`,
+        `(7abc, 7.5, [7], true, 2^64) changes no ${what}, nor does an entry that is an array holding an item, or ` +
+        'an item without an id.',
       source: `interface § Endpoints › POST ${path} ("Each item identifies a ${what} by id")`,
       decision: OWN_RECORD_DECISION,
     },
@@ -170,7 +171,7 @@ export const BULK_CHECKS_INPUT_REQUIREMENTS = requirements([
     area: 'bulk-checks',
     statement:
       'A bulk check delete deletes the checks its ids name and no other: an entry that is no integer (7abc, 7.5, ' +
-      '[7], true, 2^64) deletes no check.',
+      '[7], true, 2^64, {"check_id": 7}) deletes no check.',
     source: 'interface § Endpoints › POST /api/checks/bulk-delete/ (ids: an array of integers, check identifiers)',
     decision: OWN_RECORD_DECISION,
   },
