@@ -160,8 +160,11 @@ export interface ProcessingPoints {
   checkDeciding(c: CaseRecord, check: CheckRecord, last: boolean): void;
   /** Called when a case completes. */
   caseCompleted(c: CaseRecord): void;
-  /** The risk score a check is decided with, in [0, 1]. */
-  scoreCheck(caseId: Id, checkId: Id): number;
+  /**
+   * The risk score a check is decided with, in [0, 1]; null: the check is not decided but SKIPPED. A throw is a
+   * processing job that failed: processing of the case stops at that check.
+   */
+  scoreCheck(caseId: Id, check: CheckRecord): number | null;
   /** The risk score as stored and shown. */
   storedRiskScore(score: number): number;
 }
