@@ -57,6 +57,7 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-outcome',
     'webhook.queue-timeout',
     'ids.doubles-above-2^53',
+    'cases.empty-start-refused',
   ],
   [
     'text.nfc',
@@ -75,6 +76,7 @@ const COMBINED: VariantName[][] = [
     'delete.absent-no-op',
     'bulk.keep-last-check',
     'bulk.items-metadata-only',
+    'processing.info-skipped',
   ],
   [
     'read.get-whole-seconds',

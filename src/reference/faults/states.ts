@@ -1,0 +1,80 @@
+/**
+ * Faults that show only in some states of a record (issue 33 §4): a check decided with a score of 0, a case created
+ * without checks, an empty customer_type, a check_type the scoring does not know. Each is what an ordinary server on
+ * another stack does; none shows on the cases the other suites make.
+ */
+import type { CheckType } from '../../spec/index.ts';
+import { fault } from '../switches.ts';
+
+/** The check types the interface lists last: a scoring table written before they were added lacks them. */
+const LATE_TYPES: ReadonlySet<CheckType | '' | null> = new Set([
+  'TM_CRYPTO',
+  'TM_CLASSIC',
+  'IDV',
+  'TRANSACTION_MONITORING',
+  'INFO_BLOCK',
+]);
+
+/** An object without its fields holding "", as a serializer with Go's `omitempty` on its strings writes it. */
+function withoutEmptyStrings(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== ''));
+}
+
+export const STATE_FAULTS = [
+  fault(
+    'read.zero-score-null',
+    'a check decided with a risk score of 0 shows risk_score null (`score || null`): every read and the webhook',
+    (base) => ({
+      checkView(k) {
+        const view = base.checkView(k);
+        return { ...view, risk_score: view.risk_score || null };
+      },
+    }),
+  ),
+  fault(
+    'read.no-checks-null',
+    'a case created without checks shows checks null (a relation never set up): every read and the webhook; a ' +
+      'case that had checks shows [] once they are deleted',
+    (base) => {
+      const hadChecks = new Set<string>();
+      return {
+        caseView(c) {
+          const view = base.caseView(c);
+          const key = `${c.org} ${String(c.id)}`;
+          const checks = view.checks as unknown[];
+          if (checks.length > 0) hadChecks.add(key);
+          return checks.length === 0 && !hadChecks.has(key) ? { ...view, checks: null } : view;
+        },
+      };
+    },
+  ),
+  fault(
+    'webhook.omit-empty-strings',
+    'the webhook body is written by a serializer that leaves out empty strings (omitempty): a customer_type or ' +
+      'check_type of "" is missing from it, though the case read shows it',
+    (base) => ({
+      webhookBody(c) {
+        const body = withoutEmptyStrings(base.webhookBody(c));
+        const customer = body.customer as Record<string, unknown> | null;
+        const checks = body.checks as Record<string, unknown>[];
+        return {
+          ...body,
+          ...(customer ? { customer: withoutEmptyStrings(customer) } : {}),
+          checks: checks.map(withoutEmptyStrings),
+        };
+      },
+    }),
+  ),
+  fault(
+    'processing.type-table-gap',
+    'the scoring table lacks the check types the interface lists last (TM_CRYPTO, TM_CLASSIC, IDV, ' +
+      'TRANSACTION_MONITORING, INFO_BLOCK): processing of a case holding one stops there (the job fails), the ' +
+      'case never completes and no webhook is sent',
+    (base) => ({
+      scoreCheck(caseId, check) {
+        if (LATE_TYPES.has(check.check_type)) throw new Error(`no scoring for check_type ${check.check_type}`);
+        return base.scoreCheck(caseId, check);
+      },
+    }),
+  ),
+];
