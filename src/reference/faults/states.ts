@@ -5,6 +5,7 @@
  */
 import type { CheckType } from '../../spec/index.ts';
 import { fault } from '../switches.ts';
+import { withoutValues } from './webhook.ts';
 
 /** The check types the interface lists last: a scoring table written before they were added lacks them. */
 const LATE_TYPES: ReadonlySet<CheckType | '' | null> = new Set([
@@ -14,11 +15,6 @@ const LATE_TYPES: ReadonlySet<CheckType | '' | null> = new Set([
   'TRANSACTION_MONITORING',
   'INFO_BLOCK',
 ]);
-
-/** An object without its fields holding "", as a serializer with Go's `omitempty` on its strings writes it. */
-function withoutEmptyStrings(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== ''));
-}
 
 export const STATE_FAULTS = [
   fault(
@@ -52,18 +48,8 @@ export const STATE_FAULTS = [
     'webhook.omit-empty-strings',
     'the webhook body is written by a serializer that leaves out empty strings (omitempty): a customer_type or ' +
       'check_type of "" is missing from it, though the case read shows it',
-    (base) => ({
-      webhookBody(c) {
-        const body = withoutEmptyStrings(base.webhookBody(c));
-        const customer = body.customer as Record<string, unknown> | null;
-        const checks = body.checks as Record<string, unknown>[];
-        return {
-          ...body,
-          ...(customer ? { customer: withoutEmptyStrings(customer) } : {}),
-          checks: checks.map(withoutEmptyStrings),
-        };
-      },
-    }),
+    // Go's `omitempty` on a string field: "" is left out.
+    (base) => ({ webhookBody: (c) => withoutValues(base.webhookBody(c), (v) => v === '') }),
   ),
   fault(
     'processing.type-table-gap',
