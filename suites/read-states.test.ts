@@ -87,13 +87,16 @@ async function readStates(t: CheckApi): Promise<StatesRead> {
     ]);
   seen.push(...(await Promise.all(made.map((c) => read(c, 'before processing')))).flat());
   await startStates(org, made);
-  // The case with the most checks first: once it is processed, the others (started with it) have had as long.
+  // The case with the most checks first: once it is processed, the others (started with it) have had as long. One
+  // deadline for all: a target that holds some cases (a check wanting documents) waits it out once.
   const timeout = processingTimeoutMs(t);
+  const deadline = Date.now() + timeout;
   const size = (c: StateCase) => c.spec.checks.length + (c.spec.untyped?.length ?? 0);
   for (const c of [...made].sort((a, b) => size(b) - size(a))) {
     if (!c.started) continue;
     const processed = await attempt(failed, async () => {
-      const { body, complete } = await readUntilComplete(org, c.id, timeout, `reading ${stateCaseLabel(c)}`);
+      const left = Math.max(0, deadline - Date.now());
+      const { body, complete } = await readUntilComplete(org, c.id, left, `reading ${stateCaseLabel(c)}`);
       const when = complete ? 'once processed' : `${timeout} ms after processing started, still not complete`;
       return [{ label: `${stateCaseLabel(c)}: ${how()} ${when}`, body }];
     });

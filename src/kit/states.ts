@@ -76,6 +76,8 @@ export interface StateCase {
   notes: string[];
   /** Whether processing was started (false where the target refused to start a case with no checks). */
   started?: boolean;
+  /** When the start was answered (ms since the epoch). */
+  startedAt?: number;
 }
 
 /** What makeStates made, and the states the target would not make (in words). */
@@ -94,26 +96,49 @@ function refusal(err: HarnessError): string {
   return err.message.replace(/^provisioning: /, '').replace(/; see .*$/s, '');
 }
 
+/**
+ * The ways to make a state's case, the first as the state asks and each next one asking less of the target: without
+ * its checks of no type, then without its customer_type of "" or null as well. Each is tried once the one before was
+ * refused.
+ */
+function attemptsFor(spec: StateSpec): { checks: NewCheck[]; customerType?: CustomerType; without?: string }[] {
+  const { checks, customerType, untyped } = spec;
+  const attempts: { checks: NewCheck[]; customerType?: CustomerType; without?: string }[] = [
+    { checks: [...checks, ...(untyped ?? [])], customerType },
+  ];
+  if (untyped) attempts.push({ checks, customerType, without: 'its checks of check_type "" and null' });
+  if (customerType === '' || customerType === null)
+    attempts.push({ checks, without: `${untyped ? 'those and ' : ''}customer_type ${show(customerType)}` });
+  return attempts;
+}
+
 /** Makes the case of one state; undefined (with why in `unmade`) where the target will not make it. */
 async function makeState(org: Organisation, spec: StateSpec, unmade: string[]): Promise<StateCase | undefined> {
-  const customer = { full_name: 'Screenconf State Customer', customer_type: spec.customerType };
   const notes: string[] = [];
-  const create = (checks: NewCheck[]) =>
-    org.provision.createCase({ customer: { ...customer, external_id: org.provision.externalId('customer') }, checks });
-  let created: CaseBody;
-  try {
-    created = await create([...spec.checks, ...(spec.untyped ?? [])]);
-  } catch (err) {
-    const refused = refusedByTarget(err);
-    if (!refused) throw err;
-    if (spec.checks.length === 0) {
-      unmade.push(`${spec.label}: the case was not made (${refusal(refused)})`);
-      return undefined;
+  const attempts = attemptsFor(spec);
+  let created: CaseBody | undefined;
+  for (const [i, attempt] of attempts.entries()) {
+    const customer = {
+      full_name: 'Screenconf State Customer',
+      external_id: org.provision.externalId('customer'),
+      ...(attempt.customerType !== undefined ? { customer_type: attempt.customerType } : {}),
+    };
+    try {
+      created = await org.provision.createCase({ customer, checks: attempt.checks });
+    } catch (err) {
+      const refused = refusedByTarget(err);
+      if (!refused) throw err;
+      if (spec.checks.length === 0) {
+        unmade.push(`${spec.label}: the case was not made (${refusal(refused)})`);
+        return undefined;
+      }
+      if (i === attempts.length - 1) throw err;
+      continue;
     }
-    if (!spec.untyped) throw err;
-    notes.push(`made without its checks of check_type "" and null, refused (${refusal(refused)})`);
-    created = await create(spec.checks);
+    if (attempt.without) notes.push(`made without ${attempt.without}: the target refused the case holding them`);
+    break;
   }
+  if (!created) return undefined;
   if (spec.deleteAll) {
     let ids = checkIds(created);
     if (ids.length === 0) ids = checkIds(await readCase(org, created.id, `reading case ${created.id} (${spec.label})`));
@@ -145,6 +170,7 @@ export async function startStates(org: Organisation, cases: readonly StateCase[]
       try {
         await org.provision.startCase(c.id);
         c.started = true;
+        c.startedAt = Date.now();
       } catch (err) {
         const refused = refusedByTarget(err);
         if (!refused || !nothingToProcess(c)) throw err;

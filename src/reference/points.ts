@@ -160,10 +160,7 @@ export interface ProcessingPoints {
   checkDeciding(c: CaseRecord, check: CheckRecord, last: boolean): void;
   /** Called when a case completes. */
   caseCompleted(c: CaseRecord): void;
-  /**
-   * The risk score a check is decided with, in [0, 1]; null: the check is not decided but SKIPPED. A throw is a
-   * processing job that failed: processing of the case stops at that check.
-   */
+  /** The risk score a check is decided with, in [0, 1]; null: the check is not decided but SKIPPED. */
   scoreCheck(caseId: Id, check: CheckRecord): number | null;
   /** The risk score as stored and shown. */
   storedRiskScore(score: number): number;

@@ -118,7 +118,7 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
     fails: ['WEBHOOK-BODY-CASE'],
     passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-BODY-RESULTS', 'READ-CASE-SCHEMA'],
   },
-  'processing.type-table-gap': {
+  'webhook.type-table-gap': {
     suites: ['webhooks'],
     fails: ['WEBHOOK-DELIVERED'],
     passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-RESULTS', 'READ-CASE-SCHEMA'],

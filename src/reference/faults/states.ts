@@ -1,13 +1,13 @@
 /**
  * Faults that show only in some states of a record (issue 33 §4): a check decided with a score of 0, a case created
- * without checks, an empty customer_type, a check_type the scoring does not know. Each is what an ordinary server on
- * another stack does; none shows on the cases the other suites make.
+ * without checks, an empty customer_type, a check_type a table of types does not know. Each is what an ordinary
+ * server on another stack does; none shows on the cases the other suites make.
  */
 import type { CheckType } from '../../spec/index.ts';
 import { fault } from '../switches.ts';
 import { withoutValues } from './webhook.ts';
 
-/** The check types the interface lists last: a scoring table written before they were added lacks them. */
+/** The check types the interface lists last: a table of types written before they were added lacks them. */
 const LATE_TYPES: ReadonlySet<CheckType | '' | null> = new Set([
   'TM_CRYPTO',
   'TM_CLASSIC',
@@ -52,14 +52,14 @@ export const STATE_FAULTS = [
     (base) => ({ webhookBody: (c) => withoutValues(base.webhookBody(c), (v) => v === '') }),
   ),
   fault(
-    'processing.type-table-gap',
-    'the scoring table lacks the check types the interface lists last (TM_CRYPTO, TM_CLASSIC, IDV, ' +
-      'TRANSACTION_MONITORING, INFO_BLOCK): processing of a case holding one stops there (the job fails), the ' +
-      'case never completes and no webhook is sent',
-    (base) => ({
-      scoreCheck(caseId, check) {
-        if (LATE_TYPES.has(check.check_type)) throw new Error(`no scoring for check_type ${check.check_type}`);
-        return base.scoreCheck(caseId, check);
+    'webhook.type-table-gap',
+    "the completion webhook names each check's type from a table that lacks the check types the interface lists " +
+      'last (TM_CRYPTO, TM_CLASSIC, IDV, TRANSACTION_MONITORING, INFO_BLOCK): for a case holding one, building its ' +
+      'payload fails and nothing is sent, though the case reads complete',
+    (base, env) => ({
+      caseCompleted(c) {
+        if (env.store.checksOfCase(c.org, c.id).some((k) => LATE_TYPES.has(k.check_type))) return;
+        base.caseCompleted(c);
       },
     }),
   ),

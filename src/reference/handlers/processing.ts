@@ -70,13 +70,7 @@ function step(env: Env, org: string, caseId: Id, generation: number) {
     Object.assign(next, { status: 'DECIDING', updated_at: now });
     env.b.checkDeciding(c, next, next === checks.at(-1));
   } else {
-    let score: number | null;
-    try {
-      score = env.b.scoreCheck(caseId, next);
-    } catch {
-      // A processing job that failed: it stops here, the check stays DECIDING and the case is never completed.
-      return;
-    }
+    const score = env.b.scoreCheck(caseId, next);
     if (score === null) Object.assign(next, { status: 'SKIPPED', updated_at: now });
     else decide(env, next, score, now);
   }
