@@ -92,6 +92,7 @@ const COMBINED: VariantName[][] = [
   // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
   [
     'bulk.shape-settled',
+    'processing.documents-awaited',
     'bulk.keep-last-check',
     'bulk.over-limit-per-item',
     'ids.above-2^53',

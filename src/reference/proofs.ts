@@ -401,6 +401,7 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'read.customer-type-blank': ['READ-ENUMS'],
   'webhook.slow': ['WEBHOOK-DELIVERED', 'WEBHOOK-LATENCY'],
   'webhook.at-least-once': ['WEBHOOK-ONE-PER-COMPLETION', 'WEBHOOK-DUPLICATES'],
+  'processing.documents-awaited': ['WEBHOOK-DELIVERED', 'READ-STATES', 'READ-CHECK-DECIDED-SCORE'],
   'processing.info-skipped': ['READ-CHECK-DECIDED-SCORE', 'READ-CASE-RISK-MAX', 'WEBHOOK-BODY-CASE'],
   'cases.empty-start-refused': ['READ-STATES', 'WEBHOOK-DELIVERED'],
   'http.rate-limit': [],

@@ -31,6 +31,7 @@ export function processingDefaults(env: Env): ProcessingPoints {
     processingStarted: () => {},
     checkDeciding: () => {},
     caseCompleted: (c) => sendWebhook(env, c),
+    awaitsDocuments: () => false,
     scoreCheck: scoreFor,
     storedRiskScore: (score) => score,
   };
@@ -67,6 +68,7 @@ function step(env: Env, org: string, caseId: Id, generation: number) {
     return;
   }
   if (next.status === 'PENDING') {
+    if (env.b.awaitsDocuments(next)) return;
     Object.assign(next, { status: 'DECIDING', updated_at: now });
     env.b.checkDeciding(c, next, next === checks.at(-1));
   } else {

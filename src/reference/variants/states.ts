@@ -1,12 +1,31 @@
 /**
- * Variants of the states a record can be in (issue 33 §4): a check type processing does not decide, and a case
- * without checks that processing refuses to start. Both leave a state the harness reads without a score or a
- * webhook it may ask for.
+ * Variants of the states a record can be in (issue 33 §4): checks processing waits at for documents, a check type it
+ * does not decide, and a case without checks it refuses to start. Each leaves a state the harness reads without a
+ * score or a webhook it may ask for.
  */
 import { HttpError } from '../http.ts';
+import type { CheckRecord } from '../store.ts';
 import { variant } from '../switches.ts';
 
+/** The check types the interface says want documents: KYB, KYC EDD and transaction monitoring. */
+const DOCUMENTS_WANTED: ReadonlySet<CheckRecord['check_type']> = new Set([
+  'KYB_PROOF_OF_IDENTITY',
+  'KYB_BANK_STATEMENT',
+  'KYB_PROOF_OF_ADDRESS',
+  'KYB_TAX_DOCUMENTS',
+  'EDD_QUESTIONNAIRE',
+  'TM_CRYPTO',
+  'TM_CLASSIC',
+  'TRANSACTION_MONITORING',
+]);
+
 export const STATE_VARIANTS = [
+  variant(
+    'processing.documents-awaited',
+    'processing waits at a check that wants documents (KYB, KYC EDD, transaction monitoring: the interface says ' +
+      'they are required) until they come: it stays PENDING and its case is never completed, so no webhook is sent',
+    () => ({ awaitsDocuments: (check) => DOCUMENTS_WANTED.has(check.check_type) }),
+  ),
   variant(
     'processing.info-skipped',
     'information checks (INFO_BLOCK) are not decided: processing marks them SKIPPED, their outcome and risk_score ' +

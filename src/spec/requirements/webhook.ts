@@ -22,9 +22,11 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     decision:
       'Processing time is not shown: the deadline is --webhook-timeout-ms (default 15 s). The method is not shown ' +
       'either, so any request at the URL is the delivery; its method and content type are recorded. Judged on the ' +
-      'baseline case and on a case in each state the run reads (kit/states.ts): a case holding a check of every ' +
-      'check_type is a case like any other, so processing that never completes it fails here. A start the target ' +
-      'refuses for a case without checks (nothing to process) is recorded: that case is owed no webhook.',
+      'baseline case, and on a case in each state the run reads (kit/states.ts: checks of every check_type, no ' +
+      'checks, every check deleted), each owed its webhook once it reads complete: a check of a type the ' +
+      'interface says wants documents (KYB, KYC EDD, transaction monitoring) may hold its case, so one still not ' +
+      'complete at the deadline is recorded (WEBHOOK-LATENCY), as is a start the target refuses for a case with ' +
+      'nothing to process.',
   },
   {
     id: 'WEBHOOK-BODY-CASE',
@@ -252,7 +254,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     area: 'webhook',
     statement:
       "Time from the start-processing answer to the delivery, and from the delivered case's updated_at (server " +
-      'clock) to its arrival.',
+      'clock) to its arrival; for the cases in every state, the spread of those times and the cases not complete ' +
+      'at the deadline.',
     source: 'interface § Events 1 (sent "when case processing completes"; the delay is not shown)',
   },
   {
