@@ -59,7 +59,7 @@ async function attempt(failed: ConformanceFailure[], read: () => Promise<Sightin
 /** The answer to a PATCH of the case; a 4xx (a completed case the target will not write) is noted, not judged. */
 async function patched(t: CheckApi, c: StateCase, notes: string[]): Promise<Sighting[]> {
   const what = `the answer to PATCH ${stringifyJson(PATCH)} of ${stateCaseLabel(c)}, ${
-    c.started ? 'once processed' : 'never started'
+    c.started ? 'after processing was started' : 'never started'
   }`;
   const res = await t.primary.api.patchCase(c.id, PATCH);
   if (res.status >= 400 && res.status <= 499) {
@@ -97,7 +97,7 @@ async function readStates(t: CheckApi): Promise<StatesRead> {
     const processed = await attempt(failed, async () => {
       const left = Math.max(0, deadline - Date.now());
       const { body, complete } = await readUntilComplete(org, c.id, left, `reading ${stateCaseLabel(c)}`);
-      const when = complete ? 'once processed' : `${timeout} ms after processing started, still not complete`;
+      const when = complete ? 'once processed' : `at the processing deadline (${timeout} ms), still not complete`;
       return [{ label: `${stateCaseLabel(c)}: ${how()} ${when}`, body }];
     });
     seen.push(...processed);

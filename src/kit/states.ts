@@ -4,9 +4,9 @@
  * (suites/read-states), the completion webhook (suites/webhooks). The states: checks of every check_type (over a few
  * cases, so processing, which decides one check at a time, stays short), "" and null among them; no checks; every
  * check deleted by a bulk check delete; customers of every customer_type (INDIVIDUAL, COMPANY, "", null). What a
- * target will not make of them (a case without checks, checks without a type, starting a case with nothing to
- * process) is recorded in the case's notes, never judged: creation and start are the conventions', not the
- * interface's.
+ * target will not make of them (a case without checks, checks without a type, a customer_type of "" or null at
+ * creation, starting a case with nothing to process) is recorded in the case's notes, never judged: creation and
+ * start are the conventions', not the interface's.
  */
 import type { JsonObject } from '../base/json.ts';
 import { HarnessError } from '../errors.ts';
