@@ -17,33 +17,14 @@ import {
   type CaseBody,
   type CheckApi,
 } from '../src/kit/index.ts';
-import { caseInvariants } from '../src/kit/invariants.ts';
-import type { WatchedRequirement } from '../src/results/invariants.ts';
+import {
+  checksShown as checksOf,
+  judgeSightings as judge,
+  processingTimeoutMs,
+  type Sighting,
+  withinProcessing,
+} from '../src/kit/states.ts';
 import { type CheckType, type Id, isId } from '../src/spec/index.ts';
-
-/** Processing time is not shown: a setting (--processing-timeout-ms); the reference takes well under a second. */
-const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
-
-function processingTimeoutMs(t: CheckApi): number {
-  return t.run.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
-}
-
-/** `within 10 s (--processing-timeout-ms) of starting processing`, for skip reasons. */
-function withinProcessing(t: CheckApi): string {
-  return `within ${processingTimeoutMs(t) / 1000} s (--processing-timeout-ms) of starting processing`;
-}
-
-interface Sighting {
-  /** Where the body came from: "a read before processing", "a read while processing", … */
-  label: string;
-  body: CaseBody;
-}
-
-function checksOf(body: CaseBody): JsonObject[] {
-  return Array.isArray(body.checks)
-    ? (body.checks as unknown[]).filter((k): k is JsonObject => k !== null && typeof k === 'object')
-    : [];
-}
 
 function scoreOf(k: JsonObject): number | null {
   return typeof k.risk_score === 'number' ? k.risk_score : null;
@@ -110,22 +91,6 @@ async function sightings(t: CheckApi): Promise<Sighting[]> {
     });
   }
   return all;
-}
-
-/**
- * Fails on the first body that breaks `requirement`, naming where it was seen. The case is read
- * once more first, so the reproduction shown with the failure reads that case.
- */
-async function judge(t: CheckApi, seen: Sighting[], requirement: WatchedRequirement): Promise<void> {
-  for (const { label, body } of seen) {
-    const finding = caseInvariants(body).find((f) => f.requirement === requirement);
-    if (!finding) continue;
-    const again = await t.primary.provision.readCase(body.id).catch(() => undefined);
-    fail(`${finding.what}, in ${label}`, finding.expected, finding.received, {
-      judged: [body, again],
-      ...(finding.expect ? { expect: finding.expect } : {}),
-    });
-  }
 }
 
 /**

@@ -59,6 +59,9 @@ describe('caseInvariants', () => {
     );
     expect(broken(validCase({ risk_score: null, checks: [] }))).toEqual([]);
     expect(broken(validCase({ origin_url: null, customer: { id: 2, full_name: 'A', customer_type: '' } }))).toEqual([]);
+    // A score of 0 is a score; a check not decided (SKIPPED) may show none.
+    expect(broken(validCase({ risk_score: 0.2, checks: [check(3, 0.2), check(4, 0)] }))).toEqual([]);
+    expect(broken(validCase({ checks: [check(3, 0.7), check(4, null, 'SKIPPED')] }))).toEqual([]);
   });
 
   it('breaks exactly one requirement per defect', () => {
@@ -76,6 +79,10 @@ describe('caseInvariants', () => {
       'READ-RISK-SCORE-RANGE',
     ]);
     expect(broken(validCase({ risk_score: 0.45 }))).toEqual(['READ-CASE-RISK-MAX']);
+    // A decided check's 0 shown as null (`score || null`): the decided check has no score.
+    expect(broken(validCase({ checks: [check(3, 0.7), check(4, null, 'DECIDED')] }))).toEqual([
+      'READ-CHECK-DECIDED-SCORE',
+    ]);
     expect(broken(validCase({ external_id: 17, origin_url: null }))).toEqual(['CASE-EXTERNAL-ID-STRING']);
     expect(broken(validCase({ origin_url: 'https://origin.example/ext-1' }))).toEqual(['CASE-ORIGIN-URL-ALIAS']);
   });

@@ -611,6 +611,54 @@ describe('representations', () => {
   });
 });
 
+describe('states of a case', () => {
+  const read = (api: Api, id: number) => json<CaseJson>(api.call('GET', `/api/cases/${id}/`));
+
+  it('by default an information check (INFO_BLOCK) is decided with a risk score of exactly 0', async () => {
+    const api = await open([]);
+    const done = await processed(api, await api.newCase({ checks: [{ check_type: 'INFO_BLOCK' }] }));
+    const [info] = done.checks;
+    expect([info!.status, info!.outcome, info!.risk_score]).toEqual(['DECIDED', 'ACCEPTED', 0]);
+    expect(done.risk_score).toBe(0);
+  });
+
+  it('processing.info-skipped: an INFO_BLOCK check ends SKIPPED, unscored, and its case completes', async () => {
+    const api = await open(['processing.info-skipped']);
+    const done = await processed(
+      api,
+      await api.newCase({ checks: [{ check_type: 'INFO_BLOCK' }, { check_type: 'PEP' }] }),
+    );
+    const [info, pep] = done.checks;
+    expect([info!.status, info!.outcome, info!.risk_score]).toEqual(['SKIPPED', null, null]);
+    expect(pep!.status).toBe('DECIDED');
+    expect(done.risk_score).toBe(pep!.risk_score);
+  });
+
+  it('processing.documents-awaited: a KYB check stays PENDING and its case is never completed', async () => {
+    const api = await open(['processing.documents-awaited']);
+    const c = await api.newCase({ checks: [{ check_type: 'PEP' }, { check_type: 'KYB_BANK_STATEMENT' }] });
+    expect((await api.call('POST', `/api/cases/${c.id}/start/`, {})).status).toBe(202);
+    // Once the PEP check is decided, processing has reached the KYB check: ten steps more would complete the case.
+    let seen = await read(api, c.id);
+    while (seen.checks[0]!.status !== 'DECIDED') {
+      await new Promise((r) => setTimeout(r, 5));
+      seen = await read(api, c.id);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const later = await read(api, c.id);
+    expect(later.is_complete).toBe(false);
+    expect(later.checks.map((k) => k.status)).toEqual(['DECIDED', 'PENDING']);
+  });
+
+  it('cases.empty-start-refused: starting a case without checks answers 409; one with checks starts', async () => {
+    const api = await open(['cases.empty-start-refused']);
+    const empty = await api.newCase({ checks: [] });
+    expect((await api.call('POST', `/api/cases/${empty.id}/start/`, {})).status).toBe(409);
+    const c = await api.newCase();
+    expect((await api.call('POST', `/api/cases/${c.id}/start/`, {})).status).toBe(202);
+  });
+});
+
 describe('webhooks', () => {
   it('webhook.slow: the webhook arrives 3 s after the case completed', async () => {
     const api = await open(['webhook.slow']);

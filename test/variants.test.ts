@@ -59,6 +59,7 @@ const COMBINED: VariantName[][] = [
     'ids.doubles-above-2^53',
     'bulk.elements-per-item',
     'content.file-parts-as-text',
+    'cases.empty-start-refused',
   ],
   [
     'text.nfc',
@@ -79,6 +80,7 @@ const COMBINED: VariantName[][] = [
     'bulk.keep-last-check',
     'bulk.items-metadata-only',
     'bulk.empty-refused',
+    'processing.info-skipped',
   ],
   [
     'read.get-whole-seconds',
@@ -95,6 +97,7 @@ const COMBINED: VariantName[][] = [
   // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
   [
     'bulk.shape-settled',
+    'processing.documents-awaited',
     'bulk.keep-last-check',
     'bulk.over-limit-per-item',
     'ids.above-2^53',

@@ -200,6 +200,11 @@ export function caseInvariants(
   };
   inRange('risk_score', body.risk_score);
   for (const [i, k] of checks.entries()) inRange(`checks[${i}].risk_score`, k.risk_score);
+  // A decided check returns its score (a falsy 0 turned into null shows here); left out, it is the shape's.
+  for (const [i, k] of checks.entries()) {
+    if (k.status === 'DECIDED' && k.risk_score === null)
+      found('READ-CHECK-DECIDED-SCORE', `checks[${i}].risk_score`, 'a number: the check is DECIDED', null, false);
+  }
 
   const scores = everyCheckScore(body);
   if (scores) {
@@ -246,6 +251,7 @@ export function applicableInvariants(body: JsonObject): WatchedRequirement[] {
   if (enums.some((v) => typeof v === 'string' && v !== '')) out.push('READ-ENUMS');
   if ([body.risk_score, ...checks.map((k) => k.risk_score)].some((v) => typeof v === 'number'))
     out.push('READ-RISK-SCORE-RANGE');
+  if (checks.some((k) => k.status === 'DECIDED')) out.push('READ-CHECK-DECIDED-SCORE');
   if (everyCheckScore(body)) out.push('READ-CASE-RISK-MAX');
   if ('external_id' in body) out.push('CASE-EXTERNAL-ID-STRING');
   if (typeof body.origin_url === 'string') out.push('CASE-ORIGIN-URL-ALIAS');

@@ -164,8 +164,13 @@ export interface ProcessingPoints {
   checkDeciding(c: CaseRecord, check: CheckRecord, last: boolean): void;
   /** Called when a case completes. */
   caseCompleted(c: CaseRecord): void;
-  /** The risk score a check is decided with, in [0, 1]. */
-  scoreCheck(caseId: Id, checkId: Id): number;
+  /**
+   * Whether processing waits at this check for documents (the interface: required for KYB, KYC EDD and transaction
+   * monitoring): it stays PENDING and the case is not completed (the reference takes no documents).
+   */
+  awaitsDocuments(check: CheckRecord): boolean;
+  /** The risk score a check is decided with, in [0, 1]; null: the check is not decided but SKIPPED. */
+  scoreCheck(caseId: Id, check: CheckRecord): number | null;
   /** The risk score as stored and shown. */
   storedRiskScore(score: number): number;
 }

@@ -139,6 +139,23 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'read.undecided-pending': { suites: ['read-invariants'], fails: ['READ-CHECK-OUTCOME-UNDECIDED'] },
   'read.no-input-details': { suites: ['read-invariants'], fails: ['READ-CHECK-INPUT-DETAILS'] },
   'read.bad-enum': { suites: ['read-invariants'], fails: ['READ-ENUMS'] },
+  // The states a record can be in (kit/states.ts): each defect shows only in a state no other suite makes.
+  'read.zero-score-null': {
+    suites: ['read-states'],
+    fails: ['READ-CHECK-DECIDED-SCORE'],
+    passes: ['READ-CASE-SCHEMA', 'READ-RISK-SCORE-RANGE', 'READ-CASE-RISK-MAX'],
+  },
+  'read.no-checks-null': { suites: ['read-states'], fails: ['READ-CASE-SCHEMA'], passes: ['READ-CHECK-DECIDED-SCORE'] },
+  'webhook.omit-empty-strings': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-BODY-CASE'],
+    passes: ['WEBHOOK-DELIVERED', 'WEBHOOK-BODY-RESULTS', 'READ-CASE-SCHEMA'],
+  },
+  'webhook.type-table-gap': {
+    suites: ['webhooks'],
+    fails: ['WEBHOOK-DELIVERED'],
+    passes: ['WEBHOOK-BODY-CASE', 'WEBHOOK-BODY-RESULTS', 'READ-CASE-SCHEMA'],
+  },
   'model.stale-after-bulk': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'model.delete-resurrects': { suites: ['model'], fails: ['MODEL-CONSISTENT'] },
   'delete.noop': { suites: ['case-delete'], fails: ['CASE-DELETE-REMOVES'] },

@@ -116,5 +116,8 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   ],
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
+  'processing.documents-awaited': ['WEBHOOK-DELIVERED', 'READ-STATES', 'READ-CHECK-DECIDED-SCORE'],
+  'processing.info-skipped': ['READ-CHECK-DECIDED-SCORE', 'READ-CASE-RISK-MAX', 'WEBHOOK-BODY-CASE'],
+  'cases.empty-start-refused': ['READ-STATES', 'WEBHOOK-DELIVERED'],
   ...CONTAINER_VARIANT_READINGS,
 };

@@ -28,7 +28,7 @@ export const AREA_SUITES: Record<Area, readonly string[]> = {
   auth: ['auth', 'auth-guesses'],
   'case-patch': ['case-patch', 'case-properties', 'inputs-patch'],
   'case-delete': ['case-delete'],
-  read: ['case-patch', 'read-invariants'],
+  read: ['case-patch', 'read-invariants', 'read-states'],
   limits: ['limits'],
   uniqueness: ['uniqueness'],
   'bulk-cases': ['bulk-cases', 'inputs-bulk', 'inputs-containers'],

@@ -13,6 +13,7 @@ import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
 import { READ_FAULTS } from './read.ts';
+import { STATE_FAULTS } from './states.ts';
 import { TENANT_FAULTS } from './tenant.ts';
 import { TOKEN_FAULTS } from './token.ts';
 import { TOKEN_LIFETIME_FAULTS } from './token-lifetime.ts';
@@ -39,4 +40,5 @@ export const ALL_FAULTS = [
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
   ...DROP_FAULTS,
+  ...STATE_FAULTS,
 ];

@@ -5,9 +5,23 @@ import type { CaseRecord } from '../store.ts';
 import { fault, type Switch } from '../switches.ts';
 import type { Delivery } from '../points.ts';
 
-/** An object without its null fields, as a serializer set to drop nulls writes it. */
-function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+/**
+ * A webhook body as a serializer that leaves out some values writes it (nulls, empty strings): the case, its
+ * customer and its checks without the fields holding a value `dropped` picks.
+ */
+export function withoutValues(
+  body: Record<string, unknown>,
+  dropped: (v: unknown) => boolean,
+): Record<string, unknown> {
+  const without = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => !dropped(v)));
+  const kept = without(body);
+  const customer = kept.customer as Record<string, unknown> | undefined;
+  const checks = kept.checks as Record<string, unknown>[] | undefined;
+  return {
+    ...kept,
+    ...(customer ? { customer: without(customer) } : {}),
+    ...(checks ? { checks: checks.map(without) } : {}),
+  };
 }
 
 /**
@@ -56,18 +70,7 @@ export const WEBHOOK_FAULTS = [
     'webhook.omit-nulls',
     'the webhook body is written by a serializer that drops null fields: the case, its customer and its checks ' +
       'show no field whose value is null (the case read shows them as null)',
-    (base) => ({
-      webhookBody(c) {
-        const body = withoutNulls(base.webhookBody(c));
-        const customer = body.customer as Record<string, unknown> | undefined;
-        const checks = body.checks as Record<string, unknown>[] | undefined;
-        return {
-          ...body,
-          ...(customer ? { customer: withoutNulls(customer) } : {}),
-          ...(checks ? { checks: checks.map(withoutNulls) } : {}),
-        };
-      },
-    }),
+    (base) => ({ webhookBody: (c) => withoutValues(base.webhookBody(c), (v) => v === null) }),
   ),
   fault(
     'webhook.customer-summary',

@@ -7,6 +7,7 @@ import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
 import { INPUT_VARIANTS } from './input.ts';
 import { READ_VARIANTS } from './read.ts';
+import { STATE_VARIANTS } from './states.ts';
 import { TENANT_VARIANTS } from './tenant.ts';
 import { TEXT_VARIANTS } from './text.ts';
 import { TOKEN_VARIANTS } from './token.ts';
@@ -25,4 +26,5 @@ export const ALL_VARIANTS = [
   ...WEBHOOK_VARIANTS,
   ...HTTP_VARIANTS,
   ...INPUT_VARIANTS,
+  ...STATE_VARIANTS,
 ];

@@ -47,6 +47,23 @@ export const READ_REQUIREMENTS = requirements([
     source: 'interface § Limits (risk score range: checks, case, 0.0 to 1.0); § What the service does 3',
   },
   {
+    id: 'READ-CHECK-DECIDED-SCORE',
+    level: 'MUST',
+    area: 'read',
+    statement:
+      'A decided check (status DECIDED) shows its risk score as a number: a score of 0.0 reads as 0, never as null.',
+    source:
+      'interface § What the service does 3 ("Each check returns an outcome (ACCEPTED, REJECTED or PENDING), ' +
+      'reasoning, a risk score between 0.0 and 1.0 and an audit note"); § Resources › Check (risk_score "number ' +
+      '(double) or null")',
+    decision:
+      'null is the risk score of a check not decided yet: a check whose status is DECIDED returns its score. ' +
+      'Judged on checks showing DECIDED only (SKIPPED, ERROR and SUBMITTED are not decisions the interface ' +
+      "describes); a risk_score left out is READ-CASE-SCHEMA's, one out of range READ-RISK-SCORE-RANGE's. The " +
+      'run reads checks of every check_type decided (suites/read-states), where a type a server scores 0 shows a ' +
+      `falsy zero turned into null (\`score || null\`). ${WHERE}`,
+  },
+  {
     id: 'READ-CASE-RISK-MAX',
     level: 'MUST',
     area: 'read',
@@ -68,6 +85,24 @@ export const READ_REQUIREMENTS = requirements([
       'with no checks).',
     source:
       "interface § States and transitions (maximum of its checks' risk scores; the maximum of no score is not defined)",
+  },
+  {
+    id: 'READ-STATES',
+    level: 'OBSERVE',
+    area: 'read',
+    statement:
+      'The states the run read a case in (checks of every check_type, "" and null among them; no checks; every ' +
+      'check deleted by a bulk check delete; a customer of every customer_type), what each case showed when last ' +
+      'read, and what the target would not make of them.',
+    source:
+      'interface § Resources › Case, Customer, Check (check_type and customer_type values); § Endpoints › POST ' +
+      '/api/checks/bulk-delete/; docs/architecture.md (Provisioning conventions)',
+    decision:
+      "Creating and starting cases are the provisioning conventions', not the interface's: a case without checks " +
+      'or with checks without a type that the target will not make, a start it refuses for a case with nothing ' +
+      'to process, and a last check it keeps are recorded here, never judged. The cases are judged by ' +
+      'READ-CASE-SCHEMA and READ-CHECK-DECIDED-SCORE (GET and the answer to a PATCH) and by WEBHOOK-DELIVERED ' +
+      'and WEBHOOK-BODY-CASE (the webhook).',
   },
   {
     id: 'READ-CHECK-OUTCOME-UNDECIDED',

@@ -21,7 +21,12 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     source: `${EVENTS_1}; § Resources › Case (webhook_url: "called on case completion")`,
     decision:
       'Processing time is not shown: the deadline is --webhook-timeout-ms (default 15 s). The method is not shown ' +
-      'either, so any request at the URL is the delivery; its method and content type are recorded.',
+      'either, so any request at the URL is the delivery; its method and content type are recorded. Judged on the ' +
+      'baseline case, and on a case in each state the run reads (kit/states.ts: checks of every check_type, no ' +
+      'checks, every check deleted), each owed its webhook once it reads complete: a check of a type the ' +
+      'interface says wants documents (KYB, KYC EDD, transaction monitoring) may hold its case, so one still not ' +
+      'complete at the deadline is recorded (WEBHOOK-LATENCY), as is a start the target refuses for a case with ' +
+      'nothing to process.',
   },
   {
     id: 'WEBHOOK-BODY-CASE',
@@ -30,8 +35,9 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     statement:
       "The delivery's body is JSON carrying the case as in its read representation: that case's id, the " +
       'always-present fields of the case, its customer and its checks with their types and listed enum values, ' +
-      "risk scores within 0.0 to 1.0, and the case's risk_score the maximum of its checks'; and every field of " +
-      "the interface's Case, Customer and Check tables that a read of the case shows (null where it is null).",
+      "risk scores within 0.0 to 1.0 (a decided check's a number), and the case's risk_score the maximum of its " +
+      "checks'; and every field of the interface's Case, Customer and Check tables that a read of the case shows " +
+      '(null where it is null, "" where it is "").',
     source:
       'interface § Events 2 ("case data are exposed in webhooks as in the case read representation"); § Resources › ' +
       'Case; § Limits (risk score range)',
@@ -43,7 +49,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
       '(kit/invariants.ts caseInvariants, one mechanism), and its fields against the read made when it arrives: a ' +
       "field the interface defines that the read shows (a customer's external_id, metadata, a null note) must be " +
       'in the webhook too, "as in the case read representation"; fields the interface does not define are not ' +
-      'compared.',
+      'compared. Judged on the baseline case and on a case in each state the run reads (kit/states.ts: checks of ' +
+      'every check_type, no checks, every check deleted, every customer_type).',
   },
   {
     id: 'WEBHOOK-BODY-COMPLETE',
@@ -247,7 +254,8 @@ export const WEBHOOK_REQUIREMENTS = requirements([
     area: 'webhook',
     statement:
       "Time from the start-processing answer to the delivery, and from the delivered case's updated_at (server " +
-      'clock) to its arrival.',
+      'clock) to its arrival; for the cases in every state, the spread of those times and the cases not complete ' +
+      'at the deadline.',
     source: 'interface § Events 1 (sent "when case processing completes"; the delay is not shown)',
   },
   {
