@@ -99,9 +99,13 @@ function parseJsonLoose(text: string): unknown {
   }
 }
 
+/** The fields a decoded form body was given more than once, with their values in order (decodeFormValue keeps one). */
+export const repeatedFields = new WeakMap<object, { mediaType: string; fields: Record<string, string[]> }>();
+
 function fromEntries(
   entries: Iterable<[string, unknown]>,
   kinds: Record<string, FormFieldKind>,
+  mediaType: string,
 ): Record<string, unknown> {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of entries) {
@@ -113,17 +117,31 @@ function fromEntries(
   }
   const out: Record<string, unknown> = {};
   for (const [key, values] of grouped) out[key] = decodeFormValue(kinds[key] ?? 'string', values);
+  const repeated = [...grouped].filter(([, values]) => values.length > 1);
+  if (repeated.length) repeatedFields.set(out, { mediaType, fields: Object.fromEntries(repeated) });
   return out;
+}
+
+/** A JSON body's text as one JSON text, or a 400; an empty body is no fields ({}). */
+export function strictJsonBody(text: string): unknown {
+  if (text === '') return {};
+  try {
+    return parseJson(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
+  }
 }
 
 /**
  * Decodes a request body sent as application/json, application/x-www-form-urlencoded or
- * multipart/form-data into a JSON value. An empty body decodes to {}.
+ * multipart/form-data into a JSON value; `json` reads a JSON body's text (an empty one too). A body with no
+ * Content-Type and no bytes decodes to {}.
  */
 export async function readRequestBody(
   req: IncomingMessage,
   kinds: Record<string, FormFieldKind>,
   allowed: readonly string[] = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  json: (text: string) => unknown = strictJsonBody,
 ): Promise<unknown> {
   const raw = await readBody(req);
   const contentType = String(req.headers['content-type'] ?? '');
@@ -132,16 +150,9 @@ export async function readRequestBody(
   if (!allowed.includes(mediaType)) {
     throw new HttpError(415, 'unsupported_media_type', `content type must be one of ${allowed.join(', ')}`);
   }
-  if (mediaType === 'application/json') {
-    if (raw.length === 0) return {};
-    try {
-      return parseJson(raw.toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
-    }
-  }
+  if (mediaType === 'application/json') return json(raw.toString('utf8'));
   if (mediaType === 'application/x-www-form-urlencoded') {
-    return fromEntries(new URLSearchParams(raw.toString('utf8')), kinds);
+    return fromEntries(new URLSearchParams(raw.toString('utf8')), kinds, mediaType);
   }
   let form: FormData;
   try {
@@ -149,5 +160,5 @@ export async function readRequestBody(
   } catch {
     throw new HttpError(400, 'invalid_body', 'request body is not valid multipart/form-data');
   }
-  return fromEntries(form.entries() as Iterable<[string, unknown]>, kinds);
+  return fromEntries(form.entries() as Iterable<[string, unknown]>, kinds, mediaType);
 }

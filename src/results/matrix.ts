@@ -5,14 +5,18 @@
  * a merged run of shards, or no run at all (every cell not sent).
  */
 import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
+import { BODY_ORACLES, BODY_SUITE, bodyCells } from '../spec/inputs/body.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
 
-/** An oracle of the input matrix or of its credential dimension. */
-export type MatrixOracle = OracleName | CredentialOracle;
+/** An oracle of the input matrix or of its credential and body dimensions. */
+export type MatrixOracle = OracleName | CredentialOracle | keyof typeof BODY_ORACLES;
 
-/** The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint. */
-export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth' };
+/**
+ * The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint; `body`:
+ * the body as a whole on every endpoint.
+ */
+export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth', body: BODY_SUITE };
 
 interface MatrixCell {
   id: string;
@@ -24,7 +28,10 @@ interface MatrixCell {
   oracles: readonly MatrixOracle[];
 }
 
-/** Every cell: the input matrix's, then the credential variations' (way in `credential`, the endpoint its field). */
+/**
+ * Every cell: the input matrix's, then the credential variations' (way in `credential`, the endpoint its field),
+ * then the body dimension's (way in `body`, the endpoint its field).
+ */
 function matrixCells(): MatrixCell[] {
   const credentials = credentialCells().map(
     (c): MatrixCell => ({
@@ -37,7 +44,7 @@ function matrixCells(): MatrixCell[] {
       oracles: c.judgedBy.map((j) => j.oracle),
     }),
   );
-  return [...enumerateCells(), ...credentials];
+  return [...enumerateCells(), ...credentials, ...bodyCells()];
 }
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
@@ -139,4 +146,5 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
 export const ORACLE_ORDER: readonly MatrixOracle[] = [
   ...(Object.keys(ORACLES) as OracleName[]),
   ...(Object.keys(ORACLE_VERDICTS) as CredentialOracle[]),
+  ...(Object.keys(BODY_ORACLES) as (keyof typeof BODY_ORACLES)[]),
 ];

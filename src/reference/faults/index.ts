@@ -1,5 +1,6 @@
 /** Every fault switch, by area. */
 import { AUTH_FAULTS } from './auth.ts';
+import { BODY_FAULTS } from './body.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
@@ -31,4 +32,5 @@ export const ALL_FAULTS = [
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
+  ...BODY_FAULTS,
 ];

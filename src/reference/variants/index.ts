@@ -1,5 +1,6 @@
 /** Every variant switch, by area. */
 import { AUTH_VARIANTS } from './auth.ts';
+import { BODY_VARIANTS } from './body.ts';
 import { BULK_VARIANTS } from './bulk.ts';
 import { CASE_VARIANTS } from './cases.ts';
 import { ERROR_VARIANTS } from './errors.ts';
@@ -23,4 +24,5 @@ export const ALL_VARIANTS = [
   ...WEBHOOK_VARIANTS,
   ...HTTP_VARIANTS,
   ...INPUT_VARIANTS,
+  ...BODY_VARIANTS,
 ];

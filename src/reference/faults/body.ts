@@ -1,0 +1,90 @@
+/**
+ * Faults the body dimension of the input matrix must catch (issue 33 §1): defects of ordinary stacks in reading a
+ * body as a whole, which no value of a field shows. On different endpoints and ways in: the token endpoint taking
+ * the first JSON value of its body, a bulk case update answering 500 to deep nesting, a multipart PATCH applying a
+ * field's parts in turn, a PATCH validated on the first of a key given twice and written with the last.
+ */
+import { parseJson } from '../../base/json.ts';
+import { LIMITS } from '../../spec/index.ts';
+import { AnswerNow, repeatedFields } from '../http.ts';
+import { firstValueEnd, nesting } from '../json-text.ts';
+import { fault } from '../switches.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The string fields of a PATCH and their limits: what a handler writing parts as they come checks, each alone. */
+const PART_LIMITS: Record<string, number> = {
+  webhook_url: LIMITS.webhookUrlMaxLength,
+  external_id: LIMITS.caseExternalIdMaxLength,
+};
+
+export const BODY_FAULTS = [
+  fault(
+    'body.token-first-value',
+    "the token endpoint reads the first JSON value of its body and ignores what follows (a Go json.Decoder's one " +
+      'Decode): the credentials followed by more text, or by a second value, get a token',
+    (base) => ({
+      jsonBody(op, text) {
+        return base.jsonBody(op, op === 'token' ? text.slice(0, firstValueEnd(text)) : text);
+      },
+    }),
+  ),
+  fault(
+    'body.bulk-deep-500',
+    'a bulk case update nested deeper than 512 levels answers 500, as a recursive parser overflowing its stack ' +
+      "(Python's RecursionError, uncaught)",
+    (base) => ({
+      jsonBody(op, text) {
+        if (op === 'bulk-cases' && nesting(text) > 512)
+          throw new AnswerNow({ status: 500, body: { error: 'RecursionError: maximum recursion depth exceeded' } });
+        return base.jsonBody(op, text);
+      },
+    }),
+  ),
+  fault(
+    'body.multipart-parts-in-turn',
+    'a multipart PATCH writes each part into the case as it arrives (a streaming parser): a field given twice has ' +
+      'its first part written, when within its limit, before the last is checked, so a PATCH refused for the last ' +
+      'keeps the first',
+    (base) => ({
+      parsePatch(org, c, body) {
+        const repeated = isObject(body) ? repeatedFields.get(body) : undefined;
+        if (repeated?.mediaType === 'multipart/form-data')
+          for (const [key, values] of Object.entries(repeated.fields)) {
+            const limit = PART_LIMITS[key];
+            if (limit === undefined) continue;
+            for (const v of values.slice(0, -1)) {
+              if ([...v].length > limit) continue;
+              if (key === 'webhook_url') c.webhook_url = v;
+              else c.external_id = v;
+            }
+          }
+        return base.parsePatch(org, c, body);
+      },
+    }),
+  ),
+  fault(
+    'body.duplicate-key-validated-first',
+    'a PATCH is validated on the first value of a key given twice and written with the last (a schema validator ' +
+      'and a JSON parser that disagree): a webhook_url over 511 after a valid one is stored',
+    (base) => {
+      /** The body as the writing parser read it (last values), by the body the validator read (first values). */
+      const written = new WeakMap<object, Record<string, unknown>>();
+      return {
+        jsonBody(op, text) {
+          const last = base.jsonBody(op, text);
+          if (op !== 'patch' || !isObject(last) || text.trim() === '') return last;
+          const first = parseJson(text, 'first');
+          if (isObject(first)) written.set(first, last);
+          return first;
+        },
+        parsePatch(org, c, body) {
+          const patch = base.parsePatch(org, c, body) as Record<string, unknown>;
+          const last = isObject(body) ? written.get(body) : undefined;
+          if (last) for (const key of Object.keys(patch)) if (key in last) patch[key] = last[key];
+          return patch as ReturnType<typeof base.parsePatch>;
+        },
+      };
+    },
+  ),
+];
