@@ -39,6 +39,9 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-complete',
     'webhook.envelope',
     'auth.lockout',
+    'body.bom-taken',
+    'body.duplicate-keys-first',
+    'body.repeated-field-refused',
   ],
   [
     'errors.status-422',
@@ -57,6 +60,9 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-outcome',
     'webhook.queue-timeout',
     'ids.doubles-above-2^53',
+    'body.empty-refused',
+    'body.duplicate-keys-refused',
+    'body.depth-limit-100',
   ],
   [
     'text.nfc',

@@ -21,6 +21,7 @@ import {
   recordBodyCells,
 } from './body-cells.ts';
 import { bodyLabel, judgeBodyRound, type RecordState, slotsOf } from './body-judge.ts';
+import { read as readCaseRecord } from './patch.ts';
 import { answerOf, type Answer, ok, refused, tagger } from './send.ts';
 
 /** Records a cell's answer and judges answered: a 2xx or a 4xx, never a 5xx or silence. */
@@ -53,14 +54,14 @@ async function send(org: Organisation, c: BodyCell): Promise<void> {
   answeredBody(c, await answerOf(request));
 }
 
-/** A read of a case, as judging a round needs it. */
+/** A read of a case, as judging a round needs it: its body after the round, or why there is none. */
 async function read(org: Organisation, id: Id): Promise<Pick<RecordState, 'after' | 'read' | 'problem'>> {
-  const a = await answerOf(org.provision.readCase(id));
-  if (!a.res) return { problem: `no answer (${a.silent})` };
-  const json = a.res.json as Record<string, unknown> | undefined;
-  if (a.res.status !== 200 || !json || typeof json !== 'object' || json.id !== id)
-    return { read: a.res, problem: `HTTP ${a.res.status}` };
-  return { after: json, read: a.res };
+  const r = await readCaseRecord(org, id);
+  return {
+    ...(r.body ? { after: r.body } : {}),
+    ...(r.res ? { read: r.res } : {}),
+    ...(r.problem ? { problem: r.problem } : {}),
+  };
 }
 
 /** Whether a cell may change what it names (a value taken), or must change nothing whatever it is answered. */
