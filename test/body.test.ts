@@ -187,6 +187,14 @@ describe('judging a round by its reads', () => {
     );
   });
 
+  it('a multipart body without its close delimiter: refused yet applied fails; taken as its part passes', () => {
+    const url = (c: BodyCell) => (c.readings[0]![0] as { value: unknown }).value;
+    const c = cell(cells(), 'body/multipart/patch/cut-short');
+    expect(judged(c, 400, { 1: caseRead(1, { webhook_url: url(c) }) }).whole?.why).toMatch(/yet applied \(in part\)/);
+    const d = cell(cells(), 'body/multipart/patch/cut-short');
+    expect(judged(d, 200, { 1: caseRead(1, { webhook_url: url(d) }) }).whole?.result).toBe('pass');
+  });
+
   it('what no body of the round sent, changed on its record, fails the bodies that may change nothing', () => {
     const c = cell(cells(), 'body/json/patch/null');
     expect(judged(c, 400, { 1: caseRead(1, { delete_after: 99 }) }).whole?.why).toMatch(/delete_after changed/);

@@ -106,8 +106,8 @@ export async function runTokenBodies(org: Organisation, parts: TokenParts): Prom
       c.status !== undefined && c.status < 300 && c.status >= 200 && typeof token === 'string' && token !== '';
     c.took = c.status === undefined ? 'no answer' : `HTTP ${c.status}, ${issued ? 'a token' : 'no token'}`;
     // The wrong secret first, then the exact one: a token says the second value was taken; reversed, the first.
-    if (issued && c.spec.kind.startsWith('duplicate-key'))
-      c.took += `: the ${c.spec.kind === 'duplicate-key' ? 'second' : 'first'} client_secret taken`;
+    if (issued && (c.spec.kind.startsWith('duplicate-key') || c.spec.kind === 'repeated-field'))
+      c.took += `: the ${c.spec.kind === 'duplicate-key-reversed' ? 'first' : 'second'} client_secret taken`;
     if (c.spec.kind === 'object') formTaken = issued;
     const judged = c.exchange ? [c.exchange] : [];
     const label = `POST /api/oauth/token/ as ${c.spec.encoding}, ${c.spec.kind} ${c.shown}`;
@@ -116,7 +116,8 @@ export async function runTokenBodies(org: Organisation, parts: TokenParts): Prom
         ? pass('issued', judged)
         : failed(`${label}: ${c.took}, where whitespace around one JSON object is JSON`, judged);
     else if (c.spec.verdict === 'refuse') {
-      const refusedRight = c.status !== undefined && c.status >= 400 && c.status < 500;
+      // A 5xx or silence is answered's to judge: here, only that no token came, nor a 2xx or 3xx without one.
+      const refusedRight = c.status === undefined || c.status >= 400;
       c.verdicts.whole =
         !issued && refusedRight
           ? pass('refused', judged)

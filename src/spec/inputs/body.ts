@@ -1,9 +1,9 @@
 /**
  * The body as a whole, a dimension of the input matrix (issue 33 §1): on every endpoint, in each media type it
- * takes, bodies that are not exactly one JSON object or one well-formed form (text or a second value after the
- * object, another JSON type, an empty body, a multipart body cut short), and the bodies the interface and RFC 8259
- * leave open (a byte-order mark, a key given twice, a form field or multipart part given twice, nesting past
- * common parser limits); whitespace around the object is JSON. Data only: kit/inputs/body*.ts builds and sends the
+ * takes, bodies that are not exactly one JSON object (text or a second value after the object, another JSON type),
+ * and the bodies the interface and RFC 8259 leave open (a byte-order mark, an empty body, a key given twice, a form
+ * field or multipart part given twice, nesting past common parser limits, a multipart body without its close
+ * delimiter); whitespace around the object is JSON. Data only: kit/inputs/body*.ts builds and sends the
  * cells, `screenconf list --matrix` (way `body`) shows them with the oracles that judge each.
  */
 import { OWNERS, ORACLES } from './matrix.ts';
@@ -22,9 +22,9 @@ export const BODY_ORACLE_NAMES: readonly BodyOracle[] = ['answered', 'whole', 'o
 export const BODY_ORACLES: Record<'whole' | 'one-value', string> = {
   whole:
     'one body, one object: a body that is not exactly one JSON object (text or a second value after it, another ' +
-    'JSON type, a multipart body cut short) is refused and changes nothing, never applied in part; whitespace ' +
-    'around the object is JSON and is taken; a body the interface leaves open (a byte-order mark, an empty body, ' +
-    'deep nesting) is refused changing nothing, or taken and applied as the object it holds',
+    'JSON type) is refused and changes nothing, never applied in part; whitespace around the object is JSON and ' +
+    'is taken; a body the interface leaves open (a byte-order mark, an empty body, deep nesting, a multipart body ' +
+    'without its close delimiter) is refused changing nothing, or taken and applied as what it holds',
   'one-value':
     'a key or field given twice is refused changing nothing, or takes one of the values sent, one its field ' +
     'allows, shown alike by the answer and a later read: never the two mixed, never a value the field refuses',
@@ -91,7 +91,9 @@ export const BODY_KINDS: readonly BodyKind[] = [
   // A bulk check delete's ids repeat in a flat body by convention (the only flat spelling of an array).
   { kind: 'repeated-field', encodings: ['form', 'multipart'], ways: UPDATES, verdict: always('one-of') },
   { kind: 'repeated-field-over-limit', encodings: ['multipart'], ways: ['patch'], verdict: always('one-of') },
-  { kind: 'cut-short', encodings: ['multipart'], ways: ['patch', 'bulk-checks'], verdict: always('reject') },
+  // RFC 2046 §5.1.1 ends a multipart body with a close delimiter; no RFC makes a server refuse one without it (busboy
+  // refuses it, an Express app without an error handler answering 500; others take the parts they read).
+  { kind: 'cut-short', encodings: ['multipart'], ways: ['patch', 'bulk-checks'], verdict: always('open') },
   // The token endpoint's body is JSON; a form, which RFC 6749 §4.4.2 sends, may be taken: then it is varied too.
   { kind: 'object', encodings: ['form'], ways: ['token'], verdict: always('open') },
   { kind: 'repeated-field', encodings: ['form'], ways: ['token'], verdict: always('open') },

@@ -19,8 +19,12 @@ const WHOLE_DECISION =
   'whitespace around the object is JSON (RFC 8259 §2) and is taken. What is left open is recorded under ' +
   'CONTENT-BODY-CHOICES, and judged only as what it holds: a byte-order mark (RFC 8259 §8.1: MAY be ignored) and ' +
   'nesting 1,100 levels deep (no limit is shown) may be refused, or taken and applied as sent; an empty body may be ' +
-  'refused or read as no fields, changing nothing. A key given twice (RFC 8259 §4: behaviour unpredictable) and a ' +
-  'form field or multipart part given twice (not shown) may be refused, or take either value; but the value taken ' +
+  'refused or read as no fields, changing nothing; a multipart body without its close delimiter (RFC 2046 §5.1.1 ' +
+  'requires one, no RFC a refusal) may be refused, changing nothing, or taken as the parts it holds. RFC 8259 §9 ' +
+  'lets a parser accept non-JSON forms, but a body labelled application/json that is not one JSON text is not the ' +
+  'request the interface describes, as the catalogue reads NaN or a trailing comma (CASE-PATCH-INVALID-REJECTED). ' +
+  'A key given twice (RFC 8259 §4: behaviour unpredictable) and a form field or multipart part given twice (not ' +
+  'shown) may be refused, or take either value; but the value taken ' +
   'is one the field allows (a validator and a parser that disagree on which one store a value no check let in), ' +
   'the answer and a later read show the same one, and never both (merged, joined, or each applied in turn).';
 
@@ -49,8 +53,8 @@ export const CASE_BODY_REQUIREMENTS = requirements([
     area: 'case-patch',
     statement:
       'A PATCH body is one JSON object, whitespace around it taken, or one well-formed form: more text or a second ' +
-      'JSON value after the object, a JSON value that is no object (null, an array, a string, a number), or a ' +
-      'multipart body cut short is refused with a 4xx and changes nothing; a key, form field or multipart part given ' +
+      'JSON value after the object, or a JSON value that is no object (null, an array, a string, a number) is ' +
+      'refused with a 4xx and changes nothing; a key, form field or multipart part given ' +
       'twice is refused changing nothing, or takes one of the values sent that its field allows, shown alike by the ' +
       'answer and a later read.',
     source: `interface § Endpoints › PATCH /api/cases/{id}/ (body fields); ${JSON_SOURCE}; RFC 5789 §2`,
@@ -94,8 +98,8 @@ export const CONTENT_BODY_REQUIREMENTS = requirements([
     area: 'content-types',
     statement:
       'What each endpoint does with the bodies the interface and RFC 8259 leave open: a byte-order mark, an empty ' +
-      'body, a top-level key given twice, a form field or multipart part given twice, nesting 1,100 levels deep, and ' +
-      'on the token endpoint a form body.',
+      'body, a top-level key given twice, a form field or multipart part given twice, nesting 1,100 levels deep, a ' +
+      'multipart body without its close delimiter, and on the token endpoint a form body.',
     source: JSON_SOURCE,
     decision:
       'Each may be refused or taken (see the *-BODY requirements, which judge what a taken body applies); which one ' +
