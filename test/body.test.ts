@@ -195,6 +195,25 @@ describe('judging a round by its reads', () => {
     expect(judged(d, 200, { 1: caseRead(1, { webhook_url: url(d) }) }).whole?.result).toBe('pass');
   });
 
+  it('a round is read in the order it was sent: a later value hides an earlier one, never the other way', () => {
+    const value = (c: BodyCell) => (c.readings[0]![0] as { value: unknown }).value;
+    const round = (ids: string[]) => {
+      const list = cells();
+      return ids.map((id) => Object.assign(cell(list, id), { status: id.endsWith('whitespace') ? 200 : 400 }));
+    };
+    const judge = (r: BodyCell[], shown: unknown) => {
+      const states = new Map([[1, { before: caseRead(1), after: caseRead(1, { webhook_url: shown }) }]]);
+      judgeBodyRound(r, states, (x) => x.spec.verdict);
+      return r.map((c) => c.verdicts.whole?.result);
+    };
+    const taken = round(['body/json/patch/whitespace', 'body/json/patch/trailing-text']);
+    expect(judge(taken, value(taken[0]!))).toEqual(['pass', 'pass']);
+    const kept = round(['body/json/patch/whitespace', 'body/json/patch/trailing-text']);
+    expect(judge(kept, value(kept[1]!))).toEqual(['not-judged', 'fail']);
+    const two = round(['body/json/patch/trailing-text', 'body/json/patch/array']);
+    expect(judge(two, value(two[1]!))).toEqual(['not-judged', 'fail']);
+  });
+
   it('what no body of the round sent, changed on its record, fails the bodies that may change nothing', () => {
     const c = cell(cells(), 'body/json/patch/null');
     expect(judged(c, 400, { 1: caseRead(1, { delete_after: 99 }) }).whole?.why).toMatch(/delete_after changed/);

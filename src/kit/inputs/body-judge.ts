@@ -63,7 +63,7 @@ interface Found {
   full: number[];
   /** Its slots holding a value none of the round's bodies sent there. */
   foreign: string[];
-  /** Its slots holding a value another body of the round sent. */
+  /** Its slots holding a value a body of the round sent after it (which may have overwritten its own). */
   others: boolean;
   what: string;
 }
@@ -86,7 +86,10 @@ function find(c: BodyCell, round: readonly BodyCell[], states: ReadonlyMap<Id, R
     if (deepEqual(now, valueIn(st.before, e.ref))) continue;
     const sentHere = (x: BodyCell) => x.readings.flat().some((y) => slotOf(y) === slotOf(e) && shows(y, st.after!));
     if (sentHere(c)) continue;
-    if (round.some((x) => x !== c && sentHere(x))) others = true;
+    // The round is sent in order: a value of a body sent before it says its own did not land; one sent after may
+    // have overwritten it.
+    const by = round.find((x) => x !== c && sentHere(x));
+    if (by) others ||= round.indexOf(by) > round.indexOf(c);
     else foreign.push(shownOf(e, st.after!));
   }
   const values = c.readings.flat().filter((e) => shows(e, after(e)));
@@ -164,7 +167,7 @@ export function judgeBodyRound(
     }
     const f = find(c, round, states);
     if (f.others && f.shown.length === 0 && f.foreign.length === 0) {
-      c.verdicts[rule] = notJudged('another body of the round wrote the same field after it');
+      c.verdicts[rule] = notJudged('a body sent after it in its round wrote the same field');
       continue;
     }
     c.verdicts[rule] = answerAgrees(c, states, judged) ?? verdictOn(c, f, verdictOf(c), judged);
