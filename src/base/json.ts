@@ -42,15 +42,19 @@ export function parseJson(text: string, duplicates: DuplicateKeys = 'last'): unk
   if (duplicates === 'last') return LONG_DIGITS.test(text) ? losslessParse(text, null, LOSSLESS) : JSON.parse(text);
   return losslessParse(text, null, {
     parseNumber: readNumber,
-    onDuplicateKey: ({ key, oldValue }) => {
+    onDuplicateKey: ({ key, oldValue, newValue }) => {
+      if (typeof duplicates === 'function') return duplicates(oldValue, newValue);
       if (duplicates === 'first') return oldValue;
       throw new SyntaxError(`the key ${JSON.stringify(key)} is given twice`);
     },
   });
 }
 
-/** What a key given twice in an object keeps: its last value (as JSON.parse), its first, or neither (a SyntaxError). */
-export type DuplicateKeys = 'last' | 'first' | 'refuse';
+/**
+ * What a key given twice in an object keeps: its last value (as JSON.parse), its first, neither (a SyntaxError), or
+ * what a function makes of the two.
+ */
+export type DuplicateKeys = 'last' | 'first' | 'refuse' | ((first: unknown, second: unknown) => unknown);
 
 /**
  * JSON.stringify, except that a bigint is written as its exact integer (JSON.stringify throws on one, and Node 20

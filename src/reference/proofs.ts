@@ -317,6 +317,19 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   },
   // The body as a whole (issue 33 §1): on the token endpoint, a bulk case update, a multipart PATCH and a JSON one.
   'body.token-first-value': bodyFault(['token'], 'TOKEN-BODY'),
+  'body.json-first-value': bodyFault(
+    ['patch', 'bulk-cases', 'bulk-customers', 'bulk-checks'],
+    'CASE-PATCH-BODY',
+    'BULK-CASES-BODY',
+    'BULK-CUSTOMERS-BODY',
+    'BULK-CHECKS-BODY',
+  ),
+  'body.bulk-lists-merged': bodyFault(
+    ['bulk-cases', 'bulk-customers', 'bulk-checks'],
+    'BULK-CASES-BODY',
+    'BULK-CUSTOMERS-BODY',
+    'BULK-CHECKS-BODY',
+  ),
   'body.bulk-deep-500': bodyFault(['bulk-cases'], 'BULK-CASES-ANSWERED'),
   'body.multipart-parts-in-turn': bodyFault(['patch'], 'CASE-PATCH-BODY'),
   'body.duplicate-key-validated-first': bodyFault(['patch'], 'CASE-PATCH-BODY'),

@@ -18,7 +18,45 @@ const PART_LIMITS: Record<string, number> = {
   external_id: LIMITS.caseExternalIdMaxLength,
 };
 
+/** The decoded entries of a form field given as JSON text, or none. */
+function jsonList(text: string): unknown[] {
+  try {
+    const v = parseJson(text);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
 export const BODY_FAULTS = [
+  fault(
+    'body.json-first-value',
+    'PATCH and the bulk endpoints read the first JSON value of a body and ignore what follows (Jackson without ' +
+      'FAIL_ON_TRAILING_TOKENS, its default): an object followed by more text, or by a second object, is applied',
+    (base) => ({
+      jsonBody(op, text) {
+        return base.jsonBody(op, op === 'token' ? text : text.slice(0, firstValueEnd(text)));
+      },
+    }),
+  ),
+  fault(
+    'body.bulk-lists-merged',
+    'a bulk body giving items (or ids) twice, as a JSON key or a form field, applies both lists, as a streaming ' +
+      'parser acting on each one it meets',
+    (base) => ({
+      jsonBody(op, text) {
+        if (!op.startsWith('bulk-') || text.trim() === '') return base.jsonBody(op, text);
+        base.jsonBody(op, text);
+        const merge = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? [...a, ...b] : b);
+        return parseJson(text, merge);
+      },
+      decodeBody(op, mediaType, body, header) {
+        const items = isObject(body) ? repeatedFields.get(body)?.fields.items : undefined;
+        if (op.startsWith('bulk-') && items && isObject(body)) body.items = items.flatMap(jsonList);
+        return base.decodeBody(op, mediaType, body, header);
+      },
+    }),
+  ),
   fault(
     'body.token-first-value',
     "the token endpoint reads the first JSON value of its body and ignores what follows (a Go json.Decoder's one " +
