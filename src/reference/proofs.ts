@@ -6,9 +6,9 @@
  * them per requirement. A new switch needs its entry here: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
-import { BODY_ORACLE_NAMES, BODY_SUITE, type BodyWay, bodyOwner } from '../spec/inputs/body.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultName } from './faults.ts';
+import { BODY_FAULT_PROOFS, BODY_VARIANT_READINGS } from './proofs-body.ts';
 import type { VariantName } from './variants.ts';
 
 export interface FaultProof {
@@ -30,18 +30,6 @@ function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): Re
 /** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
 function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
   return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
-}
-
-/**
- * A fault of the body dimension (spec/inputs/body.ts): it fails the requirements named; the body's other owners on
- * its ways in pass (only the dimension catches it, and only by the oracle that breaks).
- */
-function bodyFault(ways: BodyWay[], ...fails: RequirementId[]): FaultProof {
-  const owners = ways.flatMap((w) => BODY_ORACLE_NAMES.map((o) => bodyOwner(w, o)));
-  const passes = [...new Set(owners)].filter(
-    (id): id is RequirementId => id !== undefined && !fails.includes(id as RequirementId),
-  );
-  return { suites: [BODY_SUITE], fails, passes };
 }
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
@@ -315,33 +303,8 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
       'BULK-CUSTOMERS-OWN-RECORD',
     ],
   },
-  // The body as a whole (issue 33 §1): on the token endpoint, a bulk case update, a multipart PATCH and a JSON one.
-  'body.token-first-value': bodyFault(['token'], 'TOKEN-BODY'),
-  'body.json-first-value': bodyFault(
-    ['patch', 'bulk-cases', 'bulk-customers', 'bulk-checks'],
-    'CASE-PATCH-BODY',
-    'BULK-CASES-BODY',
-    'BULK-CUSTOMERS-BODY',
-    'BULK-CHECKS-BODY',
-  ),
-  'body.bulk-lists-merged': bodyFault(
-    ['bulk-cases', 'bulk-customers', 'bulk-checks'],
-    'BULK-CASES-BODY',
-    'BULK-CUSTOMERS-BODY',
-    'BULK-CHECKS-BODY',
-  ),
-  'body.bulk-deep-500': bodyFault(['bulk-cases'], 'BULK-CASES-ANSWERED'),
-  'body.multipart-parts-in-turn': bodyFault(['patch'], 'CASE-PATCH-BODY'),
-  'body.duplicate-key-validated-first': bodyFault(['patch'], 'CASE-PATCH-BODY'),
+  ...BODY_FAULT_PROOFS,
 };
-
-/** The body requirements of the endpoints that change records, which most body variants exercise. */
-const BODY_READINGS: RequirementId[] = [
-  'CASE-PATCH-BODY',
-  'BULK-CASES-BODY',
-  'BULK-CUSTOMERS-BODY',
-  'BULK-CHECKS-BODY',
-];
 
 /**
  * For each variant: the requirements whose reading it exercises (where the interface leaves a choice
@@ -447,10 +410,5 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   ],
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
-  'body.bom-taken': [...BODY_READINGS, 'TOKEN-BODY', 'CONTENT-BODY-CHOICES'],
-  'body.empty-refused': [...BODY_READINGS, 'TOKEN-BODY'],
-  'body.duplicate-keys-first': [...BODY_READINGS, 'CASE-PATCH-STORED-AS-SENT', 'CONTENT-BODY-CHOICES'],
-  'body.duplicate-keys-refused': [...BODY_READINGS, 'CASE-PATCH-STORED-AS-SENT', 'CONTENT-BODY-CHOICES'],
-  'body.repeated-field-refused': ['CASE-PATCH-BODY', 'BULK-CASES-BODY', 'BULK-CUSTOMERS-BODY', 'CONTENT-BODY-CHOICES'],
-  'body.depth-limit-100': [...BODY_READINGS, 'CASE-PATCH-STORED-AS-SENT', 'CASE-PATCH-READABLE'],
+  ...BODY_VARIANT_READINGS,
 };
