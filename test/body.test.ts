@@ -11,7 +11,7 @@ import { bodyLabel, judgeBodyRound, type RecordState, slotsOf } from '../src/kit
 import { runTokenBodies, tokenBodyCells } from '../src/kit/inputs/body-token.ts';
 import { planBodyRounds } from '../src/kit/inputs/body.ts';
 import { tagger } from '../src/kit/inputs/send.ts';
-import { firstValueEnd, nesting } from '../src/reference/json-text.ts';
+import { firstValueEnd, nesting } from '../src/reference/faults/json-text.ts';
 import { CATALOGUE, LIMITS } from '../src/spec/index.ts';
 import {
   BODY_CHOICES,

@@ -7,7 +7,7 @@
 import { parseJson } from '../../base/json.ts';
 import { LIMITS } from '../../spec/index.ts';
 import { AnswerNow, repeatedFields } from '../http.ts';
-import { firstValueEnd, nesting } from '../json-text.ts';
+import { firstValueEnd, nesting } from './json-text.ts';
 import { fault } from '../switches.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

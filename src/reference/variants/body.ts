@@ -9,7 +9,7 @@ import { parseJson } from '../../base/json.ts';
 import { HttpError, repeatedFields } from '../http.ts';
 import type { Behaviour } from '../behaviour.ts';
 import { variant } from '../switches.ts';
-import { nesting } from '../json-text.ts';
+import { nesting } from '../faults/json-text.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,6 +1,7 @@
 /**
  * Reading a JSON text's structure without parsing it, as the switches of the body dimension need: where its first
- * value ends, and how deep it nests.
+ * value ends, and how deep it nests. Here, among the faults, since only switches use it (the mutation campaign
+ * leaves faults/ and variants/ alone: a correct server never runs it).
  */
 
 /** Where the first JSON value of a text ends (after its closing bracket, quote, or its last character). */
