@@ -16,6 +16,7 @@ import { tagger } from '../src/kit/inputs/send.ts';
 import { tokenCells } from '../src/kit/inputs/token.ts';
 import { CATALOGUE, codePointLength, LIMITS } from '../src/spec/index.ts';
 import { credentialCells } from '../src/spec/credential-matrix.ts';
+import { bodyCells } from '../src/spec/inputs/body.ts';
 import { CASE_WRITE_FIELDS } from '../src/spec/inputs/fields.ts';
 import { CONTAINER_OWNERS, containerCellSpecs, judgedByLimitCheck } from '../src/spec/inputs/containers.ts';
 import { enumerateCells, MATRIX_REQUIREMENTS } from '../src/spec/inputs/matrix.ts';
@@ -152,8 +153,11 @@ describe('screenconf list --matrix', () => {
     expect(r.stdout).toContain('token/json/client_secret/prefix');
     expect(r.stdout).toContain('not sent: no run given');
     const json = JSON.parse((await screenconfInProcess(['list', '--matrix', '--json'])).stdout);
-    // The input matrix's cells, then the credential variations' on every protected endpoint.
-    expect(json.cells.length).toBe(enumerateCells().length + containerCellSpecs().length + credentialCells().length);
+    // The input matrix's cells, the containers', then the credential variations' on every protected endpoint, then
+    // the body's.
+    expect(json.cells.length).toBe(
+      enumerateCells().length + containerCellSpecs().length + credentialCells().length + bodyCells().length,
+    );
   });
 
   it("joins the credential cells a run's auth suite sent, each with its oracles' results", async () => {

@@ -39,6 +39,9 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-complete',
     'webhook.envelope',
     'auth.lockout',
+    'body.bom-taken',
+    'body.duplicate-keys-first',
+    'body.repeated-field-refused',
   ],
   [
     'errors.status-422',
@@ -60,6 +63,9 @@ const COMBINED: VariantName[][] = [
     'bulk.elements-per-item',
     'content.file-parts-as-text',
     'cases.empty-start-refused',
+    'body.empty-refused',
+    'body.duplicate-keys-refused',
+    'body.depth-limit-100',
   ],
   [
     'text.nfc',

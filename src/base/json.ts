@@ -36,11 +36,25 @@ const LONG_DIGITS = new RegExp('\\d'.repeat(16));
  * JSON.parse, except that an integer outside the safe range comes out as the exact bigint (JSON.parse rounds
  * 2^62 + 3 to 2^62). Text without a run of 16 digits takes JSON.parse itself (the fast path every answer takes
  * on a server with small ids). Throws SyntaxError on text that is not JSON; a repeated key keeps its last value,
- * as with JSON.parse.
+ * as with JSON.parse, unless `duplicates` says otherwise.
  */
-export function parseJson(text: string): unknown {
-  return LONG_DIGITS.test(text) ? losslessParse(text, null, LOSSLESS) : JSON.parse(text);
+export function parseJson(text: string, duplicates: DuplicateKeys = 'last'): unknown {
+  if (duplicates === 'last') return LONG_DIGITS.test(text) ? losslessParse(text, null, LOSSLESS) : JSON.parse(text);
+  return losslessParse(text, null, {
+    parseNumber: readNumber,
+    onDuplicateKey: ({ key, oldValue, newValue }) => {
+      if (typeof duplicates === 'function') return duplicates(oldValue, newValue);
+      if (duplicates === 'first') return oldValue;
+      throw new SyntaxError(`the key ${JSON.stringify(key)} is given twice`);
+    },
+  });
 }
+
+/**
+ * What a key given twice in an object keeps: its last value (as JSON.parse), its first, neither (a SyntaxError), or
+ * what a function makes of the two.
+ */
+export type DuplicateKeys = 'last' | 'first' | 'refuse' | ((first: unknown, second: unknown) => unknown);
 
 /**
  * JSON.stringify, except that a bigint is written as its exact integer (JSON.stringify throws on one, and Node 20

@@ -122,9 +122,13 @@ function parseJsonLoose(text: string): unknown {
   }
 }
 
+/** The fields a decoded form body was given more than once, with their values in order (decodeFormValue keeps one). */
+export const repeatedFields = new WeakMap<object, { mediaType: string; fields: Record<string, string[]> }>();
+
 function fromEntries(
   entries: Iterable<[string, unknown]>,
   kinds: Record<string, FormFieldKind>,
+  mediaType: string,
 ): Record<string, unknown> {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of entries) {
@@ -136,18 +140,32 @@ function fromEntries(
   }
   const out: Record<string, unknown> = {};
   for (const [key, values] of grouped) out[key] = decodeFormValue(kinds[key] ?? 'string', values);
+  const repeated = [...grouped].filter(([, values]) => values.length > 1);
+  if (repeated.length) repeatedFields.set(out, { mediaType, fields: Object.fromEntries(repeated) });
   return out;
+}
+
+/** A JSON body's text as one JSON text, or a 400; an empty body is no fields ({}). */
+export function strictJsonBody(text: string): unknown {
+  if (text === '') return {};
+  try {
+    return parseJson(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
+  }
 }
 
 /**
  * Decodes a request body sent as application/json, application/x-www-form-urlencoded or
- * multipart/form-data into a JSON value. An empty body decodes to {}. A multipart part sent as a file
- * (with a filename) is refused, or read as its text (`fileParts`).
+ * multipart/form-data into a JSON value; `json` reads a JSON body's text (an empty one too). A body with no
+ * Content-Type and no bytes decodes to {}. A multipart part sent as a file (with a filename) is refused, or read
+ * as its text (`fileParts`).
  */
 export async function readRequestBody(
   req: IncomingMessage,
   kinds: Record<string, FormFieldKind>,
   allowed: readonly string[] = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  json: (text: string) => unknown = strictJsonBody,
   fileParts: 'refuse' | 'text' = 'refuse',
 ): Promise<unknown> {
   const raw = await readBody(req);
@@ -157,16 +175,9 @@ export async function readRequestBody(
   if (!allowed.includes(mediaType)) {
     throw new HttpError(415, 'unsupported_media_type', `content type must be one of ${allowed.join(', ')}`);
   }
-  if (mediaType === 'application/json') {
-    if (raw.length === 0) return {};
-    try {
-      return parseJson(raw.toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
-    }
-  }
+  if (mediaType === 'application/json') return json(raw.toString('utf8'));
   if (mediaType === 'application/x-www-form-urlencoded') {
-    return fromEntries(new URLSearchParams(raw.toString('utf8')), kinds);
+    return fromEntries(new URLSearchParams(raw.toString('utf8')), kinds, mediaType);
   }
   let form: FormData;
   try {
@@ -178,5 +189,5 @@ export async function readRequestBody(
   // Stryker disable next-line all: only the variant content.file-parts-as-text reads a file part (taking it is legal)
   for (const [key, value] of form.entries() as Iterable<[string, unknown]>)
     entries.push([key, fileParts === 'text' && value instanceof Blob ? await value.text() : value]);
-  return fromEntries(entries, kinds);
+  return fromEntries(entries, kinds, mediaType);
 }

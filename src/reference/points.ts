@@ -130,6 +130,8 @@ export interface CasePoints {
 }
 
 export interface ContentPoints {
+  /** The value a JSON body's text stands for, for an operation (an empty text too); throws a 400 when it is none. */
+  jsonBody(op: Op, text: string): unknown;
   /**
    * The value a decoded body of this media type stands for, for an operation; `header` is the
    * Content-Type as sent, parameters and all.

@@ -11,6 +11,7 @@ import { CONTAINER_FAULT_PROOFS } from './container-proofs.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultProof } from './proof.ts';
 import type { FaultName } from './faults.ts';
+import { BODY_FAULT_PROOFS } from './proofs-body.ts';
 
 /** The requirements of one way in's oracles (the input matrix), but those named: what must still pass. */
 function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): RequirementId[] {
@@ -373,6 +374,7 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
     timeoutMs: 4000,
     dropped: true,
   },
+  ...BODY_FAULT_PROOFS,
   ...CONTAINER_FAULT_PROOFS,
   'input.sync-platforms-entry-500': inputFault(
     ['inputs-patch', 'inputs-bulk'],

@@ -7,6 +7,7 @@
  */
 import type { RequirementId } from '../spec/index.ts';
 import { CONTAINER_VARIANT_READINGS } from './container-proofs.ts';
+import { BODY_VARIANT_READINGS } from './proofs-body.ts';
 import type { VariantName } from './variants.ts';
 
 /**
@@ -120,4 +121,5 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'processing.info-skipped': ['READ-CHECK-DECIDED-SCORE', 'READ-CASE-RISK-MAX', 'WEBHOOK-BODY-CASE'],
   'cases.empty-start-refused': ['READ-STATES', 'WEBHOOK-DELIVERED'],
   ...CONTAINER_VARIANT_READINGS,
+  ...BODY_VARIANT_READINGS,
 };

@@ -5,15 +5,19 @@
  * a merged run of shards, or no run at all (every cell not sent).
  */
 import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
+import { BODY_ORACLES, BODY_SUITE, bodyCells } from '../spec/inputs/body.ts';
 import { containerCellSpecs } from '../spec/inputs/containers.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
 
-/** An oracle of the input matrix or of its credential dimension. */
-export type MatrixOracle = OracleName | CredentialOracle;
+/** An oracle of the input matrix or of its credential and body dimensions. */
+export type MatrixOracle = OracleName | CredentialOracle | keyof typeof BODY_ORACLES;
 
-/** The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint. */
-export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth' };
+/**
+ * The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint; `body`:
+ * the body as a whole on every endpoint.
+ */
+export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth', body: BODY_SUITE };
 
 interface MatrixCell {
   id: string;
@@ -29,7 +33,8 @@ interface MatrixCell {
 
 /**
  * Every cell: the input matrix's, the bulk endpoints' containers (spec/inputs/containers.ts), then the credential
- * variations' (way in `credential`, the endpoint its field).
+ * variations' (way in `credential`, the endpoint its field), then the body dimension's (way in `body`, the endpoint
+ * its field).
  */
 function matrixCells(): MatrixCell[] {
   const credentials = credentialCells().map(
@@ -43,7 +48,7 @@ function matrixCells(): MatrixCell[] {
       oracles: c.judgedBy.map((j) => j.oracle),
     }),
   );
-  return [...enumerateCells(), ...containerCellSpecs(), ...credentials];
+  return [...enumerateCells(), ...containerCellSpecs(), ...credentials, ...bodyCells()];
 }
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
@@ -145,4 +150,5 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
 export const ORACLE_ORDER: readonly MatrixOracle[] = [
   ...(Object.keys(ORACLES) as OracleName[]),
   ...(Object.keys(ORACLE_VERDICTS) as CredentialOracle[]),
+  ...(Object.keys(BODY_ORACLES) as (keyof typeof BODY_ORACLES)[]),
 ];

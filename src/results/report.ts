@@ -86,7 +86,10 @@ export const TestRefSchema = obj({
 
 export const MatrixCellSchema = obj({
   cell: text('way/encoding/field/kind of the input matrix (screenconf list --matrix)'),
-  oracle: text('the rule it was judged by: answered, own-record, unchanged, stored, readable, limits'),
+  oracle: text(
+    'the rule it was judged by: answered, own-record, unchanged, stored, readable, limits; of the body as a whole ' +
+      '(way body): whole, one-value',
+  ),
   requirement: text('the requirement that owns the oracle on its way in'),
   verdict: text('what a conforming server does with it: accept, reject, open; act, exact, none (a named record)'),
   result: z.enum(['pass', 'fail', 'not-judged']),

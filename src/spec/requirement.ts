@@ -24,17 +24,17 @@ export type Area = keyof typeof AREAS;
  * watcher judges the read area in every suite besides. test/e2e.test.ts holds it to the checks.
  */
 export const AREA_SUITES: Record<Area, readonly string[]> = {
-  token: ['token', 'inputs-token'],
+  token: ['token', 'inputs-token', 'inputs-body'],
   auth: ['auth', 'auth-guesses'],
-  'case-patch': ['case-patch', 'case-properties', 'inputs-patch'],
+  'case-patch': ['case-patch', 'case-properties', 'inputs-patch', 'inputs-body'],
   'case-delete': ['case-delete'],
   read: ['case-patch', 'read-invariants', 'read-states'],
   limits: ['limits'],
   uniqueness: ['uniqueness'],
-  'bulk-cases': ['bulk-cases', 'inputs-bulk', 'inputs-containers'],
-  'bulk-customers': ['bulk-customers', 'inputs-bulk', 'inputs-containers'],
-  'bulk-checks': ['bulk-checks', 'inputs-bulk', 'inputs-containers'],
-  'content-types': ['content-types'],
+  'bulk-cases': ['bulk-cases', 'inputs-bulk', 'inputs-containers', 'inputs-body'],
+  'bulk-customers': ['bulk-customers', 'inputs-bulk', 'inputs-containers', 'inputs-body'],
+  'bulk-checks': ['bulk-checks', 'inputs-bulk', 'inputs-containers', 'inputs-body'],
+  'content-types': ['content-types', 'inputs-body'],
   tenant: ['tenant'],
   model: ['model'],
   webhook: ['webhooks'],

@@ -77,7 +77,7 @@ function send(org: Organisation, id: Id, cells: readonly SentCell[]): Promise<An
 }
 
 /** A read of the case, as the judging of a round needs it. */
-async function read(org: Organisation, id: Id): Promise<RecordRead> {
+export async function read(org: Organisation, id: Id): Promise<RecordRead> {
   const a = await answerOf(org.provision.readCase(id));
   if (!a.res) return { problem: `no answer (${a.silent})` };
   const json = a.res.json as Record<string, unknown> | undefined;

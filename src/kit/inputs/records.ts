@@ -47,7 +47,7 @@ export function valueIn(body: Record<string, unknown>, f: FieldRef): unknown {
 }
 
 /** The fields a round leaves alone, as two reads compare (updated_at, and origin_url with external_id, aside). */
-function untouched(body: Record<string, unknown>, touched: readonly FieldRef[]): Record<string, unknown> {
+export function untouched(body: Record<string, unknown>, touched: readonly FieldRef[]): Record<string, unknown> {
   const onCase = new Set(touched.filter((f) => f.on === 'case').map((f) => f.name));
   if (onCase.has('external_id')) onCase.add('origin_url');
   const onCustomer = new Set(touched.filter((f) => f.on === 'customer').map((f) => f.name));

@@ -1,5 +1,6 @@
 /** Every fault switch, by area. */
 import { AUTH_FAULTS } from './auth.ts';
+import { BODY_FAULTS } from './body.ts';
 import { BULK_FAULTS } from './bulk.ts';
 import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTAINER_FAULTS } from './containers.ts';
@@ -41,4 +42,5 @@ export const ALL_FAULTS = [
   ...INPUT_FAULTS,
   ...DROP_FAULTS,
   ...STATE_FAULTS,
+  ...BODY_FAULTS,
 ];

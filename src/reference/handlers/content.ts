@@ -3,7 +3,7 @@
  * (interface § Endpoints), decoded into one JSON value whatever the content type.
  */
 import type { IncomingMessage } from 'node:http';
-import { type FormFieldKind, mediaTypeOf, readRequestBody } from '../http.ts';
+import { type FormFieldKind, mediaTypeOf, readRequestBody, strictJsonBody } from '../http.ts';
 import type { ContentPoints, Env, Op } from '../points.ts';
 
 /** How the fields of a form body become JSON values (see http.ts). */
@@ -16,15 +16,22 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
   id: 'integer',
 };
 
-/** The correct reading: every content type stands for what it carries. */
+/**
+ * The correct reading: every content type stands for what it carries; a JSON body is one JSON text (RFC 8259 §2),
+ * a byte-order mark refused (JSON.parse), a key given twice keeping its last value, an empty body no fields.
+ */
 export function contentDefaults(): ContentPoints {
   // Stryker disable next-line StringLiteral: 'refuse' is readRequestBody's default; only a variant reads file parts
-  return { decodeBody: (_op, _mediaType, body) => body, fileParts: 'refuse' };
+  return {
+    decodeBody: (_op, _mediaType, body) => body,
+    jsonBody: (_op, text) => strictJsonBody(text),
+    fileParts: 'refuse',
+  };
 }
 
 /** Reads and decodes a request body for an operation. */
 export async function readApiBody(env: Env, req: IncomingMessage, op: Op): Promise<unknown> {
-  const body = await readRequestBody(req, FORM_KINDS, undefined, env.b.fileParts);
+  const body = await readRequestBody(req, FORM_KINDS, undefined, (text) => env.b.jsonBody(op, text), env.b.fileParts);
   // The correct decodeBody returns the body: the media type and the header matter to the switches only.
   // Stryker disable next-line StringLiteral,LogicalOperator: the correct decodeBody never reads the header
   return env.b.decodeBody(op, mediaTypeOf(req), body, String(req.headers['content-type'] ?? ''));

@@ -39,7 +39,9 @@ export function tokenDefaults(env: Env): TokenPoints {
 /** Answers a token request. */
 export async function issueToken(env: Env, req: IncomingMessage): Promise<Answer> {
   const { b } = env;
-  const body = await readRequestBody(req, {}, ['application/json', 'application/x-www-form-urlencoded']);
+  const body = await readRequestBody(req, {}, ['application/json', 'application/x-www-form-urlencoded'], (text) =>
+    b.jsonBody('token', text),
+  );
   const refused = b.tokenAuthorization(req.headers.authorization);
   if (refused) return refused;
   if (body === null || typeof body !== 'object' || Array.isArray(body))

@@ -1,5 +1,6 @@
 /** Every variant switch, by area. */
 import { AUTH_VARIANTS } from './auth.ts';
+import { BODY_VARIANTS } from './body.ts';
 import { BULK_VARIANTS } from './bulk.ts';
 import { CASE_VARIANTS } from './cases.ts';
 import { CONTAINER_VARIANTS } from './containers.ts';
@@ -27,4 +28,5 @@ export const ALL_VARIANTS = [
   ...HTTP_VARIANTS,
   ...INPUT_VARIANTS,
   ...STATE_VARIANTS,
+  ...BODY_VARIANTS,
 ];
