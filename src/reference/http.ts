@@ -124,6 +124,7 @@ export async function readRequestBody(
   req: IncomingMessage,
   kinds: Record<string, FormFieldKind>,
   allowed: readonly string[] = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  parse: (text: string) => unknown = parseJson,
 ): Promise<unknown> {
   const raw = await readBody(req);
   const contentType = String(req.headers['content-type'] ?? '');
@@ -135,7 +136,7 @@ export async function readRequestBody(
   if (mediaType === 'application/json') {
     if (raw.length === 0) return {};
     try {
-      return parseJson(raw.toString('utf8'));
+      return parse(raw.toString('utf8'));
     } catch {
       throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
     }

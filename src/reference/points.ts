@@ -128,6 +128,8 @@ export interface CasePoints {
 }
 
 export interface ContentPoints {
+  /** The value a JSON body's text stands for (by default JSON.parse, an integer past 2^53 exact). */
+  parseJsonBody(text: string): unknown;
   /**
    * The value a decoded body of this media type stands for, for an operation; `header` is the
    * Content-Type as sent, parameters and all.

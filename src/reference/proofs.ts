@@ -302,6 +302,12 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
       'BULK-CUSTOMERS-OWN-RECORD',
     ],
   },
+  // What an open value reads back as (issue 33 §5): taken, a value of the field's type; and a listed value as
+  // itself (§6): customer_type "" never as null, whether the write or the read loses it.
+  'input.beyond-double-null': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-STORED-AS-SENT'),
+  'input.bulk-beyond-double-string': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
+  'customer-type.blank-stored-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
+  'customer-type.blank-shown-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
 };
 
 /**
@@ -408,4 +414,5 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   ],
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
+  'numbers.arbitrary-precision': ['CASE-PATCH-STORED-AS-SENT', 'BULK-CASES-STORED-AS-SENT', 'CASE-PATCH-READABLE'],
 };

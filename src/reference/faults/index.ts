@@ -10,6 +10,7 @@ import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
 import { READ_FAULTS } from './read.ts';
+import { READ_BACK_FAULTS } from './read-back.ts';
 import { TENANT_FAULTS } from './tenant.ts';
 import { TOKEN_FAULTS } from './token.ts';
 import { UNIQUE_FAULTS } from './unique.ts';
@@ -31,4 +32,5 @@ export const ALL_FAULTS = [
   ...TENANT_FAULTS,
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
+  ...READ_BACK_FAULTS,
 ];

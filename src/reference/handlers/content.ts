@@ -3,6 +3,7 @@
  * (interface § Endpoints), decoded into one JSON value whatever the content type.
  */
 import type { IncomingMessage } from 'node:http';
+import { parseJson } from '../../base/json.ts';
 import { type FormFieldKind, mediaTypeOf, readRequestBody } from '../http.ts';
 import type { ContentPoints, Env, Op } from '../points.ts';
 
@@ -18,12 +19,12 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
 
 /** The correct reading: every content type stands for what it carries. */
 export function contentDefaults(): ContentPoints {
-  return { decodeBody: (_op, _mediaType, body) => body };
+  return { parseJsonBody: parseJson, decodeBody: (_op, _mediaType, body) => body };
 }
 
 /** Reads and decodes a request body for an operation. */
 export async function readApiBody(env: Env, req: IncomingMessage, op: Op): Promise<unknown> {
-  const body = await readRequestBody(req, FORM_KINDS);
+  const body = await readRequestBody(req, FORM_KINDS, undefined, env.b.parseJsonBody);
   // The correct decodeBody returns the body: the media type and the header matter to the switches only.
   // Stryker disable next-line StringLiteral,LogicalOperator: the correct decodeBody never reads the header
   return env.b.decodeBody(op, mediaTypeOf(req), body, String(req.headers['content-type'] ?? ''));

@@ -6,6 +6,7 @@ import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
 import { INPUT_VARIANTS } from './input.ts';
 import { READ_VARIANTS } from './read.ts';
+import { READ_BACK_VARIANTS } from './read-back.ts';
 import { TENANT_VARIANTS } from './tenant.ts';
 import { TEXT_VARIANTS } from './text.ts';
 import { TOKEN_VARIANTS } from './token.ts';
@@ -23,4 +24,5 @@ export const ALL_VARIANTS = [
   ...WEBHOOK_VARIANTS,
   ...HTTP_VARIANTS,
   ...INPUT_VARIANTS,
+  ...READ_BACK_VARIANTS,
 ];
