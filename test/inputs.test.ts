@@ -16,6 +16,7 @@ import { tokenCells } from '../src/kit/inputs/token.ts';
 import { CATALOGUE, codePointLength, LIMITS } from '../src/spec/index.ts';
 import { credentialCells } from '../src/spec/credential-matrix.ts';
 import { CASE_WRITE_FIELDS } from '../src/spec/inputs/fields.ts';
+import { keyCells } from '../src/spec/inputs/keys.ts';
 import { enumerateCells, MATRIX_REQUIREMENTS } from '../src/spec/inputs/matrix.ts';
 import { exactly, number, sameNumber, text } from '../src/spec/inputs/stored.ts';
 import { TOKEN_KINDS } from '../src/spec/inputs/token.ts';
@@ -138,8 +139,8 @@ describe('screenconf list --matrix', () => {
     expect(r.stdout).toContain('token/json/client_secret/prefix');
     expect(r.stdout).toContain('not sent: no run given');
     const json = JSON.parse((await screenconfInProcess(['list', '--matrix', '--json'])).stdout);
-    // The input matrix's cells, then the credential variations' on every protected endpoint.
-    expect(json.cells.length).toBe(enumerateCells().length + credentialCells().length);
+    // The input matrix's cells, its key dimension's, then the credential variations' on every protected endpoint.
+    expect(json.cells.length).toBe(enumerateCells().length + keyCells().length + credentialCells().length);
   });
 
   it("joins the credential cells a run's auth suite sent, each with its oracles' results", async () => {

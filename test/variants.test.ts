@@ -39,6 +39,7 @@ const COMBINED: VariantName[][] = [
     'bulk.case-summary-complete',
     'webhook.envelope',
     'auth.lockout',
+    'keys.unknown-refused',
   ],
   [
     'errors.status-422',
@@ -86,6 +87,7 @@ const COMBINED: VariantName[][] = [
     'errors.status-422',
     'tenant.forbidden',
     'http.charset',
+    'numbers.arbitrary-precision',
   ],
   // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
   [

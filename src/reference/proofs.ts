@@ -6,6 +6,7 @@
  * them per requirement. A new switch needs its entry here: the types hold every name to one.
  */
 import type { RequirementId } from '../spec/index.ts';
+import { KEY_OWNERS, KEY_SUITE, type KeyWay } from '../spec/inputs/keys.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultName } from './faults.ts';
 import type { VariantName } from './variants.ts';
@@ -29,6 +30,12 @@ function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): Re
 /** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
 function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
   return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
+}
+
+/** A key-dimension fault: it fails the requirements named; the other oracles of its key way in pass. */
+function keyFault(way: KeyWay, ...fails: RequirementId[]): FaultProof {
+  const others = Object.values(KEY_OWNERS[way]).filter((id) => !fails.includes(id as RequirementId));
+  return { suites: [KEY_SUITE], fails, passes: others as RequirementId[] };
 }
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
@@ -308,6 +315,14 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'input.bulk-beyond-double-string': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
   'customer-type.blank-stored-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
   'customer-type.blank-shown-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
+  // Every key, not only the writable ones (issue 33 §3): mass assignment of a key no named check sends, caught by the
+  // key dimension's requirement of the oracle it breaks; the way's other key oracles pass.
+  'keys.bulk-case-organisation-written': keyFault('bulk-cases-keys', 'BULK-CASES-HIDDEN-KEYS'),
+  'keys.bulk-customer-organisation-written': keyFault('bulk-customers-keys', 'BULK-CUSTOMERS-HIDDEN-KEYS'),
+  'keys.patch-customer-id-written': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED'),
+  'keys.patch-nested-checks-written': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED', 'CASE-PATCH-OWN-RECORD'),
+  'keys.patch-update-operators': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED'),
+  'keys.bulk-updated-at-kept': keyFault('bulk-cases-keys', 'BULK-CASES-READ-ONLY-UNCHANGED'),
 };
 
 /**
@@ -415,4 +430,11 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'form.empty-skips': ['CONTENT-FORM-EMPTY-VALUE', 'CASE-PATCH-STORED-AS-SENT'],
   'text.nul-refused': ['CASE-PATCH-INVALID-REJECTED', 'CASE-PATCH-ANSWERED', 'CASE-PATCH-STORED-AS-SENT'],
   'numbers.arbitrary-precision': ['CASE-PATCH-STORED-AS-SENT', 'BULK-CASES-STORED-AS-SENT', 'CASE-PATCH-READABLE'],
+  'keys.unknown-refused': [
+    'CASE-PATCH-HIDDEN-KEYS',
+    'CASE-PATCH-OWN-RECORD',
+    'BULK-CASES-HIDDEN-KEYS',
+    'BULK-CUSTOMERS-HIDDEN-KEYS',
+    'BULK-CUSTOMERS-READ-ONLY-UNCHANGED',
+  ],
 };

@@ -5,14 +5,22 @@
  * a merged run of shards, or no run at all (every cell not sent).
  */
 import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
+import { KEY_ORACLES, KEY_SUITE, KEY_WAYS, type KeyOracle, keyCells } from '../spec/inputs/keys.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
 
-/** An oracle of the input matrix or of its credential dimension. */
-export type MatrixOracle = OracleName | CredentialOracle;
+/** An oracle of the input matrix, of its credential dimension or of its key dimension. */
+export type MatrixOracle = OracleName | CredentialOracle | KeyOracle;
 
-/** The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint. */
-export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth' };
+/**
+ * The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint; the key
+ * ways (`patch-keys`…): the keys beside a write's fields.
+ */
+export const MATRIX_WAYS: Readonly<Record<string, string>> = {
+  ...WAY_SUITES,
+  ...Object.fromEntries(KEY_WAYS.map((w) => [w, KEY_SUITE])),
+  credential: 'auth',
+};
 
 interface MatrixCell {
   id: string;
@@ -37,7 +45,18 @@ function matrixCells(): MatrixCell[] {
       oracles: c.judgedBy.map((j) => j.oracle),
     }),
   );
-  return [...enumerateCells(), ...credentials];
+  const keys = keyCells().map(
+    ({ id, way, encoding, field, kind, verdict, oracles }): MatrixCell => ({
+      id,
+      way,
+      encoding,
+      field,
+      kind,
+      verdict,
+      oracles,
+    }),
+  );
+  return [...enumerateCells(), ...keys, ...credentials];
 }
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
@@ -138,5 +157,6 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
 /** The oracles in their order, with what each says. */
 export const ORACLE_ORDER: readonly MatrixOracle[] = [
   ...(Object.keys(ORACLES) as OracleName[]),
+  ...(Object.keys(KEY_ORACLES) as KeyOracle[]),
   ...(Object.keys(ORACLE_VERDICTS) as CredentialOracle[]),
 ];

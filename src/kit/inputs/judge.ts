@@ -5,18 +5,29 @@
 import { ORACLES, type OracleName } from '../../spec/inputs/matrix.ts';
 import { fail } from '../assert.ts';
 import type { CheckApi } from '../check.ts';
-import type { SentCell } from './cell.ts';
+import type { CellVerdict } from './cell.ts';
 
 /** Failures told in full in a message; the rest are counted. */
 const SHOWN = 6;
 
-/** Fails the check when a cell broke `oracle`; `what` names the way in (`PATCH /api/cases/{id}/`). */
-export function judgeOracle(
+/** A cell as an oracle's verdicts are given: the value matrix's, or another dimension's with oracles of its own. */
+export interface JudgedCell<O extends string = OracleName> {
+  spec: { id: string; verdict: string; oracles: readonly O[] };
+  status?: number;
+  verdicts: Partial<Record<O, CellVerdict>>;
+}
+
+/**
+ * Fails the check when a cell broke `oracle`; `what` names the way in (`PATCH /api/cases/{id}/`); `statement` what
+ * the oracle says (the value matrix's ORACLES by default).
+ */
+export function judgeOracle<O extends string = OracleName>(
   t: CheckApi,
-  cells: readonly SentCell[],
-  oracle: OracleName,
+  cells: readonly JudgedCell<O>[],
+  oracle: O,
   requirement: string,
   what: string,
+  statement: string = ORACLES[oracle as unknown as OracleName],
 ): void {
   // A cell the oracle has no verdict on is one it does not apply to (limits on a value the field allows).
   const mine = cells.filter((c) => c.spec.oracles.includes(oracle) && c.verdicts[oracle] !== undefined);
@@ -41,7 +52,7 @@ export function judgeOracle(
     failures.length > SHOWN ? `\n… and ${failures.length - SHOWN} more (the report's input matrix lists them)` : '';
   fail(
     `${what}: ${failures.length} of ${mine.length} inputs broke the rule`,
-    ORACLES[oracle],
+    statement,
     `${shown.map((c) => `- ${c.verdicts[oracle]!.why}`).join('\n')}${more}`,
     { judged: shown.flatMap((c) => c.verdicts[oracle]!.judged ?? []) },
   );

@@ -5,6 +5,7 @@ import { CASE_ID_FAULTS } from './case-id.ts';
 import { CONTENT_FAULTS } from './content.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { INPUT_FAULTS } from './input.ts';
+import { KEY_FAULTS } from './keys.ts';
 import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
@@ -33,4 +34,5 @@ export const ALL_FAULTS = [
   ...WEBHOOK_FAULTS,
   ...INPUT_FAULTS,
   ...READ_BACK_FAULTS,
+  ...KEY_FAULTS,
 ];

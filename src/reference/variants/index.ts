@@ -5,6 +5,7 @@ import { CASE_VARIANTS } from './cases.ts';
 import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
 import { INPUT_VARIANTS } from './input.ts';
+import { KEY_VARIANTS } from './keys.ts';
 import { READ_VARIANTS } from './read.ts';
 import { READ_BACK_VARIANTS } from './read-back.ts';
 import { TENANT_VARIANTS } from './tenant.ts';
@@ -25,4 +26,5 @@ export const ALL_VARIANTS = [
   ...HTTP_VARIANTS,
   ...INPUT_VARIANTS,
   ...READ_BACK_VARIANTS,
+  ...KEY_VARIANTS,
 ];

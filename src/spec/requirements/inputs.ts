@@ -163,7 +163,8 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       area,
       statement:
         `An item of a bulk ${what} update acts on the record its id names and no other: an id that is no integer ` +
-        `(7abc, 7.5, [7], true, 2^64) changes no ${what}.`,
+        `(7abc, 7.5, [7], true, 2^64) changes no ${what}, nor does any other key of the item naming another ` +
+        "record (pk, _id, a customer_id, case_id or nested object naming one of ours or another organisation's).",
       source: `interface § Endpoints › POST ${path} ("Each item identifies a ${what} by id")`,
       decision: OWN_RECORD_DECISION,
     },
