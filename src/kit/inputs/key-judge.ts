@@ -44,7 +44,7 @@ const takenPart = (p: Part) =>
   p.res !== undefined && p.res.status < 300 && (p.cells[0]?.spec.way === 'patch-keys' || p.reported === 'succeeded');
 
 /** A change a read shows, and what could have made it. */
-interface Change {
+export interface Change {
   reach: Reach;
   oracle: KeyOracle;
   what: string;
@@ -122,11 +122,11 @@ export function changesOf(
 ): Change[] {
   const out: Change[] = [];
   const id = before.id;
-  if (!after.body)
-    out.push(change('gone', `our read of case ${id} answers ${after.problem ?? 'nothing'}`, [after.res]));
   const movedBody = peerRead?.res?.json as { id?: unknown } | undefined;
   if (peerRead?.res && peerRead.res.status < 300 && movedBody?.id === id)
     out.push(change('moved', `the peer organisation reads case ${id} (HTTP ${peerRead.res.status})`, [peerRead.res]));
+  if (!after.body)
+    out.push(change('gone', `our read of case ${id} answers ${after.problem ?? 'nothing'}`, [after.res]));
   for (const p of sent.parts.filter((x) => takenPart(x) && x.cells[0]?.spec.way === 'patch-keys')) {
     const shown = (p.res?.json as { id?: unknown } | undefined)?.id;
     if (shown !== undefined && shown !== id)

@@ -11,6 +11,7 @@ import { randomInt } from 'node:crypto';
 import { recogniseBulkReport } from '../bulk-report.ts';
 import { stringifyJson } from '../../base/json.ts';
 import { KEY_GROUPS, type KeyGroup, type KeyWay, keyCells } from '../../spec/inputs/keys.ts';
+import { ConformanceFailure } from '../assert.ts';
 import { type CaseBody, readCase } from '../cases.ts';
 import type { Harness, Organisation } from '../context.ts';
 import { mapLimit } from '../bulk.ts';
@@ -183,8 +184,18 @@ export async function runKeyMatrix(t: Harness): Promise<KeyCell[]> {
     ...(t.peer ? { peer: await made(t.peer) } : {}),
   };
   const retired = new Map<KeyWay, string>();
+  const lost: KeyWay[] = [];
   const tag = tagger();
   for (const group of KEY_GROUPS) {
+    // A way whose record a group lost (moved, deleted) goes on with a new one: the later groups are judged too.
+    for (const way of lost.splice(0)) {
+      try {
+        records.targets[way] = await made(t.primary);
+      } catch (err) {
+        if (!(err instanceof ConformanceFailure)) throw err;
+        retired.set(way, `its record was lost, and a new case could not be made (${err.message.split('\n')[0]})`);
+      }
+    }
     const why = unsendable(group, t, records);
     const ways = (Object.keys(records.targets) as KeyWay[]).filter((w) => !retired.has(w));
     const of = (way: KeyWay) => cells.filter((c) => c.spec.way === way && c.spec.kind === group);
@@ -195,20 +206,22 @@ export async function runKeyMatrix(t: Harness): Promise<KeyCell[]> {
       continue;
     }
     const sent = await mapLimit(ways, 3, (way) => sendGroup(t, way, group, of(way), records, tag));
-    await judgeReads(t, group, ways, sent, records, retired);
+    lost.push(...(await judgeReads(t, group, ways, sent, records)));
   }
   return cells;
 }
 
-/** Reads what a group's requests may have changed, judges each way's cells, and keeps the states read. */
+/**
+ * Reads what a group's requests may have changed, judges each way's cells, and keeps the states read; the ways whose
+ * record is lost (its case no longer read by us, or no longer showing the customer a customer item names).
+ */
 async function judgeReads(
   t: Harness,
   group: KeyGroup,
   ways: KeyWay[],
   sent: GroupSent[],
   records: Records,
-  retired: Map<KeyWay, string>,
-): Promise<void> {
+): Promise<KeyWay[]> {
   const peer = t.peer;
   const orgGroup = group.startsWith('org') || group === 'flags';
   const [ours, theirs, named] = await Promise.all([
@@ -221,6 +234,7 @@ async function judgeReads(
         : undefined,
   ]);
   const namedRecord = group === 'ours' ? records.ours : group === 'peer' ? records.peer : undefined;
+  const lost: KeyWay[] = [];
   // A named record reached is blamed on the requests whose tag or marker it shows, or on each when it shows none.
   const reached = named ? sent.filter((s) => mentions(s, named)) : [];
   ways.forEach((way, i) => {
@@ -240,9 +254,10 @@ async function judgeReads(
     const changes = changesOf(sent[i]!, customerId, target.state, after, theirs?.[i], others);
     judgeGroup(sent[i]!, target.state, after.body !== undefined, changes);
     if (after.body) target.state = after.body;
-    else retired.set(way, `its case no longer answered our reads (after the group ${group})`);
+    if (changes.some((c) => c.reach === 'gone')) lost.push(way);
   });
   if (named?.body && namedRecord) namedRecord.state = named.body;
+  return lost;
 }
 
 export type { KeyCell } from './key-values.ts';
