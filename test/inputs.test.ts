@@ -19,6 +19,7 @@ import { credentialCells } from '../src/spec/credential-matrix.ts';
 import { bodyCells } from '../src/spec/inputs/body.ts';
 import { CASE_WRITE_FIELDS } from '../src/spec/inputs/fields.ts';
 import { CONTAINER_OWNERS, containerCellSpecs, judgedByLimitCheck } from '../src/spec/inputs/containers.ts';
+import { keyCells } from '../src/spec/inputs/keys.ts';
 import { enumerateCells, MATRIX_REQUIREMENTS } from '../src/spec/inputs/matrix.ts';
 import { exactly, number, sameNumber, text } from '../src/spec/inputs/stored.ts';
 import { TOKEN_KINDS } from '../src/spec/inputs/token.ts';
@@ -153,10 +154,14 @@ describe('screenconf list --matrix', () => {
     expect(r.stdout).toContain('token/json/client_secret/prefix');
     expect(r.stdout).toContain('not sent: no run given');
     const json = JSON.parse((await screenconfInProcess(['list', '--matrix', '--json'])).stdout);
-    // The input matrix's cells, the containers', then the credential variations' on every protected endpoint, then
-    // the body's.
+    // The input matrix's cells, the containers', its key dimension's, then the credential variations' on every
+    // protected endpoint, then the body's.
     expect(json.cells.length).toBe(
-      enumerateCells().length + containerCellSpecs().length + credentialCells().length + bodyCells().length,
+      enumerateCells().length +
+        containerCellSpecs().length +
+        keyCells().length +
+        credentialCells().length +
+        bodyCells().length,
     );
   });
 

@@ -42,6 +42,7 @@ const COMBINED: VariantName[][] = [
     'body.bom-taken',
     'body.duplicate-keys-first',
     'body.repeated-field-refused',
+    'keys.unknown-refused',
   ],
   [
     'errors.status-422',
@@ -99,6 +100,7 @@ const COMBINED: VariantName[][] = [
     'tenant.forbidden',
     'http.charset',
     'http.connection-close',
+    'numbers.arbitrary-precision',
   ],
   // A fifth answer shape (the bulk.shape-* are alternatives): one-item answers of the last check, both ways.
   [

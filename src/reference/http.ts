@@ -145,11 +145,11 @@ function fromEntries(
   return out;
 }
 
-/** A JSON body's text as one JSON text, or a 400; an empty body is no fields ({}). */
-export function strictJsonBody(text: string): unknown {
+/** A JSON body's text as one JSON text (read by `parse`), or a 400; an empty body is no fields ({}). */
+export function strictJsonBody(text: string, parse: (text: string) => unknown = parseJson): unknown {
   if (text === '') return {};
   try {
-    return parseJson(text);
+    return parse(text);
   } catch {
     throw new HttpError(400, 'invalid_json', 'request body is not valid JSON');
   }

@@ -90,6 +90,9 @@ export interface BulkPoints {
   bulkAnswer(op: BulkOp, results: ItemResult[]): Answer;
 }
 
+/** What a write acts on: a case (PATCH, bulk case item), or a customer (bulk customer item). */
+export type KeyTarget = { case: CaseRecord } | { customer: CustomerRecord };
+
 export interface CaseWritePoints {
   /** Whether this operation checks external_id uniqueness before it writes. */
   uniqueChecked(op: Op): boolean;
@@ -106,6 +109,12 @@ export interface CaseWritePoints {
    * patch is written (`fields`: only those sent; a bulk item's id aside). May refuse the request.
    */
   readOnlySent(c: CaseRecord, fields: Record<string, unknown>, op: Op): void;
+  /**
+   * What a PATCH or bulk item does with the other keys it sent: neither a field it writes, nor its identifier,
+   * nor a read-only field of the case (keys the representation does not show, keys no model has). `target`: the
+   * case, or the customer a bulk customer item names. By default ignored; may refuse the request (or the item).
+   */
+  otherKeysSent(target: KeyTarget, keys: Record<string, unknown>, op: Op): void;
   /** Writes a parsed PATCH into its case. */
   patchWrite(org: string, c: CaseRecord, patch: CasePatchInput): void | Promise<void>;
   /** Called when a case has been created. */

@@ -8,6 +8,7 @@
 import type { RequirementId } from '../spec/index.ts';
 import { CONTAINER_SUITE } from '../spec/inputs/containers.ts';
 import { CONTAINER_FAULT_PROOFS } from './container-proofs.ts';
+import { KEY_OWNERS, KEY_SUITE, type KeyWay } from '../spec/inputs/keys.ts';
 import { OWNERS } from '../spec/inputs/matrix.ts';
 import type { FaultProof } from './proof.ts';
 import type { FaultName } from './faults.ts';
@@ -21,6 +22,12 @@ function otherOracles(way: keyof typeof OWNERS, ...failing: RequirementId[]): Re
 /** An input-matrix fault: it fails the requirements named; its ways in's other oracles pass (only it catches). */
 function inputFault(suites: string[], ways: (keyof typeof OWNERS)[], ...fails: RequirementId[]): FaultProof {
   return { suites, fails, passes: [...new Set(ways.flatMap((w) => otherOracles(w, ...fails)))] };
+}
+
+/** A key-dimension fault: it fails the requirements named; the other oracles of its key way in pass. */
+function keyFault(way: KeyWay, ...fails: RequirementId[]): FaultProof {
+  const others = Object.values(KEY_OWNERS[way]).filter((id) => !fails.includes(id as RequirementId));
+  return { suites: [KEY_SUITE], fails, passes: others as RequirementId[] };
 }
 
 const BULK_SUITES: string[] = ['bulk-cases', 'bulk-customers', 'bulk-checks'];
@@ -374,6 +381,20 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
     timeoutMs: 4000,
     dropped: true,
   },
+  // What an open value reads back as (issue 33 §5): taken, a value of the field's type; and a listed value as
+  // itself (§6): customer_type "" never as null, whether the write or the read loses it.
+  'input.beyond-double-null': inputFault(['inputs-patch'], ['patch'], 'CASE-PATCH-STORED-AS-SENT'),
+  'input.bulk-beyond-double-string': inputFault(['inputs-bulk'], ['bulk-cases'], 'BULK-CASES-STORED-AS-SENT'),
+  'customer-type.blank-stored-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
+  'customer-type.blank-shown-null': inputFault(['inputs-bulk'], ['bulk-customers'], 'BULK-CUSTOMERS-STORED-AS-SENT'),
+  // Every key, not only the writable ones (issue 33 §3): mass assignment of a key no named check sends, caught by the
+  // key dimension's requirement of the oracle it breaks; the way's other key oracles pass.
+  'keys.bulk-case-organisation-written': keyFault('bulk-cases-keys', 'BULK-CASES-HIDDEN-KEYS'),
+  'keys.bulk-customer-organisation-written': keyFault('bulk-customers-keys', 'BULK-CUSTOMERS-HIDDEN-KEYS'),
+  'keys.patch-customer-id-written': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED'),
+  'keys.patch-nested-checks-written': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED', 'CASE-PATCH-OWN-RECORD'),
+  'keys.patch-update-operators': keyFault('patch-keys', 'CASE-PATCH-READ-ONLY-UNCHANGED'),
+  'keys.bulk-updated-at-kept': keyFault('bulk-cases-keys', 'BULK-CASES-READ-ONLY-UNCHANGED'),
   ...BODY_FAULT_PROOFS,
   ...CONTAINER_FAULT_PROOFS,
   'input.sync-platforms-entry-500': inputFault(

@@ -120,6 +120,14 @@ export const VARIANT_READINGS: Readonly<Record<VariantName, readonly Requirement
   'processing.documents-awaited': ['WEBHOOK-DELIVERED', 'READ-STATES', 'READ-CHECK-DECIDED-SCORE'],
   'processing.info-skipped': ['READ-CHECK-DECIDED-SCORE', 'READ-CASE-RISK-MAX', 'WEBHOOK-BODY-CASE'],
   'cases.empty-start-refused': ['READ-STATES', 'WEBHOOK-DELIVERED'],
+  'numbers.arbitrary-precision': ['CASE-PATCH-STORED-AS-SENT', 'BULK-CASES-STORED-AS-SENT', 'CASE-PATCH-READABLE'],
+  'keys.unknown-refused': [
+    'CASE-PATCH-HIDDEN-KEYS',
+    'CASE-PATCH-OWN-RECORD',
+    'BULK-CASES-HIDDEN-KEYS',
+    'BULK-CUSTOMERS-HIDDEN-KEYS',
+    'BULK-CUSTOMERS-READ-ONLY-UNCHANGED',
+  ],
   ...CONTAINER_VARIANT_READINGS,
   ...BODY_VARIANT_READINGS,
 };

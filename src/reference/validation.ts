@@ -38,14 +38,29 @@ export interface RulePoints {
   metadata: z.ZodType<Record<string, unknown>>;
 }
 
+/** Whether every number of a JSON value is finite: one past binary64 parses to Infinity, which JSON cannot show. */
+export function allFinite(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(allFinite);
+  if (v !== null && typeof v === 'object') return Object.values(v).every(allFinite);
+  return true;
+}
+
+const FINITE = { message: 'numbers must be within the range of a double' };
+
 /**
  * A JSON object, kept as it came: zod's record copies keys by assignment, which makes a `__proto__` key the copy's
- * prototype instead of a key (so it is lost); the value a client sent is stored as sent.
+ * prototype instead of a key (so it is lost); the value a client sent is stored as sent. Without `finite`, a number
+ * past binary64 is kept as Infinity (which a JSON answer shows as null): the correct rules refuse it.
  */
-export const FreeObject = z.custom<Record<string, unknown>>(
-  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
-  { message: 'must be a JSON object' },
-);
+export function freeObject(finite = true) {
+  return z
+    .custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
+      message: 'must be a JSON object',
+    })
+    .refine((v) => !finite || allFinite(v), FINITE);
+}
+export const FreeObject = freeObject();
 
 export const RULE_DEFAULTS: RulePoints = {
   limits: {
@@ -84,6 +99,7 @@ export function buildRules(p: RulePoints) {
     webhook_url: text(p, p.limits.webhookUrl, httpUrl).nullable().optional(),
     delete_after: p.deleteAfter.optional(),
     metadata: p.metadata.nullable().optional(),
+    sync_platforms: SyncPlatforms.refine(allFinite, FINITE).optional(),
     external_id: text(p, p.limits.caseExternalId, nonEmpty).nullable().optional(),
   });
   const bulkCustomerItem = z
@@ -110,7 +126,7 @@ export function buildRules(p: RulePoints) {
     webhook_url: text(p, LIMITS.webhookUrlMaxLength, httpUrl).nullable().optional(),
     metadata: FreeObject.nullable().optional(),
     delete_after: Int32.optional(),
-    sync_platforms: SyncPlatforms.optional(),
+    sync_platforms: SyncPlatforms.refine(allFinite, FINITE).optional(),
     checks: z
       .array(
         z.object({

@@ -7,17 +7,23 @@
 import { credentialCells, ORACLE_VERDICTS, type Oracle as CredentialOracle } from '../spec/credential-matrix.ts';
 import { BODY_ORACLES, BODY_SUITE, bodyCells } from '../spec/inputs/body.ts';
 import { containerCellSpecs } from '../spec/inputs/containers.ts';
+import { KEY_ORACLES, KEY_SUITE, KEY_WAYS, type KeyOracle, keyCells } from '../spec/inputs/keys.ts';
 import { enumerateCells, ORACLES, type OracleName, WAY_SUITES } from '../spec/inputs/matrix.ts';
 import type { ConformanceReport } from './report.ts';
 
-/** An oracle of the input matrix or of its credential and body dimensions. */
-export type MatrixOracle = OracleName | CredentialOracle | keyof typeof BODY_ORACLES;
+/** An oracle of the input matrix or of its credential, key and body dimensions. */
+export type MatrixOracle = OracleName | CredentialOracle | KeyOracle | keyof typeof BODY_ORACLES;
 
 /**
- * The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint; `body`:
- * the body as a whole on every endpoint.
+ * The suite file that sends each way in's cells; `credential`: Authorization on every protected endpoint; the key
+ * ways (`patch-keys`…): the keys beside a write's fields; `body`: the body as a whole on every endpoint.
  */
-export const MATRIX_WAYS: Readonly<Record<string, string>> = { ...WAY_SUITES, credential: 'auth', body: BODY_SUITE };
+export const MATRIX_WAYS: Readonly<Record<string, string>> = {
+  ...WAY_SUITES,
+  ...Object.fromEntries(KEY_WAYS.map((w) => [w, KEY_SUITE])),
+  credential: 'auth',
+  body: BODY_SUITE,
+};
 
 interface MatrixCell {
   id: string;
@@ -48,7 +54,18 @@ function matrixCells(): MatrixCell[] {
       oracles: c.judgedBy.map((j) => j.oracle),
     }),
   );
-  return [...enumerateCells(), ...containerCellSpecs(), ...credentials, ...bodyCells()];
+  const keys = keyCells().map(
+    ({ id, way, encoding, field, kind, verdict, oracles }): MatrixCell => ({
+      id,
+      way,
+      encoding,
+      field,
+      kind,
+      verdict,
+      oracles,
+    }),
+  );
+  return [...enumerateCells(), ...containerCellSpecs(), ...keys, ...credentials, ...bodyCells()];
 }
 
 /** One oracle's verdict on a cell: pass, fail, not judged, or '-' where it does not apply. */
@@ -149,6 +166,7 @@ export function matrixCounts(rows: readonly MatrixRow[]): MatrixCounts[] {
 /** The oracles in their order, with what each says. */
 export const ORACLE_ORDER: readonly MatrixOracle[] = [
   ...(Object.keys(ORACLES) as OracleName[]),
+  ...(Object.keys(KEY_ORACLES) as KeyOracle[]),
   ...(Object.keys(ORACLE_VERDICTS) as CredentialOracle[]),
   ...(Object.keys(BODY_ORACLES) as (keyof typeof BODY_ORACLES)[]),
 ];

@@ -3,8 +3,9 @@
  * own among the run's values), what the server answered, and each oracle's verdict on it. Also the one
  * comparison every oracle uses: whether a value a read shows is one a field may hold after a write.
  */
-import { stringifyJson } from '../../base/json.ts';
+import { isJsonObject, stringifyJson } from '../../base/json.ts';
 import type { Id } from '../../spec/id.ts';
+import { SyncPlatforms } from '../../spec/schemas.ts';
 import { normalisedForms, sameNumber, type Expect, type Stored } from '../../spec/inputs/stored.ts';
 import type { CellSpec, OracleName } from '../../spec/inputs/matrix.ts';
 import type { Exchange } from '../../results/exchange.ts';
@@ -82,11 +83,25 @@ export function shows(stored: Stored, shown: unknown, before: unknown): boolean 
       return stored.options.some((o) => shows(o, shown, before));
     case 'unchanged':
       return deepEqual(shown, before);
-    case 'any-string':
-      return typeof shown === 'string';
-    case 'unjudged':
-      return true;
+    case 'of-type':
+      return ofType(stored.type, shown);
+    case 'object':
+      return (
+        isJsonObject(shown) &&
+        deepEqual(Object.keys(shown).sort(), Object.keys(stored.fields).sort()) &&
+        Object.entries(stored.fields).every(([k, s]) => shows(s, shown[k], undefined))
+      );
   }
+}
+
+/**
+ * Whether a value is of a type (issue 33 §5): a JSON number of any size (read as a number, a bigint, or Infinity
+ * where its text is past binary64), never null; sync_platforms as its read schema has it, never null.
+ */
+function ofType(type: 'string' | 'number' | 'sync_platforms', shown: unknown): boolean {
+  if (type === 'string') return typeof shown === 'string';
+  if (type === 'number') return typeof shown === 'number' || typeof shown === 'bigint';
+  return shown !== null && SyncPlatforms.safeParse(shown).success;
 }
 
 /** What a conforming read may show, for a message. */
@@ -100,10 +115,12 @@ export function describeStored(stored: Stored): string {
       return stored.options.map(describeStored).join(' or ');
     case 'unchanged':
       return 'the value it held before';
-    case 'any-string':
-      return 'a string';
-    case 'unjudged':
-      return 'anything';
+    case 'of-type':
+      return stored.type === 'sync_platforms' ? 'a list of {domain, id} strings, or an object' : `any ${stored.type}`;
+    case 'object':
+      return `an object of ${Object.entries(stored.fields)
+        .map(([k, s]) => `${k}: ${describeStored(s)}`)
+        .join(', ')}`;
   }
 }
 

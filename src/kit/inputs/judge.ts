@@ -10,24 +10,24 @@ import type { CellVerdict } from './cell.ts';
 /** Failures told in full in a message; the rest are counted. */
 const SHOWN = 6;
 
-/** A judged cell, of the matrix (SentCell) or of a dimension of its own (the body's): its spec, status, verdicts. */
-export interface JudgedCell<O extends string> {
-  spec: { readonly id: string; readonly verdict: string; readonly oracles: readonly O[] };
+/** A cell as an oracle's verdicts are given: the value matrix's, or another dimension's with oracles of its own. */
+export interface JudgedCell<O extends string = OracleName> {
+  spec: { id: string; verdict: string; oracles: readonly O[] };
   status?: number;
   verdicts: Partial<Record<O, CellVerdict>>;
 }
 
 /**
- * Fails the check when a cell broke `oracle`; `what` names the way in (`PATCH /api/cases/{id}/`), `rule` what the
- * oracle says (the matrix's own by default).
+ * Fails the check when a cell broke `oracle`; `what` names the way in (`PATCH /api/cases/{id}/`); `statement` what
+ * the oracle says (the value matrix's ORACLES by default).
  */
-export function judgeOracle<O extends string>(
+export function judgeOracle<O extends string = OracleName>(
   t: CheckApi,
   cells: readonly JudgedCell<O>[],
   oracle: O,
   requirement: string,
   what: string,
-  rule: string = ORACLES[oracle as OracleName],
+  statement: string = ORACLES[oracle as unknown as OracleName],
 ): void {
   // A cell the oracle has no verdict on is one it does not apply to (limits on a value the field allows).
   const mine = cells.filter((c) => c.spec.oracles.includes(oracle) && c.verdicts[oracle] !== undefined);
@@ -52,7 +52,7 @@ export function judgeOracle<O extends string>(
     failures.length > SHOWN ? `\n… and ${failures.length - SHOWN} more (the report's input matrix lists them)` : '';
   fail(
     `${what}: ${failures.length} of ${mine.length} inputs broke the rule`,
-    rule,
+    statement,
     `${shown.map((c) => `- ${c.verdicts[oracle]!.why}`).join('\n')}${more}`,
     { judged: shown.flatMap((c) => c.verdicts[oracle]!.judged ?? []) },
   );

@@ -9,12 +9,14 @@ import { CREDENTIAL_PART_FAULTS } from './credential-parts.ts';
 import { DELETE_FAULTS } from './delete.ts';
 import { DROP_FAULTS } from './drop.ts';
 import { INPUT_FAULTS } from './input.ts';
+import { KEY_FAULTS } from './keys.ts';
 import { ID_FAULTS } from './ids.ts';
 import { LIMIT_FAULTS } from './limit.ts';
 import { MODEL_FAULTS } from './model.ts';
 import { PATCH_FAULTS } from './patch.ts';
 import { READ_FAULTS } from './read.ts';
 import { STATE_FAULTS } from './states.ts';
+import { READ_BACK_FAULTS } from './read-back.ts';
 import { TENANT_FAULTS } from './tenant.ts';
 import { TOKEN_FAULTS } from './token.ts';
 import { TOKEN_LIFETIME_FAULTS } from './token-lifetime.ts';
@@ -43,4 +45,6 @@ export const ALL_FAULTS = [
   ...DROP_FAULTS,
   ...STATE_FAULTS,
   ...BODY_FAULTS,
+  ...READ_BACK_FAULTS,
+  ...KEY_FAULTS,
 ];

@@ -3,7 +3,7 @@ import { BulkCaseUpdateRequest } from '../../spec/index.ts';
 import { type Answer, HttpError } from '../http.ts';
 import { fieldErrors } from '../validation.ts';
 import { bulkRequest, isObject } from './bulk.ts';
-import { applyPatch, readOnlyFieldsOf } from './case-write.ts';
+import { applyPatch, CASE_KEYS, otherKeysOf, readOnlyFieldsOf } from './case-write.ts';
 import type { BatchSpec, Env } from '../points.ts';
 
 const SPEC: BatchSpec = {
@@ -31,6 +31,8 @@ export function bulkUpdateCases(env: Env, org: string, body: unknown): Answer {
       // fault and variant switches only.
       // Stryker disable next-line ArrayDeclaration,StringLiteral: readOnlySent does nothing in the correct server
       env.b.readOnlySent(c, readOnlyFieldsOf(item, ['id']), 'bulk-cases');
+      // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour
+      env.b.otherKeysSent({ case: c }, otherKeysOf(item, CASE_KEYS), 'bulk-cases');
       // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour
       applyPatch(env, org, c, patch, env.b.uniqueChecked('bulk-cases'));
       return { key: { id }, status: 'updated' };

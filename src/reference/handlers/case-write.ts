@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../http.ts';
-import { type Id, READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
+import { CASE_PATCH_FIELDS, type Id, READ_ONLY_CASE_FIELDS } from '../../spec/index.ts';
 import type { CaseRecord } from '../store.ts';
 import { type CasePatchInput, parseOr400 } from '../validation.ts';
 import type { CaseWritePoints, Env } from '../points.ts';
@@ -30,6 +30,7 @@ export function caseWriteDefaults(env: Env): CaseWritePoints {
     },
     parsePatch: (_org, _c, body) => parseOr400(env.rules.casePatch, body),
     readOnlySent: () => {},
+    otherKeysSent: () => {},
     patchWrite: (org, c, patch) => applyPatch(env, org, c, patch, env.b.uniqueChecked('patch')),
     caseCreated: () => {},
   };
@@ -48,6 +49,15 @@ export function applyPatch(env: Env, org: string, c: CaseRecord, patch: CasePatc
   if (typeof patch.external_id === 'string' && checkUnique) assertExternalIdFree(env, org, patch.external_id, c.id);
   env.b.applyCaseFields(c, patch);
   env.b.saveCase(c);
+}
+
+/** The keys a case write knows: the fields it writes, and the read-only ones (readOnlySent). */
+export const CASE_KEYS: readonly string[] = [...CASE_PATCH_FIELDS, ...READ_ONLY_CASE_FIELDS];
+
+/** The keys of a body or item beyond `known` (none when it is no object). */
+export function otherKeysOf(body: unknown, known: readonly string[]): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !known.includes(k)));
 }
 
 /** The read-only case fields a request body holds (those in `except` aside). */

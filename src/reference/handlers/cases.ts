@@ -7,7 +7,7 @@ import { idFromText } from '../../spec/index.ts';
 import { type Answer, HttpError } from '../http.ts';
 import type { CaseRecord } from '../store.ts';
 import { authenticate } from './auth.ts';
-import { readOnlyFieldsOf } from './case-write.ts';
+import { CASE_KEYS, otherKeysOf, readOnlyFieldsOf } from './case-write.ts';
 import { readApiBody } from './content.ts';
 import { startProcessing } from './processing.ts';
 import type { CasePoints, Env, Op } from '../points.ts';
@@ -75,6 +75,7 @@ export async function caseRoute(env: Env, req: IncomingMessage, idText: string, 
   const c = env.b.findCase(org, id, 'patch');
   const patch = env.b.parsePatch(org, c, body);
   env.b.readOnlySent(c, readOnlyFieldsOf(body), 'patch');
+  env.b.otherKeysSent({ case: c }, otherKeysOf(body, CASE_KEYS), 'patch');
   await env.b.patchWrite(org, c, patch);
   return { status: 200, body: env.b.caseView(c) };
 }

@@ -7,8 +7,10 @@ import { CONTAINER_VARIANTS } from './containers.ts';
 import { ERROR_VARIANTS } from './errors.ts';
 import { HTTP_VARIANTS } from './http.ts';
 import { INPUT_VARIANTS } from './input.ts';
+import { KEY_VARIANTS } from './keys.ts';
 import { READ_VARIANTS } from './read.ts';
 import { STATE_VARIANTS } from './states.ts';
+import { READ_BACK_VARIANTS } from './read-back.ts';
 import { TENANT_VARIANTS } from './tenant.ts';
 import { TEXT_VARIANTS } from './text.ts';
 import { TOKEN_VARIANTS } from './token.ts';
@@ -29,4 +31,6 @@ export const ALL_VARIANTS = [
   ...INPUT_VARIANTS,
   ...STATE_VARIANTS,
   ...BODY_VARIANTS,
+  ...READ_BACK_VARIANTS,
+  ...KEY_VARIANTS,
 ];

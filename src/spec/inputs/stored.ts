@@ -1,6 +1,6 @@
 /**
  * What the interface lets a server do with one value a client sends (the verdict), and what a read
- * may show once the value was accepted (stored). Stated once, here, as data; kit/oracles.ts judges by it.
+ * may show once the value was accepted (stored). Stated once, here, as data; kit/inputs/cell.ts judges by it.
  */
 
 /** What a read may show for a field after the server accepted a value for it. */
@@ -12,10 +12,15 @@ export type Stored =
   | { readonly as: 'one-of'; readonly options: readonly Stored[] }
   /** The value the field held before (an empty form value read as "not given"). */
   | { readonly as: 'unchanged' }
-  /** Any string (external_id set to null: the server substitutes a value it does not show in advance). */
-  | { readonly as: 'any-string' }
-  /** Not judged (a lone surrogate: the interface's JSON gives it no value); only never-5xx and readable. */
-  | { readonly as: 'unjudged' };
+  /**
+   * Any value of a type, where the interface leaves the value open but not its type (issue 33 §5): `string` (a null
+   * external_id replaced by a value not shown in advance, a lone surrogate a server rewrites), `number` (a number
+   * past binary64: a JSON number of any size, never null), `sync_platforms` (a list of objects with string domain
+   * and id, or an object: never null for a value that was not).
+   */
+  | { readonly as: 'of-type'; readonly type: 'string' | 'number' | 'sync_platforms' }
+  /** An object with exactly these keys, each shown as its own Stored says (free JSON holding an open value). */
+  | { readonly as: 'object'; readonly fields: Readonly<Record<string, Stored>> };
 
 /** Normalisations of a string the interface leaves open: surrounding whitespace trimmed, Unicode NFC. */
 export type Normalisation = 'trim' | 'nfc';
@@ -43,8 +48,10 @@ export const text = (value: string): Stored => exactly(value, STRING_NORMALISATI
 export const number = (value: string | number | bigint): Stored => ({ as: 'number', value: String(value) });
 export const oneOf = (...options: Stored[]): Stored => ({ as: 'one-of', options });
 export const UNCHANGED: Stored = { as: 'unchanged' };
-export const ANY_STRING: Stored = { as: 'any-string' };
-export const UNJUDGED: Stored = { as: 'unjudged' };
+export const ANY_STRING: Stored = { as: 'of-type', type: 'string' };
+export const ANY_NUMBER: Stored = { as: 'of-type', type: 'number' };
+export const ANY_PLATFORMS: Stored = { as: 'of-type', type: 'sync_platforms' };
+export const objectOf = (fields: Record<string, Stored>): Stored => ({ as: 'object', fields });
 
 /** The string values a normalisation the interface leaves open makes of `sent`. */
 export function normalisedForms(sent: string, normalise: readonly Normalisation[] = []): string[] {

@@ -8,17 +8,19 @@
 import type { FieldType } from './fields.ts';
 import {
   accept,
+  ANY_NUMBER,
+  ANY_PLATFORMS,
   ANY_STRING,
   exactly,
   type Expect,
   number,
+  objectOf,
   oneOf,
   open,
   reject,
   type Stored,
   text,
   UNCHANGED,
-  UNJUDGED,
 } from './stored.ts';
 
 /** One kind of value for one field. */
@@ -97,12 +99,13 @@ function stringKinds(f: Extract<FieldType, { type: 'string' }>, tag: Tagger): Va
   add('whitespace', spaces, open(oneOf(exactly(spaces), blank)));
   const nul = `${head(tag())}a\u0000b`;
   add('nul', nul, open(text(nul)));
-  // A lone surrogate has no UTF-8 form: JSON only, its value not judged (the interface's JSON gives it none).
+  // A lone surrogate has no UTF-8 form: JSON only. The interface's JSON gives it no value, so a server may rewrite
+  // it (U+FFFD, dropped) or refuse it; its type it gives: taken, it reads back as a string (never null, issue 33 §5).
   const lone = head(tag());
   kinds.push({
     kind: 'lone-surrogate',
     json: `${q(lone).slice(0, -1)}\\ud800x"`,
-    expect: open(UNJUDGED),
+    expect: open(ANY_STRING),
     marker: lone,
   });
   const marks = `${head(tag())}\u202Eabc-cafe\u0301`;
@@ -221,13 +224,14 @@ function objectKinds(tag: Tagger): ValueKind[] {
   let nested: unknown = { leaf: deep };
   for (let i = 0; i < 40; i++) nested = { d: nested };
   obj('deep', nested, open(exactly(nested)));
-  // A number past a double's range: RFC 8259 leaves its value to the implementation; only never-5xx and a case
-  // still readable afterwards are judged (a store that keeps Infinity may answer with JSON no client can read).
+  // A number past a double's range: RFC 8259 §6 lets an implementation limit the range it takes, so it may be
+  // refused; taken, it is still a number (issue 33 §5): read back as a JSON number, never null (JSON.stringify of
+  // Infinity) nor a string ("Infinity"), and the object keeps its other key as sent.
   const huge = tag();
   kinds.push({
     kind: 'number-beyond-double',
     json: `{"n":1e400,"k":${q(huge)}}`,
-    expect: open(UNJUDGED),
+    expect: open(objectOf({ n: ANY_NUMBER, k: exactly(huge) })),
     marker: huge,
   });
   // Duplicate keys: RFC 8259 leaves the value open; refused, the first or the last.
@@ -267,12 +271,12 @@ function platformKinds(tag: Tagger): ValueKind[] {
     ['null', null, accept(exactly(null))],
     // The interface types it both as an object and as a list: an object, or entries of another shape, are open.
     ['object', asObject, open(exactly(asObject))],
-    ['entry-wrong-types', [{ domain: 5, id: [tag()] }], open(UNJUDGED)],
-    // Other JSON types: the interface's loose typing leaves them open; a read then showing one breaks the read
-    // schema (READ-CASE-SCHEMA), whatever the write said.
-    ['number', 5, open(UNJUDGED)],
-    ['boolean', true, open(UNJUDGED)],
-    ['string', tag(), open(UNJUDGED)],
+    // Entries of other types, and other JSON types: the interface's loose typing leaves taking them open; taken, the
+    // field still reads back as a value of its type (issue 33 §5): a list of {domain, id} strings or an object.
+    ['entry-wrong-types', [{ domain: 5, id: [tag()] }], open(ANY_PLATFORMS)],
+    ['number', 5, open(ANY_PLATFORMS)],
+    ['boolean', true, open(ANY_PLATFORMS)],
+    ['string', tag(), open(ANY_PLATFORMS)],
     // An entry of another kind beside a valid one (issue 33 §2, containers.ts): open as the other shapes are, and a
     // list taken is stored as sent, never with the entry dropped, filled in or flattened.
     ...(
@@ -302,17 +306,23 @@ function enumKinds(f: Extract<FieldType, { type: 'enum' }>): ValueKind[] {
   const kinds: ValueKind[] = [];
   for (const v of f.values)
     kinds.push({ kind: `value-${v}`, json: q(v), expect: accept(exactly(v)), text: v, marker: v });
-  // The empty string and null, where listed, both mean "none": a server may show either for the other.
-  const none = oneOf(exactly(''), exactly(null));
+  // The empty string is a listed value (issue 33 §6): sent, it reads back as "", never null (BULK-CUSTOMERS-STORED-
+  // AS-SENT's decision). A form's empty text is that value too, or a field not given (left unchanged). null, the
+  // type's "or null", may read back as null or as the enum's blank value "" (a store without null shows that).
   if (f.blank)
     kinds.push({
       kind: 'value-empty',
       json: '""',
-      expect: accept(none),
+      expect: accept(exactly('')),
       text: '',
-      expectText: open(oneOf(none, UNCHANGED)),
+      expectText: open(oneOf(exactly(''), UNCHANGED)),
     });
-  if (f.nullable) kinds.push({ kind: 'value-null', json: 'null', expect: accept(none) });
+  if (f.nullable)
+    kinds.push({
+      kind: 'value-null',
+      json: 'null',
+      expect: accept(f.blank ? oneOf(exactly(null), exactly('')) : exactly(null)),
+    });
   const first = f.values[0]!;
   // Near misses: refused, or taken as the value they resemble (never as sent: a read shows only listed values).
   for (const [kind, v] of [

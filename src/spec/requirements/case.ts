@@ -4,7 +4,8 @@ const READ_ONLY_DECISION =
   'The interface marks the fields read-only without saying how a write of one is answered: ignoring it (2xx, the ' +
   'field unchanged) and rejecting the request (4xx, nothing changed) both conform, and which is recorded. The ' +
   'comparison is of the fields the interface defines, read before and after; updated_at may move, checks are ' +
-  'compared by id and the nested customer by its own fields.';
+  'compared by id and the nested customer by its own fields. updated_at is read-only too: a write may move it on ' +
+  '(the interface does not say a write leaves it), never back nor to the value a client sent (issue 33 §3).';
 
 export const CASE_REQUIREMENTS = requirements([
   {
@@ -83,8 +84,10 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'case-patch',
     statement:
       'A PATCH sending a read-only field (id, outcome, risk_score, is_complete, is_started, failed, note, rfi, ' +
-      'checks, customer, created_at, origin_url) with a different value is answered with a 2xx or a 4xx, and the ' +
-      'case read afterwards is unchanged.',
+      'checks, customer, created_at, updated_at, origin_url) with a different value, or one naming another record ' +
+      "(another case's checks, another customer, ours or another organisation's), or any other key that is no " +
+      'field it writes, is answered with a 2xx or a 4xx, and the case read afterwards is unchanged but for its ' +
+      'written fields (updated_at may move on, never to the value sent).',
     source: 'interface § Resources › Case (each of these fields: read-only); § Endpoints › PATCH /api/cases/{id}/',
     decision: READ_ONLY_DECISION,
   },
@@ -101,8 +104,10 @@ export const CASE_REQUIREMENTS = requirements([
     area: 'bulk-cases',
     statement:
       'A bulk case update whose items send a read-only field (outcome, risk_score, is_complete, is_started, failed, ' +
-      'note, rfi, checks, customer, created_at, origin_url) beside the id is answered with a 2xx or a 4xx, and ' +
-      'each case read afterwards is unchanged.',
+      'note, rfi, checks, customer, created_at, updated_at, origin_url) beside the id, with a different value or ' +
+      'one naming another record, or any other key that is no field an item writes, is answered with a 2xx or a ' +
+      '4xx, and each case read afterwards is unchanged but for its written fields (updated_at never the value ' +
+      'sent).',
     source:
       'interface § Resources › Case (read-only); § Endpoints › POST /api/cases/bulk-update/ (each item identifies ' +
       'a case by id)',

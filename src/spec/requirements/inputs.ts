@@ -15,7 +15,26 @@ const STORED_DECISION =
   'back as sent. The interface leaves open only surrounding whitespace (trimmed), Unicode normalisation (NFC), ' +
   'the exact number a numeric spelling means ("5", 2.0 stored as 5, 2), and for values it does not decide (a ' +
   'length in UTF-16 units, NUL, a URL the field may refuse) whether to take them at all; a value taken and ' +
-  'stored otherwise (truncated, rounded, rewritten, a key dropped) is another value than the one sent.';
+  'stored otherwise (truncated, rounded, rewritten, a key dropped) is another value than the one sent. Open is ' +
+  'not anything: where taking a value is left open but its value is not decided (a number past binary64, whose ' +
+  'range RFC 8259 §6 lets an implementation limit; a lone surrogate; a sync_platforms entry of other types), a ' +
+  'value taken still reads back as a value of the type sent: a number as a JSON number of any size, never null ' +
+  '(what JavaScript\'s JSON.stringify makes of Infinity) nor a string ("Infinity"); a string as a string, never a ' +
+  'number or null; sync_platforms as a list of {domain, id} strings or an object.';
+
+/**
+ * customer_type "" (issue 33 §6): a listed value, so a value. The interface's words: Customer › customer_type, type
+ * "enum or null", values "INDIVIDUAL, COMPANY, or empty string".
+ */
+const BLANK_TYPE_DECISION =
+  'customer_type "" is one of the values the interface lists for the enum ("INDIVIDUAL, COMPANY, or empty ' +
+  'string"), named as INDIVIDUAL is, beside the type\'s "or null": a value a client sets, so it reads back as "", ' +
+  "not null (a store that keeps no empty string, such as Oracle's VARCHAR2, or a blank-to-null normaliser, " +
+  'turns the value sent into one the enum does not list, and answers as if it had taken it). Nor may it be ' +
+  'refused: it is listed. null is not a value of the enum but its absence, which a store without null (a Go ' +
+  "string, a NOT NULL column defaulting to '') shows as the enum's blank value: null sent may read back as null or " +
+  '"" (which a customer without a type shows is not said: read.customer-type-blank). MUST, as every value stored: ' +
+  'the interface lists the value, and a silent change of it is a wrong answer, not a choice.';
 
 const READABLE_DECISION =
   'A value the server took is part of the record: a record it then cannot read or write (an answer that fails, or is ' +
@@ -93,7 +112,7 @@ export const CASE_INPUT_REQUIREMENTS = requirements([
   ),
 ]);
 
-const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: string, path: string) =>
+const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: string, path: string, more = '') =>
   [
     {
       id: `${prefix}-ANSWERED`,
@@ -128,7 +147,7 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       source: `interface § Endpoints › POST ${path}; § Resources`,
       decision:
         `${STORED_DECISION} Item fields are not shown: a field no value of which an item takes (every value it ` +
-        "allows refused, on a way in and encoding) is the server's choice, recorded and not judged.",
+        `allows refused, on a way in and encoding) is the server's choice, recorded and not judged.${more}`,
     },
     {
       id: `${prefix}-READABLE`,
@@ -144,8 +163,9 @@ const bulk = (area: 'bulk-cases' | 'bulk-customers', prefix: string, what: strin
       area,
       statement:
         `An item of a bulk ${what} update acts on the record its id names and no other: an id that is no integer ` +
-        `(7abc, 7.5, [7], true, 2^64) changes no ${what}, nor does an entry that is an array holding an item, or ` +
-        'an item without an id.',
+        `(7abc, 7.5, [7], true, 2^64) changes no ${what}, nor does an entry that is an array holding an item, an ` +
+        'item without an id, or any other key of the item naming another record (pk, _id, a customer_id, case_id ' +
+        "or nested object naming one of ours or another organisation's).",
       source: `interface § Endpoints › POST ${path} ("Each item identifies a ${what} by id")`,
       decision: OWN_RECORD_DECISION,
     },
@@ -161,7 +181,7 @@ export const BULK_CASES_INPUT_REQUIREMENTS = requirements(
   bulk('bulk-cases', 'BULK-CASES', 'case', '/api/cases/bulk-update/'),
 );
 export const BULK_CUSTOMERS_INPUT_REQUIREMENTS = requirements(
-  bulk('bulk-customers', 'BULK-CUSTOMERS', 'customer', '/api/customers/bulk-update/'),
+  bulk('bulk-customers', 'BULK-CUSTOMERS', 'customer', '/api/customers/bulk-update/', ` ${BLANK_TYPE_DECISION}`),
 );
 
 export const BULK_CHECKS_INPUT_REQUIREMENTS = requirements([
