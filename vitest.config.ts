@@ -37,11 +37,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
-    // Three test files at once on 2 cores: the longest files wait on servers far more than they
-    // compute (variants.test.ts on webhook deliveries, hostile.test.ts on a 75 s throttle), and two
-    // workers left the CPU idle beside them. The timeouts bound hangs, not speed: a third file slows
-    // the others without changing a verdict (two whole runs of this config at once stayed green).
-    maxWorkers: 3,
+    // Four test files at once on 2 cores: the longest files wait on servers far more than they
+    // compute (variants.test.ts and faults.test.ts on webhook deliveries and throttled runs,
+    // hostile.test.ts on timeouts), and three workers left a third of the CPU idle beside them. The
+    // timeouts bound hangs, not speed: another file slows the others without changing a verdict.
+    maxWorkers: 4,
     // A worker keeps the modules it imported for its next file: re-importing the runner, vitest's
     // node API and the reference server for each of 45 files cost about 25 CPU-s of a run (223 s
     // instead of 239 s wall on 2 idle cores). The test files share no module state they rely on:

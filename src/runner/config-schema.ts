@@ -223,7 +223,8 @@ export const ConfigSchema = z
       .string()
       .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL' })
       .optional(),
-    webhookTimeoutMs: intFrom(100, 600_000).default(15_000),
+    // Its default is the target's (runner/target.ts): the embedded server's deliveries come sooner.
+    webhookTimeoutMs: intFrom(100, 600_000).optional(),
     processingTimeoutMs: intFrom(100, 600_000).default(10_000),
     referenceFaults: list
       .refine((xs) => xs.every(isFaultName), { message: `each must be one of ${Object.keys(FAULTS).join(', ')}` })

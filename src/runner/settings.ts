@@ -229,7 +229,9 @@ export const SETTINGS = {
   webhookTimeoutMs: {
     flag: 'webhook-timeout-ms',
     env: 'SCREENCONF_WEBHOOK_TIMEOUT_MS',
-    help: 'how long to wait for a webhook delivery, in ms (default 15000)',
+    help:
+      'how long to wait for a webhook delivery, in ms (default 15000; 8000 against the embedded server, whose ' +
+      'processing the run sets)',
   },
   processingTimeoutMs: {
     flag: 'processing-timeout-ms',

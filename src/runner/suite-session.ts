@@ -27,6 +27,8 @@ const CONCURRENT_CHECKS = 32;
 export interface SessionShape {
   /** Worker processes (each runs one suite file at a time). */
   workers: number;
+  /** --max-failures: vitest stops after this many failed checks (counted in the run: see SuiteSession.run). */
+  bail?: number | undefined;
   /** --shard I/N: vitest's own sharding of the suite files. */
   shard?: { index: number; count: number } | undefined;
   /** --suites-dir: the user's suite files. */
@@ -43,15 +45,10 @@ export interface SessionRun {
   out: (line: string) => void;
   /** Only the checks of this name pattern run (`screenconf replay`, --check). */
   namePattern?: RegExp | undefined;
-  /**
-   * --max-failures: the run stops after this many failed checks. Counted here, per run: vitest's own bail counts
-   * the failed tests of its whole state, which in a session holds the runs before.
-   */
-  bail?: number | undefined;
 }
 
 const key = (shape: SessionShape): string =>
-  JSON.stringify([shape.workers, shape.shard ?? null, [...shape.userFiles].sort()]);
+  JSON.stringify([shape.workers, shape.bail ?? 0, shape.shard ?? null, [...shape.userFiles].sort()]);
 
 export class SuiteSession {
   readonly key: string;
@@ -96,6 +93,7 @@ export class SuiteSession {
           ...(warm ? { pool: warmPool } : {}),
           // Transformed modules kept between runs (module-cache.ts); the same modules either way.
           ...(cacheDir ? { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } } : {}),
+          ...(shape.bail ? { bail: shape.bail } : {}),
           ...(shape.shard ? { shard: `${shape.shard.index}/${shape.shard.count}` } : {}),
         },
         // A user's suite file imports from 'screenconf': the kit this run's workers are set up with, in a
@@ -120,7 +118,8 @@ export class SuiteSession {
   async run(run: SessionRun): Promise<void> {
     if (this.#current) throw new Error('screenconf: a suite session runs one run at a time');
     this.#current = run;
-    this.forward.run = run.bail ? { ...run, reporters: [...run.reporters, this.#bailing(run.bail)] } : run;
+    this.forward.run = run;
+    this.#forgetRunsBefore();
     try {
       this.vitest.provide('screenconf', run.context);
       if (run.namePattern) this.vitest.setGlobalTestNamePattern(run.namePattern);
@@ -134,15 +133,16 @@ export class SuiteSession {
     }
   }
 
-  /** A reporter that stops the run once `bail` checks have failed, as vitest's bail does (its reason too). */
-  #bailing(bail: number): Reporter {
-    let failed = 0;
-    return {
-      onTestCaseResult: (test) => {
-        if (test.result().state === 'failed' && ++failed === bail)
-          void this.vitest.cancelCurrentRun('test-failure').catch(() => {});
-      },
-    };
+  /**
+   * A run of a session starts from no tests known, as a new vitest does: vitest's state keeps every run's tests,
+   * and its bail (--max-failures) counts the failed ones of the whole state, the runs before included.
+   */
+  #forgetRunsBefore(): void {
+    const { state } = this.vitest;
+    state.filesMap.clear();
+    state.idMap.clear();
+    state.pathsSet.clear();
+    state.clearErrors();
   }
 
   /** Cancels the run in progress (its checks in flight are aborted; nothing more starts). */

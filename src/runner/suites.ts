@@ -57,6 +57,7 @@ export interface SuitesRun {
 export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const shape: SessionShape = {
     workers: stage.workers,
+    bail: stage.bail,
     shard: stage.shard,
     userFiles: (stage.userSuites ?? []).map((s) => s.file),
   };
@@ -88,7 +89,6 @@ async function runIn(session: SuiteSession, stage: SuitesStage): Promise<SuitesR
       reporters: [stage.collector, stage.progress],
       out: (line) => stage.out(redactor.redact(line)),
       namePattern: stage.checks ? namePattern(stage.checks) : undefined,
-      bail: stage.bail,
     })
     .catch((e: unknown) => {
       runErrors.push(redactor.redact(((e as Error)?.message ?? String(e)).split('\n')[0]!));

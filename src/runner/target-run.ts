@@ -203,7 +203,7 @@ export function runContext(o: TargetRunOptions, target: Target, s: Session, roun
     webhooks: {
       host: config.webhookHost,
       port: config.webhookPort,
-      timeoutMs: config.webhookTimeoutMs,
+      timeoutMs: config.webhookTimeoutMs ?? target.webhookTimeoutMs,
       quietMinMs: target.quietMinMs,
       ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
     },

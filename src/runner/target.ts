@@ -12,6 +12,8 @@ export interface Target {
   peer?: Credentials;
   /** The shortest time a delivery that must not come is watched for (the webhooks suite): see QUIET_MIN_MS. */
   quietMinMs: number;
+  /** How long a delivery is waited for, unless --webhook-timeout-ms says: see WEBHOOK_TIMEOUT_MS. */
+  webhookTimeoutMs: number;
   /** The image the target was started from (--target-image); the run removes its container on close. */
   image?: string;
   close(): Promise<void>;
@@ -38,6 +40,14 @@ const EMBEDDED_PROCESSING = { stepMs: 10, retryDelaysMs: [100, 300] } as const;
  */
 const QUIET_MIN_MS = { url: 1_000, embedded: 4 * EMBEDDED_PROCESSING.retryDelaysMs[0] } as const;
 
+/**
+ * How long a delivery is waited for by default: a target the run did not start, 15 s; the embedded server, whose
+ * cases complete in about a tenth of a second and whose slowest legal delivery (the variant webhook.slow) comes 3 s
+ * after, 8 s, which leaves a loaded machine its slack. A wait that ends at this deadline is one for a delivery that
+ * never comes: only a faulty server's run pays it.
+ */
+const WEBHOOK_TIMEOUT_MS = { url: 15_000, embedded: 8_000 } as const;
+
 export async function openTarget(config: Config, options: OpenTargetOptions = {}): Promise<Target> {
   if (config.baseUrl === undefined && config.targetImage === undefined) {
     const server = await createReferenceServer({
@@ -49,6 +59,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
     return {
       kind: 'embedded',
       quietMinMs: QUIET_MIN_MS.embedded,
+      webhookTimeoutMs: WEBHOOK_TIMEOUT_MS.embedded,
       baseUrl: server.url,
       primary: { clientId: a!.clientId, clientSecret: a!.clientSecret, apiKey: a!.apiKey },
       peer: { clientId: b!.clientId, clientSecret: b!.clientSecret, apiKey: b!.apiKey },
@@ -73,6 +84,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
     return {
       kind: 'url',
       quietMinMs: QUIET_MIN_MS.url,
+      webhookTimeoutMs: WEBHOOK_TIMEOUT_MS.url,
       baseUrl: container.baseUrl,
       image: config.targetImage,
       primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
@@ -86,6 +98,7 @@ export async function openTarget(config: Config, options: OpenTargetOptions = {}
   return {
     kind: 'url',
     quietMinMs: QUIET_MIN_MS.url,
+    webhookTimeoutMs: WEBHOOK_TIMEOUT_MS.url,
     baseUrl: config.baseUrl!,
     primary: { clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey },
     ...(peer ? { peer } : {}),

@@ -5,7 +5,7 @@ import { HttpError } from '../http.ts';
 import { variant } from '../switches.ts';
 
 /** http.rate-limit: requests per second per credential (or per client at the token endpoint). */
-const RATE = 50;
+const RATE = 100;
 /** ids.large-sparse: the first id is above this; each next one up to GAP above the last. */
 const FIRST = 10 ** 12;
 const GAP = 1000;
