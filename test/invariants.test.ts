@@ -307,6 +307,55 @@ describe('ids a deleted case leaves (CASE-ID-NOT-REUSED)', () => {
     expect(w.idReused('ours', 1)).toBe(false);
   });
 
+  // The deletion that freed the id, sent by another worker, is the setup of the creation that showed it again: a replay
+  // and a script make a case, delete it, then create the one they judge.
+  it("keeps the creation and deletion that freed the id in the finding's evidence, from another worker too", () => {
+    let clock = 0;
+    const exchanged = (w: InvariantWatcher, method: string, path: string, status: number, json?: unknown) => {
+      clock += 1;
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, clock)).toISOString();
+      const text = json === undefined ? '' : JSON.stringify(json);
+      const request = { method, url: `${base}${path}`, headers: {}, organisation: 'ours' as const };
+      const exchange = {
+        at,
+        durationMs: 1,
+        request: { ...request, ...(method === 'DELETE' ? { cleanup: true } : {}) },
+        response: { status, headers: {}, body: text },
+      };
+      w.observe(request, { status, headers: {}, text, json, exchange });
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'screenconf-ids-'));
+    const [one, two] = [
+      new InvariantWatcher(new Redactor(), base, dir),
+      new InvariantWatcher(new Redactor(), base, dir),
+    ];
+    exchanged(one, 'POST', '/api/cases/', 201, validCase());
+    // Deleted by the file's teardown: setup all the same.
+    exchanged(one, 'DELETE', '/api/cases/1/', 204);
+    exchanged(two, 'POST', '/api/cases/', 201, validCase({ created_at: later, external_id: 'ext-2' }));
+    const f = two.take();
+    expect(f.counts['CASE-ID-NOT-REUSED']).toBe(1);
+    const kept = f.evidence['CASE-ID-NOT-REUSED']!.exchanges;
+    expect(kept.map((e) => [e.request.method, e.request.cleanup, e.judged])).toEqual([
+      ['POST', undefined, undefined],
+      ['DELETE', undefined, undefined],
+      ['POST', undefined, true],
+    ]);
+    // A script compares the id the creation answered with those of the cases it deleted before.
+    expect(Object.values(f.expects!['CASE-ID-NOT-REUSED']!)).toEqual([{ newId: true }]);
+    // A replay learns from its setup (judging nothing there), and judges what it judges against it.
+    const replay = new InvariantWatcher(new Redactor(), base);
+    const req = (method: string, path: string) => ({ method, url: `${base}${path}`, headers: {} });
+    const res = (status: number, json?: unknown) => ({ status, headers: {}, text: JSON.stringify(json ?? ''), json });
+    replay.learn(req('POST', '/api/cases/'), res(201, validCase()));
+    replay.learn(req('DELETE', '/api/cases/1/'), res(204));
+    replay.learn(req('GET', '/api/cases/1/'), res(200, validCase({ created_at: later, external_id: 'ext-9' })));
+    expect(replay.peek().counts).toEqual({});
+    expect(replay.peek().watched).toBe(0);
+    replay.observe(req('POST', '/api/cases/'), res(201, validCase({ created_at: later, external_id: 'ext-2' })));
+    expect(replay.take().counts).toEqual({ 'CASE-ID-NOT-REUSED': 1 });
+  });
+
   it("shares deletions between the run's workers through the shared folder, and keeps ids per organisation", () => {
     const dir = mkdtempSync(join(tmpdir(), 'screenconf-ids-'));
     const one = new InvariantWatcher(new Redactor(), base, dir);

@@ -23,15 +23,17 @@ beforeAll(({}, suite) => {
  * Puts before the exchanges that showed a violation their setup, as a check's failure has it (check.ts evidenceOf):
  * what the checks that sent them sent before that created, changed or gave a value to what they name, and the
  * creation of each case they name (made by a check of the worker), so a reproduction makes the case it reads as it
- * was read.
+ * was read; with what the watcher kept beside them (the creation and deletion of the case whose id a creation gave
+ * again, which another worker may have sent).
  */
 function withSetup(findings: InvariantFindings, watcher: InvariantWatcher, baseUrl: string): InvariantFindings {
   for (const [id, evidence] of Object.entries(findings.evidence)) {
     if (evidence)
       findings.evidence[id as WatchedRequirement] = evidenceOf(
         [],
-        evidence.exchanges.map((e) => watcher.source(e)),
+        evidence.exchanges.filter((e) => e.judged).map((e) => watcher.source(e)),
         baseUrl,
+        evidence.exchanges.filter((e) => !e.judged),
       );
   }
   return findings;
