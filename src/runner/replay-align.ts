@@ -13,7 +13,7 @@
  */
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import type { LoggedExchange } from '../results/exchange-log.ts';
-import { oldestFirst } from '../results/evidence.ts';
+import { bodyIdSpans, oldestFirst } from '../results/evidence.ts';
 import { idKeys, kindAt, parseBody, relativePath } from '../report/repro-plan.ts';
 
 /** A step of the evidence as the reproductions number them (1-based, cleanup left out), with what the run saw. */
@@ -47,7 +47,6 @@ export interface CheckLog {
 
 /** Past this many cells (run × replay exchanges), only the evidence is aligned, not the whole attempt. */
 const MAX_CELLS = 4_000_000;
-const BODY_IDS = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g;
 
 /** An exchange among its check's: when it was sent, and what. */
 function identity(e: Exchange): string {
@@ -66,8 +65,7 @@ function shape(e: Exchange, baseUrl: string): string {
 function named(e: Exchange, baseUrl: string): string[] {
   const path = relativePath(e.request.url, baseUrl).split('?')[0]!;
   const out = [...path.matchAll(/\/(\d+)(?=\/|$)/g)].map((m) => `${kindAt(path, false)}:${m[1]}`);
-  for (const m of (e.request.body ?? '').matchAll(BODY_IDS))
-    for (const n of m[1]!.matchAll(/\d+/g)) out.push(`${kindAt(path, true)}:${n[0]}`);
+  for (const n of bodyIdSpans(e.request.body)) out.push(`${kindAt(path, true)}:${n.text}`);
   return out;
 }
 
@@ -155,6 +153,72 @@ function align(n: number, m: number, weight: (i: number, j: number) => number): 
 }
 
 /**
+ * What aligning compares of a request's body: its text with what a replay sends otherwise blanked, the ids it names
+ * and every word holding a digit (the run's tags and external_ids, values made of the time), so two requests of one
+ * input (the same field, the same kind of value) compare equal and two of different inputs do not.
+ */
+function skeleton(e: Exchange): string {
+  const body = e.request.body ?? '';
+  let out = '';
+  let at = 0;
+  for (const n of bodyIdSpans(body)) {
+    out += `${body.slice(at, n.start)}#`;
+    at = n.start + n.text.length;
+  }
+  return `${out}${body.slice(at)}`.replace(/[A-Za-z0-9]*[0-9][A-Za-z0-9]*/g, '#');
+}
+
+/** A record of a sequence as aligning keys it (`case:5`), made-up ids that name nothing as one ("u"). */
+function recordsOf(e: Exchange, baseUrl: string): string[] {
+  return named(e, baseUrl).map((k) => (Number(k.split(':')[1]) >= UNKNOWN_ID_FLOOR ? 'u' : k));
+}
+
+/** The requests of a sequence that name one record alone (not a made-up id), by that record: its own stream. */
+function streams(seq: readonly Exchange[], url: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  seq.forEach((e, i) => {
+    const keys = recordsOf(e, url);
+    if (keys.length === 1 && keys[0] !== 'u') out.set(keys[0]!, [...(out.get(keys[0]!) ?? []), i]);
+  });
+  return out;
+}
+
+/** The pairs of two streams aligned by `weight`, and what they score. */
+function alignStreams(mine: readonly number[], theirs: readonly number[], weight: (i: number, j: number) => number) {
+  const pairs = align(mine.length, theirs.length, (a, b) => weight(mine[a]!, theirs[b]!));
+  const paired = pairs.flatMap((b, a) => (b < 0 ? [] : [[mine[a]!, theirs[b]!] as [number, number]]));
+  return { pairs: new Map(paired), score: paired.reduce((sum, [i, j]) => sum + weight(i, j), 0) };
+}
+
+/**
+ * The pairs of the requests on each of the `wanted` records of the run alone with those on the record of the replay
+ * that stands for it: the one whose own requests align best with its (the same inputs in the same order), each
+ * record given once, the best aligned first. Requests on other records are left out: the order among requests on
+ * several records is the order concurrent requests happened to be answered in (the input matrix sends each case's
+ * inputs side by side, and creates its cases side by side), which a replay need not keep.
+ */
+function recordPairs(
+  wanted: ReadonlySet<string>,
+  seqs: readonly [readonly Exchange[], readonly Exchange[]],
+  urls: readonly [string, string],
+  weight: (i: number, j: number) => number,
+): Map<number, number> {
+  const [mine, theirs] = [streams(seqs[0], urls[0]), streams(seqs[1], urls[1])];
+  const candidates = [...wanted].flatMap((k) =>
+    [...theirs].map(([v, list]) => ({ k, v, ...alignStreams(mine.get(k) ?? [], list, weight) })),
+  );
+  const out = new Map<number, number>();
+  const [given, taken] = [new Set<string>(), new Set<string>()];
+  for (const c of candidates.filter((x) => x.score > 0).sort((x, y) => y.score - x.score)) {
+    if (given.has(c.k) || taken.has(c.v)) continue;
+    given.add(c.k);
+    taken.add(c.v);
+    for (const i of mine.get(c.k)!) out.set(i, c.pairs.get(i) ?? -1);
+  }
+  return out;
+}
+
+/**
  * How the replay's exchanges met the evidence `steps` of a failure. `run`: the check's exchanges in the run, or
  * undefined when the run folder has none (then the evidence alone is aligned); `replay`: the check's exchanges in the
  * replay.
@@ -175,13 +239,29 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
     const i = position.get(identity(s.exchange));
     if (i !== undefined) stepAt.set(i, s);
   }
+  const urls = [runUrl, replay.baseUrl] as const;
   const shapes = [sequence.map((e) => shape(e, runUrl)), replayed.map((e) => shape(e, replay.baseUrl))];
+  const bodies = [sequence.map(skeleton), replayed.map(skeleton)];
   const records = [recordKeys(sequence, runUrl), recordKeys(replayed, replay.baseUrl)];
-  // A pair of the same shape scores 1, 2 when it names the same records; a step of the evidence ten times that.
+  // A pair of the same shape scores 1, one more when it names the same records, two more when it sends the same
+  // body (the same input); a step of the evidence ten times that.
+  const like = (i: number, j: number) =>
+    shapes[0]![i] !== shapes[1]![j] ? 0 : (1 + (bodies[0]![i] === bodies[1]![j] ? 2 : 0)) * (stepAt.has(i) ? 10 : 1);
   const pairs = align(sequence.length, replayed.length, (i, j) =>
-    shapes[0]![i] !== shapes[1]![j] ? 0 : (records[0]![i] === records[1]![j] ? 2 : 1) * (stepAt.has(i) ? 10 : 1),
+    like(i, j) === 0 ? 0 : like(i, j) + (records[0]![i] === records[1]![j] ? (stepAt.has(i) ? 10 : 1) : 0),
   );
+  // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
+  // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
+  const refused = (status: number | undefined) => status !== undefined && status >= 400;
+  const answered = (i: number, j: number) => {
+    const [saw, got] = [sequence[i]!.response?.status, replayed[j]!.response?.status];
+    return (refused(saw) && refused(got)) || saw === undefined || got === saw;
+  };
+  // Then each setup step on one record is paired among the requests on that record alone.
   const lastJudged = Math.max(-1, ...[...stepAt].filter(([, s]) => s.exchange.judged).map(([i]) => i));
+  const setup = [...stepAt].filter(([i, s]) => !s.exchange.judged && i <= lastJudged).map(([i]) => i);
+  const wanted = new Set(setup.map((i) => recordsOf(sequence[i]!, runUrl)).flatMap((k) => (k.length === 1 ? k : [])));
+  for (const [i, j] of recordPairs(wanted, [sequence, replayed], urls, like)) if (stepAt.has(i)) pairs[i] = j;
   const sentAfter = (i: number) => pairs.slice(i + 1).some((j, k) => j >= 0 && stepAt.has(i + 1 + k));
   for (const [i, s] of [...stepAt].sort(([x], [y]) => x - y)) {
     if (s.exchange.judged || i > lastJudged) continue;
@@ -190,13 +270,8 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
     // file share cases where the verdict cannot depend on a fresh one (and had it not been made, what names it fails).
     if (j < 0 && created(s.exchange, runUrl).length) continue;
     if (j < 0) return sentAfter(i) ? { kind: 'skipped', step: s } : { kind: 'stopped', step: s };
-    const saw = s.exchange.response?.status;
-    const got = replayed[j]!.response?.status;
-    // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
-    // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
-    const refused = (status: number | undefined) => status !== undefined && status >= 400;
-    if (refused(saw) && refused(got)) continue;
-    if (saw !== undefined && got !== saw) return { kind: 'status', step: s, run: saw, replay: got };
+    if (!answered(i, j))
+      return { kind: 'status', step: s, run: s.exchange.response!.status, replay: replayed[j]!.response?.status };
   }
   return { kind: 'same' };
 }
