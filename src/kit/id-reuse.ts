@@ -49,7 +49,10 @@ interface Line {
   id: Id;
   createdAt?: unknown;
   externalIds?: unknown[];
-  /** A deletion's exchanges: the creation of the case (when the worker that deleted it made it), the DELETE. */
+  /**
+   * A deletion's exchanges: the creation of the case (when the worker that deleted it made it), the DELETE; a reuse's:
+   * the creation of the case given the id (by the worker that made it).
+   */
   exchanges?: Exchange[];
 }
 
@@ -59,12 +62,26 @@ interface Deleted {
   /** Another case was seen with the id. */
   reused: boolean;
   /** Where the exchanges of the last deletion are: the shared file's line at this offset, or the exchanges. */
-  freedBy?: number | Exchange[];
+  freedBy?: Where;
+  /** Where the creation of each case seen with the id since (by its created_at) is, when its creator recorded it. */
+  holders?: Map<string, Where>;
+}
+
+/** Where a line's exchanges are: the shared file's line at this offset, or the exchanges (outside a run). */
+type Where = number | Exchange[];
+
+/** An exchange as setup: whatever it was sent for (a suite file's teardown deletes what it made). */
+function asSetup({ request: { cleanup: _, ...request }, ...e }: Exchange): Exchange {
+  return { ...e, request };
 }
 
 /** What one answer showed: reuse found, and how many case bodies were judged (seen while the run had deletions). */
 export interface ReuseSeen {
-  /** Each finding, with the exchanges that freed the id (oldest first): the creation and deletion of its case. */
+  /**
+   * Each finding, with what it rests on, in the order it happened (read when the evidence is made): the creation and
+   * deletion of the case that freed the id, then (for an answer other than the holder's creation) the holder's
+   * creation.
+   */
   findings: { finding: InvariantFinding; caseId: Id; setup: () => Exchange[] }[];
   judged: number;
 }
@@ -121,8 +138,16 @@ export class IdReuseWatch {
         const same = gone.identities.find((was) => !anotherCase(was, body));
         if (same) knownAs(same, body.external_id);
         else if (a.judge !== false) {
-          if (!gone.reused) this.#record({ kind: 'reused', org, id: shown.id });
           const holder = `${key} ${String(body.created_at)}`;
+          // The holder's creation, recorded by the worker that made it: the setup of another worker's read of it.
+          if (!gone.reused || (creation && !this.#reported.has(holder)))
+            this.#record({
+              kind: 'reused',
+              org,
+              id: shown.id,
+              createdAt: body.created_at,
+              ...(creation ? { exchanges: [asSetup(creation)] } : {}),
+            });
           if (!this.#reported.has(holder)) {
             this.#reported.add(holder);
             const finding: InvariantFinding = {
@@ -135,7 +160,10 @@ export class IdReuseWatch {
               // A script can compare the id a creation answered with those of the cases it deleted before.
               ...(creation ? { expect: { newId: true } } : {}),
             };
-            out.findings.push({ finding, caseId: shown.id, setup: () => this.#freedBy(gone) });
+            // Which deletion freed it is known now; what holds it, once its creator has recorded it.
+            const [freed, since] = [gone.freedBy, String(body.created_at)];
+            const setup = () => [...this.#exchangesAt(freed), ...(creation ? [] : this.#holder(key, since))];
+            out.findings.push({ finding, caseId: shown.id, setup });
           }
         }
       }
@@ -149,11 +177,10 @@ export class IdReuseWatch {
       if (last && id !== undefined) {
         // The case's creation, when this worker made the case it last saw with the id.
         const made = this.#creations.get(key);
-        // Setup of what it freed, whatever it was sent for (a suite file's teardown deletes what it made).
         const exchanges = [
           ...(made && made.identity.createdAt === last.createdAt ? [made.exchange] : []),
           ...(a.exchange ? [a.exchange] : []),
-        ].map(({ request: { cleanup: _, ...request }, ...e }) => ({ ...e, request }));
+        ].map(asSetup);
         this.#record({
           kind: 'deleted',
           org,
@@ -167,9 +194,8 @@ export class IdReuseWatch {
     return out;
   }
 
-  /** The exchanges of the last deletion of an id: from the shared file's line, or kept (outside a run). */
-  #freedBy(gone: Deleted): Exchange[] {
-    const at = gone.freedBy;
+  /** The exchanges of a line: read back from the shared file, or kept (outside a run). */
+  #exchangesAt(at: Where | undefined): Exchange[] {
     if (at === undefined) return [];
     if (typeof at !== 'number') return at;
     const line = this.#readLine(at);
@@ -178,6 +204,12 @@ export class IdReuseWatch {
     } catch {
       return [];
     }
+  }
+
+  /** The creation of the case that holds a deleted id since `createdAt`, when the worker that made it recorded it. */
+  #holder(key: string, createdAt: string): Exchange[] {
+    this.#sync();
+    return this.#exchangesAt(this.#deleted.get(key)?.holders?.get(createdAt));
   }
 
   /**
@@ -219,15 +251,17 @@ export class IdReuseWatch {
     this.#sync();
   }
 
-  /** Applies a line; `freedBy`: where its exchanges are (the line's offset in the shared file, or themselves). */
-  #apply(line: Line, freedBy?: number | Exchange[]): void {
+  /** Applies a line; `where`: where its exchanges are (the line's offset in the shared file, or themselves). */
+  #apply(line: Line, where?: Where): void {
     const key = `${line.org} ${line.id}`;
     const d = this.#deleted.get(key) ?? { identities: [], reused: false };
     keepNewest(this.#deleted, key, d, DELETED_KEPT);
-    if (line.kind === 'reused') d.reused = true;
-    else {
+    if (line.kind === 'reused') {
+      d.reused = true;
+      if (line.exchanges?.length && where !== undefined) (d.holders ??= new Map()).set(String(line.createdAt), where);
+    } else {
       d.identities.push({ id: line.id, createdAt: line.createdAt, externalIds: [...(line.externalIds ?? [])] });
-      if (line.exchanges?.length) d.freedBy = freedBy;
+      if (line.exchanges?.length) d.freedBy = where;
       else delete d.freedBy;
     }
   }

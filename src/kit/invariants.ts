@@ -292,6 +292,11 @@ export class InvariantWatcher {
   readonly #ids: IdReuseWatch;
   /** The exchange each marked copy in the evidence was made from (its check's transcript knows that one). */
   readonly #sources = new WeakMap<Exchange, Exchange>();
+  /**
+   * What kept exchanges' violations rest on, read when the findings are taken (at the end of the suite file): another
+   * worker records the creation of a case given a deleted id when it sees its answer, which may be after this one.
+   */
+  readonly #pending: { requirement: WatchedRequirement; judged: string; setup: () => Exchange[] }[] = [];
 
   constructor(
     private readonly redactor: Redactor,
@@ -400,11 +405,7 @@ export class InvariantWatcher {
       evidence.exchanges.filter((e) => e.judged).length < EXCHANGES_KEPT &&
       !evidence.exchanges.some((e) => e.request === exchange.request)
     ) {
-      for (const e of setup?.() ?? []) {
-        if (evidence.exchanges.some((x) => exchangeKey(x) === exchangeKey(e))) continue;
-        evidence.exchanges.push(e);
-        evidence.curl.push(toCurl(e, this.baseUrl));
-      }
+      if (setup) this.#pending.push({ requirement: finding.requirement, judged: exchangeKey(exchange), setup });
       const marked = { ...exchange, judged: true };
       this.#sources.set(marked, exchange);
       evidence.exchanges.push(marked);
@@ -426,9 +427,19 @@ export class InvariantWatcher {
     return this.#findings;
   }
 
-  /** The findings since the last take; the watch starts afresh. */
+  /** The findings since the last take, with what their evidence rests on; the watch starts afresh. */
   take(): InvariantFindings {
     const f = this.#findings;
+    for (const { requirement, judged, setup } of this.#pending.splice(0)) {
+      const evidence = f.evidence[requirement]!;
+      const rests = setup();
+      for (const e of rests) {
+        if (evidence.exchanges.some((x) => exchangeKey(x) === exchangeKey(e))) continue;
+        evidence.exchanges.push(e);
+        evidence.curl.push(toCurl(e, this.baseUrl));
+      }
+      if (rests.length) ((f.rests ??= {})[requirement] ??= {})[judged] = rests.map(exchangeKey);
+    }
     this.#findings = InvariantWatcher.#empty();
     return f;
   }

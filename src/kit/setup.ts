@@ -4,7 +4,13 @@
  * could not be removed, and what the file cost (the requests it sent, its cleanup's included).
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { InvariantFindings, WatchedRequirement } from '../results/invariants.ts';
+import {
+  exchangeKey,
+  type InvariantFindings,
+  inChainOrder,
+  restChains,
+  type WatchedRequirement,
+} from '../results/invariants.ts';
 import { evidenceOf } from './check.ts';
 import { suiteName } from '../base/suite-file.ts';
 import { enterSuiteFile, getHarness } from './context.ts';
@@ -28,13 +34,24 @@ beforeAll(({}, suite) => {
  */
 function withSetup(findings: InvariantFindings, watcher: InvariantWatcher, baseUrl: string): InvariantFindings {
   for (const [id, evidence] of Object.entries(findings.evidence)) {
-    if (evidence)
-      findings.evidence[id as WatchedRequirement] = evidenceOf(
-        [],
-        evidence.exchanges.filter((e) => e.judged).map((e) => watcher.source(e)),
-        baseUrl,
-        evidence.exchanges.filter((e) => !e.judged),
-      );
+    if (!evidence) continue;
+    const built = evidenceOf(
+      [],
+      evidence.exchanges.filter((e) => e.judged).map((e) => watcher.source(e)),
+      baseUrl,
+      evidence.exchanges.filter((e) => !e.judged),
+    );
+    // In the order the violations' chains happened (a deletion before the creation given its id), not only as sent.
+    const chains = restChains(findings.rests?.[id as WatchedRequirement]);
+    const ordered = inChainOrder(
+      built.exchanges.map((e, i) => ({ at: e.at, e, curl: built.curl[i]! })),
+      (x) => exchangeKey(x.e),
+      chains,
+    );
+    findings.evidence[id as WatchedRequirement] = {
+      exchanges: ordered.map((x) => x.e),
+      curl: ordered.map((x) => x.curl),
+    };
   }
   return findings;
 }
