@@ -217,4 +217,23 @@ describe('comparing the setup of a failure with its replay', () => {
     const refused = compareSetup(evidence, logged, replayOf(400));
     expect(refused).toMatchObject({ kind: 'status', step: { n: 6 }, run: 200, replay: 400 });
   });
+
+  // A check that confirms a refusal with the canonical form sends that request only after a refusal: on a server that
+  // conforms now, the judged request is taken and the confirmation never sent. What follows a judged answer that
+  // changed is the check's to send or not; before it, every setup step is still required.
+  it('does not ask for what the check sends only after a judged answer the replay answered otherwise', () => {
+    const made = ex(RUN, 'POST', '/api/cases/', 201, 26);
+    const judged = { ...ex(RUN, 'PATCH', '/api/cases/26/', 401, undefined, '{"note":"lower"}'), judged: true };
+    const confirmed = ex(RUN, 'PATCH', '/api/cases/26/', 200, undefined, '{"note":"canonical"}');
+    const read = { ...ex(RUN, 'GET', '/api/cases/26/', 401), judged: true };
+    const evidence = [made, judged, confirmed, read].map((exchange, i) => ({ n: i + 1, exchange }));
+    const run = checkLog(RUN, log([made, judged, confirmed, read]));
+    const replay = (status: number) => {
+      const sent = [ex(REPLAY, 'POST', '/api/cases/', 201, 9), ex(REPLAY, 'PATCH', '/api/cases/9/', status)];
+      return checkLog(REPLAY, log([...sent, ex(REPLAY, 'GET', '/api/cases/9/', status === 401 ? 401 : 200)]));
+    };
+    expect(compareSetup(evidence, run, replay(200))).toEqual({ kind: 'same' });
+    // Refused again, yet not confirmed: that is another path than the run's.
+    expect(compareSetup(evidence, run, replay(401))).toMatchObject({ kind: 'skipped', step: { n: 3 } });
+  });
 });

@@ -183,33 +183,54 @@ function streams(seq: readonly Exchange[], url: string): Map<string, number[]> {
   return out;
 }
 
-/** The pairs of two streams aligned by `weight`, and what they score. */
-function alignStreams(mine: readonly number[], theirs: readonly number[], weight: (i: number, j: number) => number) {
-  const pairs = align(mine.length, theirs.length, (a, b) => weight(mine[a]!, theirs[b]!));
+/** What ranks two records as alike: how many of the run's requests on one pair with the other's (see alignStreams). */
+interface Likeness {
+  /** The pairs' weight (aligning's). */
+  weight: (i: number, j: number) => number;
+  /** Whether a request of the run is a setup step of the evidence. */
+  setup: (i: number) => boolean;
+  /** Whether two requests send the same body. */
+  same: (i: number, j: number) => boolean;
+}
+
+/**
+ * The pairs of two streams aligned, and how alike they are: how many setup steps of the evidence pair (what the
+ * replay must have sent), then how many requests (the same requests in the same order), then how many of those send
+ * the same body.
+ */
+function alignStreams(mine: readonly number[], theirs: readonly number[], like: Likeness) {
+  const pairs = align(mine.length, theirs.length, (a, b) => like.weight(mine[a]!, theirs[b]!));
   const paired = pairs.flatMap((b, a) => (b < 0 ? [] : [[mine[a]!, theirs[b]!] as [number, number]]));
-  return { pairs: new Map(paired), score: paired.reduce((sum, [i, j]) => sum + weight(i, j), 0) };
+  const count = (keep: (p: [number, number]) => boolean) => paired.filter(keep).length;
+  return {
+    pairs: new Map(paired),
+    alike: [count(([i]) => like.setup(i)), paired.length, count(([i, j]) => like.same(i, j))],
+  };
 }
 
 /**
  * The pairs of the requests on each of the `wanted` records of the run alone with those on the record of the replay
- * that stands for it: the one whose own requests align best with its (the same inputs in the same order), each
- * record given once, the best aligned first. Requests on other records are left out: the order among requests on
- * several records is the order concurrent requests happened to be answered in (the input matrix sends each case's
- * inputs side by side, and creates its cases side by side), which a replay need not keep.
+ * that stands for it: the one whose own requests align best with its (alignStreams), each record given once, the
+ * best aligned first. Requests on other records are left
+ * out: the order among requests on several records is the order concurrent requests happened to be answered in (the
+ * input matrix sends each case's inputs side by side, and creates its cases side by side), which a replay need not
+ * keep.
  */
 function recordPairs(
   wanted: ReadonlySet<string>,
   seqs: readonly [readonly Exchange[], readonly Exchange[]],
   urls: readonly [string, string],
-  weight: (i: number, j: number) => number,
+  like: Likeness,
 ): Map<number, number> {
   const [mine, theirs] = [streams(seqs[0], urls[0]), streams(seqs[1], urls[1])];
   const candidates = [...wanted].flatMap((k) =>
-    [...theirs].map(([v, list]) => ({ k, v, ...alignStreams(mine.get(k) ?? [], list, weight) })),
+    [...theirs].map(([v, list]) => ({ k, v, ...alignStreams(mine.get(k) ?? [], list, like) })),
   );
   const out = new Map<number, number>();
   const [given, taken] = [new Set<string>(), new Set<string>()];
-  for (const c of candidates.filter((x) => x.score > 0).sort((x, y) => y.score - x.score)) {
+  const rank = (x: (typeof candidates)[number], y: (typeof candidates)[number]) =>
+    y.alike[0]! - x.alike[0]! || y.alike[1]! - x.alike[1]! || y.alike[2]! - x.alike[2]!;
+  for (const c of candidates.filter((x) => x.alike[1]! > 0).sort(rank)) {
     if (given.has(c.k) || taken.has(c.v)) continue;
     given.add(c.k);
     taken.add(c.v);
@@ -243,12 +264,15 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
   const shapes = [sequence.map((e) => shape(e, runUrl)), replayed.map((e) => shape(e, replay.baseUrl))];
   const bodies = [sequence.map(skeleton), replayed.map(skeleton)];
   const records = [recordKeys(sequence, runUrl), recordKeys(replayed, replay.baseUrl)];
-  // A pair of the same shape scores 1, one more when it names the same records, two more when it sends the same
-  // body (the same input); a step of the evidence ten times that.
+  // A pair of the same shape scores 1, 2 when it names the same records; a step of the evidence ten times that. Among
+  // alignments that score alike, the one where more pairs send the same body (the same input) is taken: a body is
+  // worth less than any pair (random parts a skeleton keeps may make two inputs look alike, or one look unlike).
+  const same = (i: number, j: number) => bodies[0]![i] === bodies[1]![j];
+  const scale = Math.max(sequence.length, replayed.length) + 1;
   const like = (i: number, j: number) =>
-    shapes[0]![i] !== shapes[1]![j] ? 0 : (1 + (bodies[0]![i] === bodies[1]![j] ? 2 : 0)) * (stepAt.has(i) ? 10 : 1);
+    shapes[0]![i] !== shapes[1]![j] ? 0 : (stepAt.has(i) ? 10 : 1) * scale + (same(i, j) ? 1 : 0);
   const pairs = align(sequence.length, replayed.length, (i, j) =>
-    like(i, j) === 0 ? 0 : like(i, j) + (records[0]![i] === records[1]![j] ? (stepAt.has(i) ? 10 : 1) : 0),
+    like(i, j) === 0 ? 0 : like(i, j) + (records[0]![i] === records[1]![j] ? (stepAt.has(i) ? 10 : 1) * scale : 0),
   );
   // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
   // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
@@ -259,16 +283,27 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
   };
   // Then each setup step on one record is paired among the requests on that record alone.
   const lastJudged = Math.max(-1, ...[...stepAt].filter(([, s]) => s.exchange.judged).map(([i]) => i));
-  const setup = [...stepAt].filter(([i, s]) => !s.exchange.judged && i <= lastJudged).map(([i]) => i);
-  const wanted = new Set(setup.map((i) => recordsOf(sequence[i]!, runUrl)).flatMap((k) => (k.length === 1 ? k : [])));
-  for (const [i, j] of recordPairs(wanted, [sequence, replayed], urls, like)) if (stepAt.has(i)) pairs[i] = j;
+  const setup = new Set([...stepAt].filter(([i, s]) => !s.exchange.judged && i <= lastJudged).map(([i]) => i));
+  const alone = [...setup].map((i) => recordsOf(sequence[i]!, runUrl)).filter((k) => k.length === 1 && k[0] !== 'u');
+  const wanted = new Set(alone.map((k) => k[0]!));
+  const likeness: Likeness = {
+    weight: like,
+    setup: (i) => setup.has(i),
+    same,
+  };
+  for (const [i, j] of recordPairs(wanted, [sequence, replayed], urls, likeness)) if (stepAt.has(i)) pairs[i] = j;
   const sentAfter = (i: number) => pairs.slice(i + 1).some((j, k) => j >= 0 && stepAt.has(i + 1 + k));
+  // A judged request the replay answered otherwise (it conforms now): what the check sends after it may follow from
+  // that answer (a request confirming a refusal is sent only after one).
+  let branched = false;
   for (const [i, s] of [...stepAt].sort(([x], [y]) => x - y)) {
-    if (s.exchange.judged || i > lastJudged) continue;
     const j = pairs[i]!;
+    if (s.exchange.judged && j >= 0 && !answered(i, j)) branched = true;
+    if (s.exchange.judged || i > lastJudged) continue;
     // A case the check made in the run and not in the replay: another check of the replay made it, as checks of a
     // file share cases where the verdict cannot depend on a fresh one (and had it not been made, what names it fails).
     if (j < 0 && created(s.exchange, runUrl).length) continue;
+    if (j < 0 && branched) continue;
     if (j < 0) return sentAfter(i) ? { kind: 'skipped', step: s } : { kind: 'stopped', step: s };
     if (!answered(i, j))
       return { kind: 'status', step: s, run: s.exchange.response!.status, replay: replayed[j]!.response?.status };
