@@ -7,9 +7,12 @@
  * as far as the sequences show (a record the sequence created is named by how many creations ago it was made, which
  * a block of requests repeated on fresh records, a property's run or a check's confirming round, names alike); and
  * the steps of the failure's evidence weigh most (a check that failed repeated the block it failed in, a passing one
- * did not: the evidence's copy is the one aligned). A request the replay sent more or less often (a poll, a shared
- * case made once) is skipped. Then each setup step of the evidence (before its last judged request) must have been
- * sent and answered with the status the run saw.
+ * did not: the evidence's copy is the one aligned); between alignments alike, more pairs sending the same body win.
+ * A request the replay sent more or less often (a poll, a shared case made once) is skipped. Requests on several
+ * records sent side by side are answered in any order, so a setup step on one record is then paired again among the
+ * requests on that record alone (with the replay's record whose requests pair best with them). Each setup step of the
+ * evidence (before its last judged request) must have been sent and answered with the status the run saw; after a
+ * judged request the replay answered otherwise, a step it did not send is the check's own path, not a divergence.
  */
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import type { LoggedExchange } from '../results/exchange-log.ts';
@@ -211,10 +214,9 @@ function alignStreams(mine: readonly number[], theirs: readonly number[], like: 
 /**
  * The pairs of the requests on each of the `wanted` records of the run alone with those on the record of the replay
  * that stands for it: the one whose own requests align best with its (alignStreams), each record given once, the
- * best aligned first. Requests on other records are left
- * out: the order among requests on several records is the order concurrent requests happened to be answered in (the
- * input matrix sends each case's inputs side by side, and creates its cases side by side), which a replay need not
- * keep.
+ * best aligned first. Requests on other records are left out: the order among requests on several records is the
+ * order concurrent requests happened to be answered in (the input matrix sends each case's inputs side by side, and
+ * creates its cases side by side), which a replay need not keep.
  */
 function recordPairs(
   wanted: ReadonlySet<string>,
