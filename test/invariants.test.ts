@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../src/base/redact.ts';
 import { caseBodies, caseInvariants, InvariantWatcher } from '../src/kit/invariants.ts';
-import { WATCHED_REQUIREMENTS } from '../src/results/invariants.ts';
+import { type InvariantFindings, WATCHED_REQUIREMENTS } from '../src/results/invariants.ts';
 import { judge } from '../src/results/judge.ts';
 import { watchOutcomes } from '../src/runner/collect.ts';
 
@@ -305,6 +305,67 @@ describe('ids a deleted case leaves (CASE-ID-NOT-REUSED)', () => {
     expect(count).toBe(0);
     expect(judged).toBe(3);
     expect(w.idReused('ours', 1)).toBe(false);
+  });
+
+  // The deletion that freed the id, sent by another worker, is the setup of the creation that showed it again: a replay
+  // and a script make a case, delete it, then create the one they judge. Requests of two workers are not answered in
+  // the order they were sent: worker two's creation, sent before worker one's deletion, was given the id it freed.
+  it('keeps what a reused id rests on in its evidence, in the order it happened, from another worker too', () => {
+    const exchanged = (
+      w: InvariantWatcher,
+      ms: number,
+      method: string,
+      path: string,
+      status: number,
+      json?: unknown,
+    ) => {
+      const text = json === undefined ? '' : JSON.stringify(json);
+      const request = { method, url: `${base}${path}`, headers: {}, organisation: 'ours' as const };
+      const exchange = {
+        at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString(),
+        durationMs: 1,
+        request: { ...request, ...(method === 'DELETE' ? { cleanup: true } : {}) },
+        response: { status, headers: {}, body: text },
+      };
+      w.observe(request, { status, headers: {}, text, json, exchange });
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'screenconf-ids-'));
+    const [one, two] = [
+      new InvariantWatcher(new Redactor(), base, dir),
+      new InvariantWatcher(new Redactor(), base, dir),
+    ];
+    const holder = validCase({ created_at: later, external_id: 'ext-2', origin_url: 'ext-2' });
+    exchanged(one, 10, 'POST', '/api/cases/', 201, validCase());
+    // Deleted by the file's teardown: setup all the same.
+    exchanged(one, 30, 'DELETE', '/api/cases/1/', 204);
+    exchanged(two, 20, 'POST', '/api/cases/', 201, holder);
+    exchanged(one, 40, 'PATCH', '/api/cases/1/', 200, holder);
+    exchanged(two, 50, 'GET', '/api/cases/1/', 200, holder);
+    const shown = (f: InvariantFindings) =>
+      watchOutcomes('s', f)
+        .find((o) => o.requirements[0] === 'CASE-ID-NOT-REUSED')!
+        .evidence!.exchanges.map(
+          (e) => `${e.request.method}${e.judged ? ' (judged)' : ''}${e.request.cleanup ? ' cleanup' : ''}`,
+        );
+    const made = two.take();
+    expect(made.counts['CASE-ID-NOT-REUSED']).toBe(1);
+    expect(shown(made)).toEqual(['POST', 'DELETE', 'POST (judged)']);
+    // A script compares the id the creation answered with those of the cases it deleted before.
+    expect(Object.values(made.expects!['CASE-ID-NOT-REUSED']!)).toEqual([{ newId: true }]);
+    // The read that showed the holder rests on its creation too, which the worker that made it recorded.
+    expect(shown(one.take())).toEqual(['POST', 'DELETE', 'POST', 'PATCH (judged)']);
+
+    // A replay learns from its setup (judging nothing there), and judges what it judges against it.
+    const replay = new InvariantWatcher(new Redactor(), base);
+    const req = (method: string, path: string) => ({ method, url: `${base}${path}`, headers: {} });
+    const res = (status: number, json?: unknown) => ({ status, headers: {}, text: JSON.stringify(json ?? ''), json });
+    replay.learn(req('POST', '/api/cases/'), res(201, validCase()));
+    replay.learn(req('DELETE', '/api/cases/1/'), res(204));
+    replay.learn(req('GET', '/api/cases/1/'), res(200, validCase({ created_at: later, external_id: 'ext-9' })));
+    expect(replay.peek().counts).toEqual({});
+    expect(replay.peek().watched).toBe(0);
+    replay.observe(req('POST', '/api/cases/'), res(201, holder));
+    expect(replay.take().counts).toEqual({ 'CASE-ID-NOT-REUSED': 1 });
   });
 
   it("shares deletions between the run's workers through the shared folder, and keeps ids per organisation", () => {

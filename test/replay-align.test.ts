@@ -11,13 +11,20 @@ const RUN = 'http://run.example';
 const REPLAY = 'http://replay.example';
 let clock = 0;
 
-/** One exchange: a creation answers `{"id": created}`. */
-function ex(base: string, method: string, path: string, status: number, created?: number): Exchange {
+/** One exchange: a creation answers `{"id": created}`; `sent`, the request's body. */
+function ex(base: string, method: string, path: string, status: number, created?: number, sent?: string): Exchange {
   clock += 1;
   return {
     at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, clock)).toISOString(),
     durationMs: 1,
-    request: { method, url: `${base}${path}`, headers: {}, credential: 'access-token', organisation: 'ours' },
+    request: {
+      method,
+      url: `${base}${path}`,
+      headers: {},
+      credential: 'access-token',
+      organisation: 'ours',
+      ...(sent !== undefined ? { body: sent } : {}),
+    },
     response: { status, headers: {}, body: created === undefined ? '{}' : `{"id":${created}}` },
   };
 }
@@ -173,5 +180,60 @@ describe('comparing the setup of a failure with its replay', () => {
       run: 400,
       replay: 200,
     });
+  });
+
+  // The input matrix sends each case's inputs side by side: the run and its replay answer them in other orders.
+  // Each case's own requests come in the same order (the case's inputs, round by round): aligned case by case.
+  it('pairs the requests on one record in their order, whatever the order among concurrent records', () => {
+    /** Case a's and case b's inputs, sent in `order` ("abba…": whose next input goes next). */
+    const inputs = (base: string, [a, b]: [number, number], tag: string, order: string, taken = 200) => {
+      const sent = {
+        a: [
+          [200, `{"note":"${tag}1"}`],
+          [taken, '{"delete_after":12}'],
+          [200, '{"delete_after":5}'],
+        ],
+        b: [
+          [400, '{"webhook_url":true}'],
+          [400, `{"external_id":"${tag}2"}`],
+          [500, '{"delete_after":9223372036854775808}'],
+        ],
+      } as Record<'a' | 'b', [number, string][]>;
+      const made = [ex(base, 'POST', '/api/cases/', 201, a), ex(base, 'POST', '/api/cases/', 201, b)];
+      const next = { a: 0, b: 0 };
+      const patches = [...order].map((who) => {
+        const [status, body] = sent[who as 'a' | 'b'][next[who as 'a' | 'b']++]!;
+        return ex(base, 'PATCH', `/api/cases/${who === 'a' ? a : b}/`, status, undefined, body);
+      });
+      return [...made, ...patches];
+    };
+    // The judged one last (case b's 5xx).
+    const run = inputs(RUN, [2, 5], 'm1a2b3c', 'abbaab');
+    const evidence = steps(...run);
+    const replayOf = (taken: number) => checkLog(REPLAY, log(inputs(REPLAY, [7, 8], 'm9f8e7d', 'baabab', taken)));
+    const logged = checkLog(RUN, log(run));
+    expect(compareSetup(evidence, logged, replayOf(200))).toEqual({ kind: 'same' });
+    // The same order on each record, and a status that differs: that step, named.
+    const refused = compareSetup(evidence, logged, replayOf(400));
+    expect(refused).toMatchObject({ kind: 'status', step: { n: 6 }, run: 200, replay: 400 });
+  });
+
+  // A check that confirms a refusal with the canonical form sends that request only after a refusal: on a server that
+  // conforms now, the judged request is taken and the confirmation never sent. What follows a judged answer that
+  // changed is the check's to send or not; before it, every setup step is still required.
+  it('does not ask for what the check sends only after a judged answer the replay answered otherwise', () => {
+    const made = ex(RUN, 'POST', '/api/cases/', 201, 26);
+    const judged = { ...ex(RUN, 'PATCH', '/api/cases/26/', 401, undefined, '{"note":"lower"}'), judged: true };
+    const confirmed = ex(RUN, 'PATCH', '/api/cases/26/', 200, undefined, '{"note":"canonical"}');
+    const read = { ...ex(RUN, 'GET', '/api/cases/26/', 401), judged: true };
+    const evidence = [made, judged, confirmed, read].map((exchange, i) => ({ n: i + 1, exchange }));
+    const run = checkLog(RUN, log([made, judged, confirmed, read]));
+    const replay = (status: number) => {
+      const sent = [ex(REPLAY, 'POST', '/api/cases/', 201, 9), ex(REPLAY, 'PATCH', '/api/cases/9/', status)];
+      return checkLog(REPLAY, log([...sent, ex(REPLAY, 'GET', '/api/cases/9/', status === 401 ? 401 : 200)]));
+    };
+    expect(compareSetup(evidence, run, replay(200))).toEqual({ kind: 'same' });
+    // Refused again, yet not confirmed: that is another path than the run's.
+    expect(compareSetup(evidence, run, replay(401))).toMatchObject({ kind: 'skipped', step: { n: 3 } });
   });
 });

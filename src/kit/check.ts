@@ -9,6 +9,7 @@ import { toCurl } from '../client/curl.ts';
 import { HarnessError } from '../errors.ts';
 import { type Evidence, type Observation, oldestFirst, type PropertyEvidence, setupOf } from '../results/evidence.ts';
 import type { Exchange } from '../results/exchange.ts';
+import { exchangeKey } from '../results/invariants.ts';
 import { ConformanceFailure } from '../results/failure.ts';
 import type { CheckFailure, CheckRecord, MatrixCellRecord } from '../results/outcome.ts';
 import { NOT_IN_ONLY } from '../results/judge.ts';
@@ -41,19 +42,30 @@ const EVIDENCE_TAIL = 4;
 
 /**
  * The evidence of a failure: the exchanges it judged (marked) and their setup (what created or changed what they
- * name), oldest first; when it judged none, the last exchanges of the check.
+ * name, and `rests`: what the verdict rests on beyond that, the deletion that freed an id a creation gave again),
+ * oldest first; when it judged none, the last exchanges of the check.
  */
-export function evidenceOf(all: readonly Exchange[], judged: readonly Exchange[], baseUrl: string): Evidence {
+export function evidenceOf(
+  all: readonly Exchange[],
+  judged: readonly Exchange[],
+  baseUrl: string,
+  rests: readonly Exchange[] = [],
+): Evidence {
   // What another check of the worker created (a shared case), and what it sent that this check
   // judges (a read made once for two checks) with what that check sent before it (a PATCH the read
   // shows), join the check's own exchanges in the order they were sent: the setup of a judged
   // exchange is what came before it.
   const elsewhere = judged.filter((e) => !all.includes(e)).flatMap(sentBefore);
-  const pool = judged.length
-    ? oldestFirst(new Set([...creationsElsewhere([...all, ...judged]), ...elsewhere, ...all, ...judged]))
-    : all;
+  // What the verdict rests on comes as given (a copy, when this worker sent it too): in the pool once.
+  const given = new Set(rests.map(exchangeKey));
+  const sent = [...creationsElsewhere([...all, ...judged]), ...elsewhere, ...all].filter(
+    (e) => !given.has(exchangeKey(e)),
+  );
+  const pool = judged.length ? oldestFirst(new Set([...sent, ...rests, ...judged])) : all;
   const setup = judged.length ? setupOf(pool, judged) : [];
-  const kept = judged.length ? pool.filter((e) => judged.includes(e) || setup.includes(e)) : all.slice(-EVIDENCE_TAIL);
+  const kept = judged.length
+    ? pool.filter((e) => judged.includes(e) || setup.includes(e) || rests.includes(e))
+    : all.slice(-EVIDENCE_TAIL);
   const exchanges = kept.map((e) => (judged.includes(e) ? { ...e, judged: true } : e));
   return { exchanges, curl: exchanges.map((e) => toCurl(e, baseUrl)) };
 }

@@ -292,6 +292,11 @@ export class InvariantWatcher {
   readonly #ids: IdReuseWatch;
   /** The exchange each marked copy in the evidence was made from (its check's transcript knows that one). */
   readonly #sources = new WeakMap<Exchange, Exchange>();
+  /**
+   * What kept exchanges' violations rest on, read when the findings are taken (at the end of the suite file): another
+   * worker records the creation of a case given a deleted id when it sees its answer, which may be after this one.
+   */
+  readonly #pending: { requirement: WatchedRequirement; judged: string; setup: () => Exchange[] }[] = [];
 
   constructor(
     private readonly redactor: Redactor,
@@ -313,22 +318,43 @@ export class InvariantWatcher {
 
   /** Judges the case bodies of one answer; never throws (a watcher defect is kept as an error). */
   observe(req: OutgoingRequest, res: ReceivedResponse): void {
+    this.#see(req, res, true);
+  }
+
+  /**
+   * Learns from an answer without judging it: a replay's setup (the creation and deletion that freed an id, sent
+   * before the creation it judges) gives the identities and deletions the judged answers are compared with.
+   */
+  learn(req: OutgoingRequest, res: ReceivedResponse): void {
+    this.#see(req, res, false);
+  }
+
+  #see(req: OutgoingRequest, res: ReceivedResponse, judge: boolean): void {
     try {
       const url = new URL(req.url);
       const ok = res.status >= 200 && res.status <= 299 && res.json !== undefined;
-      const bodies = ok ? caseBodies(req.method, url.pathname, res.json) : [];
       const org = req.organisation ?? 'none';
       const identities = ok ? identityBodies(req.method, url.pathname, res.json) : [];
-      const reuse = this.#ids.observe(req.method, url.pathname, org, res.status, identities, req.body);
+      const reuse = this.#ids.observe({
+        method: req.method,
+        pathname: url.pathname,
+        org,
+        status: res.status,
+        bodies: identities,
+        sent: req.body,
+        exchange: res.exchange,
+        judge,
+      });
+      const bodies = ok && judge ? caseBodies(req.method, url.pathname, res.json) : [];
       // A creation's answer shows an id reused, though its body is not judged as a representation.
       if (bodies.length === 0 && reuse.findings.length === 0 && !reuse.judged) return;
       const f = this.#findings;
       if (reuse.judged) f.judged['CASE-ID-NOT-REUSED'] = (f.judged['CASE-ID-NOT-REUSED'] ?? 0) + reuse.judged;
       // Built at the first violation: most answers break nothing.
       let request: string | undefined;
-      const keep = (finding: InvariantFinding, caseId: unknown) => {
+      const keep = (finding: InvariantFinding, caseId: unknown, setup?: () => Exchange[]) => {
         request ??= this.redactor.redact(`${req.method} ${url.pathname}${url.search}`);
-        this.#keep(finding, isId(caseId) ? caseId : null, request, res.exchange);
+        this.#keep(finding, isId(caseId) ? caseId : null, request, res.exchange, setup);
       };
       for (const body of bodies) {
         f.watched += 1;
@@ -336,7 +362,7 @@ export class InvariantWatcher {
         for (const id of applicableInvariants(body)) judged[id] = (judged[id] ?? 0) + 1;
         for (const finding of caseInvariants(body, { text: res.text, single: true })) keep(finding, body.id);
       }
-      for (const { finding, caseId } of reuse.findings) keep(finding, caseId);
+      for (const { finding, caseId, setup } of reuse.findings) keep(finding, caseId, setup);
     } catch (err) {
       if (this.#findings.errors.length < 5) {
         this.#findings.errors.push(`invariant watcher: ${(err as Error)?.stack ?? String(err)}`);
@@ -344,8 +370,18 @@ export class InvariantWatcher {
     }
   }
 
-  /** Counts a violation, keeps it when distinct, and keeps the exchange that showed it as evidence. */
-  #keep(finding: InvariantFinding, caseId: Id | null, request: string, exchange: Exchange | undefined): void {
+  /**
+   * Counts a violation, keeps it when distinct, and keeps the exchange that showed it as evidence, after `setup`: what
+   * the violation rests on that the worker's checks may not have sent (the deletion, in another worker, that freed an
+   * id a creation gave again).
+   */
+  #keep(
+    finding: InvariantFinding,
+    caseId: Id | null,
+    request: string,
+    exchange: Exchange | undefined,
+    setup?: () => Exchange[],
+  ): void {
     const f = this.#findings;
     f.counts[finding.requirement] = (f.counts[finding.requirement] ?? 0) + 1;
     const violation: InvariantViolation = {
@@ -363,12 +399,13 @@ export class InvariantWatcher {
       f.violations.push(violation);
     }
     const evidence = (f.evidence[finding.requirement] ??= { exchanges: [], curl: [] });
-    // Every exchange kept showed a violation: each is judged (kept as a marked copy of the record).
+    // Every exchange kept showed a violation: each is judged (kept as a marked copy of the record); its setup is not.
     if (
       exchange &&
-      evidence.exchanges.length < EXCHANGES_KEPT &&
+      evidence.exchanges.filter((e) => e.judged).length < EXCHANGES_KEPT &&
       !evidence.exchanges.some((e) => e.request === exchange.request)
     ) {
+      if (setup) this.#pending.push({ requirement: finding.requirement, judged: exchangeKey(exchange), setup });
       const marked = { ...exchange, judged: true };
       this.#sources.set(marked, exchange);
       evidence.exchanges.push(marked);
@@ -390,9 +427,19 @@ export class InvariantWatcher {
     return this.#findings;
   }
 
-  /** The findings since the last take; the watch starts afresh. */
+  /** The findings since the last take, with what their evidence rests on; the watch starts afresh. */
   take(): InvariantFindings {
     const f = this.#findings;
+    for (const { requirement, judged, setup } of this.#pending.splice(0)) {
+      const evidence = f.evidence[requirement]!;
+      const rests = setup();
+      for (const e of rests) {
+        if (evidence.exchanges.some((x) => exchangeKey(x) === exchangeKey(e))) continue;
+        evidence.exchanges.push(e);
+        evidence.curl.push(toCurl(e, this.baseUrl));
+      }
+      if (rests.length) ((f.rests ??= {})[requirement] ??= {})[judged] = rests.map(exchangeKey);
+    }
     this.#findings = InvariantWatcher.#empty();
     return f;
   }

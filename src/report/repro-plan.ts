@@ -5,6 +5,7 @@
  */
 import { parseJson } from '../base/json.ts';
 import { REDACTED } from '../base/redact.ts';
+import { bodyIdSpans, idsNamed } from '../results/evidence.ts';
 import { type Exchange, isMadeUpId } from '../results/exchange.ts';
 import { type Id, idFromText, isId } from '../spec/index.ts';
 
@@ -100,15 +101,20 @@ export function relativePath(url: string, baseUrl: string): string {
   }
 }
 
+/** Where the ids of a path are (its numeric segments): each one's offset and digits. */
+function pathIdSpans(path: string): { start: number; text: string }[] {
+  return [...path.matchAll(/\/(\d+)(?=\/|$|\?)/g)].map((m) => ({ start: m.index + 1, text: m[1]! }));
+}
+
 /**
- * Splits text into parts: the numbers inside each match of `re` that `ids` knows become their variables, the run's
- * external_id prefix becomes $TAG (a fresh one per script run) and a redacted secret $SECRET_JSON.
+ * Splits text into parts: the ids at `spans` that `ids` knows become their variables, the run's external_id prefix
+ * becomes $TAG (a fresh one per script run) and a redacted secret $SECRET_JSON.
  */
 function template(
   text: string,
   runId: string,
   ids: (n: Id) => string | undefined,
-  re: RegExp,
+  spans: readonly { start: number; text: string }[],
   unresolved: Id[],
 ): Part[] {
   const parts: Part[] = [];
@@ -125,22 +131,25 @@ function template(
       secrets(piece);
     });
   let at = 0;
-  for (const m of text.matchAll(re)) {
-    for (const n of m[0].matchAll(/\d+/g)) {
-      const id = idFromText(n[0])!;
-      const variable = ids(id);
-      if (!variable) {
-        if (!isMadeUpId(id)) unresolved.push(id);
-        continue;
-      }
-      const start = m.index + n.index;
-      literal(text.slice(at, start));
-      parts.push({ variable });
-      at = start + n[0].length;
+  for (const n of spans) {
+    const id = idFromText(n.text)!;
+    const variable = ids(id);
+    if (!variable) {
+      if (!isMadeUpId(id)) unresolved.push(id);
+      continue;
     }
+    literal(text.slice(at, n.start));
+    parts.push({ variable });
+    at = n.start + n.text.length;
   }
   literal(text.slice(at));
   return parts;
+}
+
+/** Whether an exchange made records: a POST answered 2xx that names none (results/evidence.ts `idsCreated`). */
+function madeRecords(e: Exchange): boolean {
+  const status = e.response?.status;
+  return e.request.method === 'POST' && status !== undefined && status >= 200 && status <= 299 && !idsNamed(e).length;
 }
 
 /** The steps that replay a failure's evidence: setup and judged requests, oldest first (cleanup left out). */
@@ -161,7 +170,7 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     const step: Step = {
       n,
       method: e.request.method,
-      path: template(path, runId, lookup(false), /\/\d+(?=\/|$|\?)/g, unresolved),
+      path: template(path, runId, lookup(false), pathIdSpans(path), unresolved),
       who: whoOf(e),
       judged: e.judged === true,
       status: e.response?.status,
@@ -171,16 +180,18 @@ export function planSteps(exchanges: readonly Exchange[], baseUrl: string, runId
     if (step.who === 'other' && headers.authorization) step.header = headers.authorization;
     if (e.request.body !== undefined && e.request.body !== '') {
       step.contentType = headers['content-type'] ?? 'application/json';
-      const ids = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(?:\[[\d\s,]*\]|\d+)/g;
-      step.body = template(e.request.body, runId, lookup(true), ids, unresolved);
+      step.body = template(e.request.body, runId, lookup(true), bodyIdSpans(e.request.body), unresolved);
     }
-    const created = e.request.method === 'POST' && e.response && e.response.status < 300 && !/\/\d+\//.test(path);
-    if (created) {
-      const keys = idKeys(parseBody(e.response?.body));
-      keys.forEach((k, ordinal) => {
+    // A creation names no record (a batch's POST names its items'): the ids of its answer are the records it made,
+    // each the one its id names from then on (a server that gives a deleted case's id again: the newest case).
+    if (madeRecords(e)) {
+      const mine = new Set<string>();
+      idKeys(parseBody(e.response?.body)).forEach((k, ordinal) => {
         const variable = `ID_${n}_${ordinal + 1}`;
         step.captures.push({ variable, ordinal: ordinal + 1, kind: k.kind });
-        if (!known.has(`${k.kind}:${k.id}`)) known.set(`${k.kind}:${k.id}`, variable);
+        const key = `${k.kind}:${k.id}`;
+        if (!mine.has(key)) known.set(key, variable);
+        mine.add(key);
         if (k.kind === 'case') step.creates ??= variable;
       });
     }

@@ -59,14 +59,43 @@ export function oldestFirst<T extends { at: string }>(items: Iterable<T>): T[] {
 }
 
 /**
- * Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`); exact
- * beyond 2^53 (src/spec/id.ts), where ids a few apart are one JS number.
+ * The name of a body field that holds ids of records (`id`, `ids`, `case_id`, `check_ids`): not `external_id` nor
+ * `client_id`, values the client chose (a number sent as an external_id is a value, not a record).
+ */
+const ID_FIELD = '(?:ids?|(?!(?:external|client)_ids?\\b)[a-z_]*_ids?)';
+/** A field of JSON text (a JSON body, a multipart part) and its id or list of ids. */
+const JSON_IDS = new RegExp(`"${ID_FIELD}"\\s*:\\s*(\\[[\\d\\s,]*\\]|\\d+)`, 'g');
+/** The same in JSON text sent as a form value (`items=%5B%7B%22id%22%3A72%7D%5D`), and a form field of its own. */
+const FORM_IDS = new RegExp(
+  `%22${ID_FIELD}%22(?:\\+|%20)*%3A(?:\\+|%20)*(%5B(?:\\d|%2C|\\+|%20)*%5D|\\d+)|(?:^|&)${ID_FIELD}=(\\d+)(?=&|$)`,
+  'gi',
+);
+/** A number in a value, not a digit of a percent-escape (`%5B`, `%2C`). */
+const NUMBER = /(?<!%[0-9A-Fa-f]?)\d+/g;
+
+/** Where the ids of a request body are: each one's offset in the text and its digits, in the order of the text. */
+export function bodyIdSpans(body: string | undefined): { start: number; text: string }[] {
+  if (!body) return [];
+  const spans: { start: number; text: string }[] = [];
+  for (const re of [JSON_IDS, FORM_IDS]) {
+    for (const m of body.matchAll(re)) {
+      const value = m[1] ?? m[2]!;
+      // The value ends the match.
+      const at = m.index + m[0].length - value.length;
+      for (const n of value.matchAll(NUMBER)) spans.push({ start: at + n.index, text: n[0] });
+    }
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Numbers a request names: path segments, and ids in its body (`"id": 5`, `"case_id": 5`, `"ids": [5, 6]`, as JSON,
+ * in a multipart part or in a form value); exact beyond 2^53 (src/spec/id.ts), where ids a few apart are one JS number.
  */
 export function idsNamed(e: Exchange): Id[] {
   const out: Id[] = [];
   for (const m of e.request.url.matchAll(/\/(\d+)(?=\/|$|\?)/g)) out.push(idFromText(m[1]!)!);
-  for (const m of (e.request.body ?? '').matchAll(/"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g))
-    for (const n of m[1]!.matchAll(/\d+/g)) out.push(idFromText(n[0])!);
+  for (const n of bodyIdSpans(e.request.body)) out.push(idFromText(n.text)!);
   return out;
 }
 

@@ -10,8 +10,8 @@ import { obj, text } from './schema-helpers.ts';
 
 /**
  * What the judged answer must show, as data a reproduction script can check: a status among
- * patterns (`200`, `4xx`), fields of the JSON body with their values (as JSON), or values fields
- * must not hold (a read back after a request that was to change nothing).
+ * patterns (`200`, `4xx`), fields of the JSON body with their values (as JSON), values fields
+ * must not hold (a read back after a request that was to change nothing), or an id no deleted record had.
  */
 export const ExpectationSchema = obj({
   status: z
@@ -39,6 +39,13 @@ export const ExpectationSchema = obj({
       }),
     )
     .describe('fields a conforming answer does not hold these values in')
+    .optional(),
+  newId: z
+    .literal(true)
+    .describe(
+      'the judged request created a record whose id no record deleted before it had (CASE-ID-NOT-REUSED): a ' +
+        'reproduction compares it with the ids of the records its earlier steps deleted',
+    )
     .optional(),
   header: obj({
     name: text('a response header'),

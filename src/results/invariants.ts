@@ -3,7 +3,7 @@
  * task metadata from the suite's worker to the runner (src/kit/invariants.ts does the watching).
  */
 import type { Id } from '../spec/index.ts';
-import type { Evidence } from './evidence.ts';
+import { type Evidence, oldestFirst } from './evidence.ts';
 import type { Exchange } from './exchange.ts';
 import type { Expectation } from './failure.ts';
 
@@ -58,6 +58,12 @@ export interface InvariantFindings {
   evidence: Partial<Record<WatchedRequirement, Evidence>>;
   /** The expectation of the first violation each kept exchange showed, by exchangeKey(), per requirement. */
   expects?: Partial<Record<WatchedRequirement, Record<string, Expectation>>>;
+  /**
+   * What a kept exchange's violation rests on, by exchangeKey(), per requirement: the keys of the exchanges (kept too)
+   * in the order they happened (the deletion that freed an id, then the creation given it), which the evidence keeps
+   * before it whatever their times say (another worker's request may have been sent before and answered after).
+   */
+  rests?: Partial<Record<WatchedRequirement, Record<string, string[]>>>;
   /** Defects of the watcher itself (never a verdict on the server). */
   errors: string[];
   /**
@@ -70,4 +76,37 @@ export interface InvariantFindings {
 /** An exchange's key among a suite file's: when it was sent, and what. */
 export function exchangeKey(e: Pick<Exchange, 'at' | 'request'>): string {
   return `${e.at} ${e.request.method} ${e.request.url}`;
+}
+
+/**
+ * Exchanges (or what carries one) oldest first, each chain of keys (what a violation rests on, then the exchange that
+ * showed it) kept in its order: one that comes before the one preceding it in its chain is moved to just after it.
+ * Requests of several workers are ordered by when they were sent, which is not always the order the server took them
+ * in: a creation sent before another worker's deletion may be given the id that deletion freed.
+ */
+export function inChainOrder<T extends { at: string }>(
+  items: Iterable<T>,
+  key: (item: T) => string,
+  chains: readonly (readonly string[])[],
+): T[] {
+  const list = oldestFirst(items);
+  for (let moved = true, rounds = 0; moved && rounds <= list.length; rounds++) {
+    moved = false;
+    for (const chain of chains) {
+      for (let n = 1; n < chain.length; n++) {
+        const before = list.findIndex((x) => key(x) === chain[n - 1]);
+        const at = list.findIndex((x) => key(x) === chain[n]);
+        if (before < 0 || at < 0 || at > before) continue;
+        const [item] = list.splice(at, 1);
+        list.splice(before, 0, item!);
+        moved = true;
+      }
+    }
+  }
+  return list;
+}
+
+/** The chains of a requirement's evidence (InvariantFindings.rests): each kept exchange after what it rests on. */
+export function restChains(rests: Readonly<Record<string, readonly string[]>> | undefined): string[][] {
+  return Object.entries(rests ?? {}).map(([judged, before]) => [...before, judged]);
 }

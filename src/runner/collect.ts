@@ -7,9 +7,15 @@ import { suiteName } from '../base/suite-file.ts';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../kit/meta.ts';
 import { requestRef } from '../results/exchange.ts';
-import { oldestFirst } from '../results/evidence.ts';
 import { failureHeadline } from '../results/failure.ts';
-import { exchangeKey, type InvariantFindings, WATCH_NAME, WATCHED_REQUIREMENTS } from '../results/invariants.ts';
+import {
+  exchangeKey,
+  inChainOrder,
+  type InvariantFindings,
+  restChains,
+  WATCH_NAME,
+  WATCHED_REQUIREMENTS,
+} from '../results/invariants.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { ServerHeaders } from '../results/server-headers.ts';
 import type { Id } from '../spec/index.ts';
@@ -136,9 +142,14 @@ export function watchOutcomes(suite: string, findings: InvariantFindings): Check
         );
       }
     }
-    // Oldest first, as every evidence: a reproduction replays them in order (the creation of a case before its read).
+    // Oldest first, as every evidence: a reproduction replays them in order (the creation of a case before its read),
+    // what a violation rests on before it (a deletion before the creation given its id, whatever their times).
     const kept = findings.evidence[id];
-    const order = oldestFirst((kept?.exchanges ?? []).map((e, i) => ({ at: e.at, e, curl: kept!.curl[i]! })));
+    const order = inChainOrder(
+      (kept?.exchanges ?? []).map((e, i) => ({ at: e.at, e, curl: kept!.curl[i]! })),
+      (x) => exchangeKey(x.e),
+      restChains(findings.rests?.[id]),
+    );
     const evidence = kept && { exchanges: order.map((o) => o.e), curl: order.map((o) => o.curl) };
     // The headline names the request of the first violation (the watcher kept it first, after the setup).
     const judged = kept?.exchanges.find((e) => e.judged);

@@ -7,13 +7,16 @@
  * as far as the sequences show (a record the sequence created is named by how many creations ago it was made, which
  * a block of requests repeated on fresh records, a property's run or a check's confirming round, names alike); and
  * the steps of the failure's evidence weigh most (a check that failed repeated the block it failed in, a passing one
- * did not: the evidence's copy is the one aligned). A request the replay sent more or less often (a poll, a shared
- * case made once) is skipped. Then each setup step of the evidence (before its last judged request) must have been
- * sent and answered with the status the run saw.
+ * did not: the evidence's copy is the one aligned); between alignments alike, more pairs sending the same body win.
+ * A request the replay sent more or less often (a poll, a shared case made once) is skipped. Requests on several
+ * records sent side by side are answered in any order, so a setup step on one record is then paired again among the
+ * requests on that record alone (with the replay's record whose requests pair best with them). Each setup step of the
+ * evidence (before its last judged request) must have been sent and answered with the status the run saw; after a
+ * judged request the replay answered otherwise, a step it did not send is the check's own path, not a divergence.
  */
 import { type Exchange, UNKNOWN_ID_FLOOR } from '../results/exchange.ts';
 import type { LoggedExchange } from '../results/exchange-log.ts';
-import { oldestFirst } from '../results/evidence.ts';
+import { bodyIdSpans, oldestFirst } from '../results/evidence.ts';
 import { idKeys, kindAt, parseBody, relativePath } from '../report/repro-plan.ts';
 
 /** A step of the evidence as the reproductions number them (1-based, cleanup left out), with what the run saw. */
@@ -47,7 +50,6 @@ export interface CheckLog {
 
 /** Past this many cells (run × replay exchanges), only the evidence is aligned, not the whole attempt. */
 const MAX_CELLS = 4_000_000;
-const BODY_IDS = /"(?:ids?|[a-z_]*_ids?)"\s*:\s*(\[[\d\s,]*\]|\d+)/g;
 
 /** An exchange among its check's: when it was sent, and what. */
 function identity(e: Exchange): string {
@@ -66,8 +68,7 @@ function shape(e: Exchange, baseUrl: string): string {
 function named(e: Exchange, baseUrl: string): string[] {
   const path = relativePath(e.request.url, baseUrl).split('?')[0]!;
   const out = [...path.matchAll(/\/(\d+)(?=\/|$)/g)].map((m) => `${kindAt(path, false)}:${m[1]}`);
-  for (const m of (e.request.body ?? '').matchAll(BODY_IDS))
-    for (const n of m[1]!.matchAll(/\d+/g)) out.push(`${kindAt(path, true)}:${n[0]}`);
+  for (const n of bodyIdSpans(e.request.body)) out.push(`${kindAt(path, true)}:${n.text}`);
   return out;
 }
 
@@ -155,6 +156,92 @@ function align(n: number, m: number, weight: (i: number, j: number) => number): 
 }
 
 /**
+ * What aligning compares of a request's body: its text with what a replay sends otherwise blanked, the ids it names
+ * and every word holding a digit (the run's tags and external_ids, values made of the time), so two requests of one
+ * input (the same field, the same kind of value) compare equal and two of different inputs do not.
+ */
+function skeleton(e: Exchange): string {
+  const body = e.request.body ?? '';
+  let out = '';
+  let at = 0;
+  for (const n of bodyIdSpans(body)) {
+    out += `${body.slice(at, n.start)}#`;
+    at = n.start + n.text.length;
+  }
+  return `${out}${body.slice(at)}`.replace(/[A-Za-z0-9]*[0-9][A-Za-z0-9]*/g, '#');
+}
+
+/** A record of a sequence as aligning keys it (`case:5`), made-up ids that name nothing as one ("u"). */
+function recordsOf(e: Exchange, baseUrl: string): string[] {
+  return named(e, baseUrl).map((k) => (Number(k.split(':')[1]) >= UNKNOWN_ID_FLOOR ? 'u' : k));
+}
+
+/** The requests of a sequence that name one record alone (not a made-up id), by that record: its own stream. */
+function streams(seq: readonly Exchange[], url: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  seq.forEach((e, i) => {
+    const keys = recordsOf(e, url);
+    if (keys.length === 1 && keys[0] !== 'u') out.set(keys[0]!, [...(out.get(keys[0]!) ?? []), i]);
+  });
+  return out;
+}
+
+/** What ranks two records as alike: how many of the run's requests on one pair with the other's (see alignStreams). */
+interface Likeness {
+  /** The pairs' weight (aligning's). */
+  weight: (i: number, j: number) => number;
+  /** Whether a request of the run is a setup step of the evidence. */
+  setup: (i: number) => boolean;
+  /** Whether two requests send the same body. */
+  same: (i: number, j: number) => boolean;
+}
+
+/**
+ * The pairs of two streams aligned, and how alike they are: how many setup steps of the evidence pair (what the
+ * replay must have sent), then how many requests (the same requests in the same order), then how many of those send
+ * the same body.
+ */
+function alignStreams(mine: readonly number[], theirs: readonly number[], like: Likeness) {
+  const pairs = align(mine.length, theirs.length, (a, b) => like.weight(mine[a]!, theirs[b]!));
+  const paired = pairs.flatMap((b, a) => (b < 0 ? [] : [[mine[a]!, theirs[b]!] as [number, number]]));
+  const count = (keep: (p: [number, number]) => boolean) => paired.filter(keep).length;
+  return {
+    pairs: new Map(paired),
+    alike: [count(([i]) => like.setup(i)), paired.length, count(([i, j]) => like.same(i, j))],
+  };
+}
+
+/**
+ * The pairs of the requests on each of the `wanted` records of the run alone with those on the record of the replay
+ * that stands for it: the one whose own requests align best with its (alignStreams), each record given once, the
+ * best aligned first. Requests on other records are left out: the order among requests on several records is the
+ * order concurrent requests happened to be answered in (the input matrix sends each case's inputs side by side, and
+ * creates its cases side by side), which a replay need not keep.
+ */
+function recordPairs(
+  wanted: ReadonlySet<string>,
+  seqs: readonly [readonly Exchange[], readonly Exchange[]],
+  urls: readonly [string, string],
+  like: Likeness,
+): Map<number, number> {
+  const [mine, theirs] = [streams(seqs[0], urls[0]), streams(seqs[1], urls[1])];
+  const candidates = [...wanted].flatMap((k) =>
+    [...theirs].map(([v, list]) => ({ k, v, ...alignStreams(mine.get(k) ?? [], list, like) })),
+  );
+  const out = new Map<number, number>();
+  const [given, taken] = [new Set<string>(), new Set<string>()];
+  const rank = (x: (typeof candidates)[number], y: (typeof candidates)[number]) =>
+    y.alike[0]! - x.alike[0]! || y.alike[1]! - x.alike[1]! || y.alike[2]! - x.alike[2]!;
+  for (const c of candidates.filter((x) => x.alike[1]! > 0).sort(rank)) {
+    if (given.has(c.k) || taken.has(c.v)) continue;
+    given.add(c.k);
+    taken.add(c.v);
+    for (const i of mine.get(c.k)!) out.set(i, c.pairs.get(i) ?? -1);
+  }
+  return out;
+}
+
+/**
  * How the replay's exchanges met the evidence `steps` of a failure. `run`: the check's exchanges in the run, or
  * undefined when the run folder has none (then the evidence alone is aligned); `replay`: the check's exchanges in the
  * replay.
@@ -175,28 +262,53 @@ export function compareSetup(steps: readonly EvidenceStep[], run: CheckLog | und
     const i = position.get(identity(s.exchange));
     if (i !== undefined) stepAt.set(i, s);
   }
+  const urls = [runUrl, replay.baseUrl] as const;
   const shapes = [sequence.map((e) => shape(e, runUrl)), replayed.map((e) => shape(e, replay.baseUrl))];
+  const bodies = [sequence.map(skeleton), replayed.map(skeleton)];
   const records = [recordKeys(sequence, runUrl), recordKeys(replayed, replay.baseUrl)];
-  // A pair of the same shape scores 1, 2 when it names the same records; a step of the evidence ten times that.
+  // A pair of the same shape scores 1, 2 when it names the same records; a step of the evidence ten times that. Among
+  // alignments that score alike, the one where more pairs send the same body (the same input) is taken: a body is
+  // worth less than any pair (random parts a skeleton keeps may make two inputs look alike, or one look unlike).
+  const same = (i: number, j: number) => bodies[0]![i] === bodies[1]![j];
+  const scale = Math.max(sequence.length, replayed.length) + 1;
+  const like = (i: number, j: number) =>
+    shapes[0]![i] !== shapes[1]![j] ? 0 : (stepAt.has(i) ? 10 : 1) * scale + (same(i, j) ? 1 : 0);
   const pairs = align(sequence.length, replayed.length, (i, j) =>
-    shapes[0]![i] !== shapes[1]![j] ? 0 : (records[0]![i] === records[1]![j] ? 2 : 1) * (stepAt.has(i) ? 10 : 1),
+    like(i, j) === 0 ? 0 : like(i, j) + (records[0]![i] === records[1]![j] ? (stepAt.has(i) ? 10 : 1) * scale : 0),
   );
+  // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
+  // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
+  const refused = (status: number | undefined) => status !== undefined && status >= 400;
+  const answered = (i: number, j: number) => {
+    const [saw, got] = [sequence[i]!.response?.status, replayed[j]!.response?.status];
+    return (refused(saw) && refused(got)) || saw === undefined || got === saw;
+  };
+  // Then each setup step on one record is paired among the requests on that record alone.
   const lastJudged = Math.max(-1, ...[...stepAt].filter(([, s]) => s.exchange.judged).map(([i]) => i));
+  const setup = new Set([...stepAt].filter(([i, s]) => !s.exchange.judged && i <= lastJudged).map(([i]) => i));
+  const alone = [...setup].map((i) => recordsOf(sequence[i]!, runUrl)).filter((k) => k.length === 1 && k[0] !== 'u');
+  const wanted = new Set(alone.map((k) => k[0]!));
+  const likeness: Likeness = {
+    weight: like,
+    setup: (i) => setup.has(i),
+    same,
+  };
+  for (const [i, j] of recordPairs(wanted, [sequence, replayed], urls, likeness)) if (stepAt.has(i)) pairs[i] = j;
   const sentAfter = (i: number) => pairs.slice(i + 1).some((j, k) => j >= 0 && stepAt.has(i + 1 + k));
+  // A judged request the replay answered otherwise (it conforms now): what the check sends after it may follow from
+  // that answer (a request confirming a refusal is sent only after one).
+  let branched = false;
   for (const [i, s] of [...stepAt].sort(([x], [y]) => x - y)) {
-    if (s.exchange.judged || i > lastJudged) continue;
     const j = pairs[i]!;
+    if (s.exchange.judged && j >= 0 && !answered(i, j)) branched = true;
+    if (s.exchange.judged || i > lastJudged) continue;
     // A case the check made in the run and not in the replay: another check of the replay made it, as checks of a
     // file share cases where the verdict cannot depend on a fresh one (and had it not been made, what names it fails).
     if (j < 0 && created(s.exchange, runUrl).length) continue;
+    if (j < 0 && branched) continue;
     if (j < 0) return sentAfter(i) ? { kind: 'skipped', step: s } : { kind: 'stopped', step: s };
-    const saw = s.exchange.response?.status;
-    const got = replayed[j]!.response?.status;
-    // Refused both times (a 4xx or 5xx in the run, a 4xx or 5xx now): a refusal changes nothing (rejected means
-    // unchanged), so what it left is the same setup, whatever the status (a 500 in the run, the 404 a fix answers).
-    const refused = (status: number | undefined) => status !== undefined && status >= 400;
-    if (refused(saw) && refused(got)) continue;
-    if (saw !== undefined && got !== saw) return { kind: 'status', step: s, run: saw, replay: got };
+    if (!answered(i, j))
+      return { kind: 'status', step: s, run: s.exchange.response!.status, replay: replayed[j]!.response?.status };
   }
   return { kind: 'same' };
 }

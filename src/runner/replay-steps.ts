@@ -35,7 +35,10 @@ export interface StepsTarget {
   /** Our client_secret, for a token request the evidence holds (redacted there). */
   clientSecret: string | undefined;
   ledger: Ledger;
-  /** The replay's own id: the external ids it sends start screenconf-<id>-, as its provisioner's do. */
+  /**
+   * The replay's own id (or one of the same length for this failure alone): the external ids it sends start
+   * screenconf-<id>-, as its provisioner's do.
+   */
   replayId: string;
   /** How long a started case may take to complete while a read waits for it. */
   processingTimeoutMs: number;
@@ -134,8 +137,18 @@ export async function replayWatched(
     ['SECRET_JSON', JSON.stringify(t.clientSecret ?? '').slice(1, -1)],
   ]);
   const watcher = new InvariantWatcher(t.redactor, t.baseUrl);
-  const observe = (method: string, path: string, res: ReceivedResponse) =>
-    watcher.observe({ method, url: res.exchange?.request.url ?? `${t.baseUrl}${path}`, headers: {} }, res);
+  /** The watcher judges a judged answer; from a setup answer it learns the identities and deletions alone. */
+  const see = (judge: boolean, method: string, path: string, res: ReceivedResponse, body?: string) => {
+    const req = {
+      method,
+      url: res.exchange?.request.url ?? `${t.baseUrl}${path}`,
+      headers: {},
+      ...(body !== undefined ? { body } : {}),
+    };
+    if (judge) watcher.observe(req, res);
+    else watcher.learn(req, res);
+  };
+  const observe = (method: string, path: string, res: ReceivedResponse) => see(true, method, path, res);
   /** The cases the judged requests name alone (GET or PATCH of one case), and who may read them. */
   const judgedCases: { path: string; client: ApiClient }[] = [];
   for (const [i, s] of steps.entries()) {
@@ -174,8 +187,8 @@ export async function replayWatched(
     }
     const made = s.creates && values.has(s.creates) ? idFromText(values.get(s.creates)!) : undefined;
     if (externalId && made !== undefined) t.ledger.created(org, externalId, made);
+    see(s.judged, s.method, path, res, body);
     if (s.judged) {
-      observe(s.method, path, res);
       const one = /^(\/api\/cases\/\d+\/)/.exec(path)?.[1];
       const reader = s.who.startsWith('peer') ? t.peer : t.ours;
       if (one && reader) judgedCases.push({ path: one, client: reader });

@@ -276,13 +276,16 @@ async function replayOn(
     replayId: o.runId,
     processingTimeoutMs: o.config.processingTimeoutMs,
   };
-  for (const u of units.filter((x) => x.watched)) {
+  for (const [i, u] of units.filter((x) => x.watched).entries()) {
     if (o.stopper.interruption) {
       decisions.set(u, { exit: 3, why: 'not replayed: the replay was stopping' });
       continue;
     }
     const run = { baseUrl: report.target.baseUrl, runId: report.run.id };
-    decisions.set(u, await replayWatched(u.result.id, u.failure, run, stepsTarget));
+    // Each failure's steps are a reproduction of their own, with external_ids of their own (of the run's length): two
+    // failures' evidence may hold one creation of the run (a case one worker deleted, whose id two files saw again).
+    const replayId = i === 0 ? o.runId : randomBytes(4).toString('hex');
+    decisions.set(u, await replayWatched(u.result.id, u.failure, run, { ...stepsTarget, replayId }));
   }
   const ids = [...new Set(units.map((u) => u.result.id))];
   return ids.map((id) => ({

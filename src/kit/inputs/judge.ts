@@ -54,6 +54,10 @@ export function judgeOracle<O extends string = OracleName>(
     `${what}: ${failures.length} of ${mine.length} inputs broke the rule`,
     statement,
     `${shown.map((c) => `- ${c.verdicts[oracle]!.why}`).join('\n')}${more}`,
-    { judged: shown.flatMap((c) => c.verdicts[oracle]!.judged ?? []) },
+    {
+      judged: shown.flatMap((c) => c.verdicts[oracle]!.judged ?? []),
+      // Each answer judged was to be a 2xx or a 4xx: what a reproduction checks of the last.
+      ...(oracle === 'answered' ? { expect: { status: ['2xx', '4xx'] } } : {}),
+    },
   );
 }
