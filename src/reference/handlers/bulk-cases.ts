@@ -31,7 +31,7 @@ export function bulkUpdateCases(env: Env, org: string, body: unknown): Answer {
       // fault and variant switches only.
       // Stryker disable next-line ArrayDeclaration,StringLiteral: readOnlySent does nothing in the correct server
       env.b.readOnlySent(c, readOnlyFieldsOf(item, ['id']), 'bulk-cases');
-      // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour
+      // Stryker disable next-line ObjectLiteral,ArrayDeclaration,StringLiteral: otherKeysSent does nothing in the correct server
       env.b.otherKeysSent({ case: c }, otherKeysOf(item, CASE_KEYS), 'bulk-cases');
       // Stryker disable next-line StringLiteral: the op tag is read by the switches only, not by the correct behaviour
       applyPatch(env, org, c, patch, env.b.uniqueChecked('bulk-cases'));
