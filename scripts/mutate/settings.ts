@@ -8,7 +8,9 @@ export const ROOT = join(import.meta.dirname, '../..');
  * The reference server's behaviour code: every module of src/reference/ but the deliberate switches
  * (faults and variants, and the switch machinery that applies them), credentials.ts (how `serve`
  * and `run --credentials` read their input: the CLI's, not the server's behaviour) and attribution.ts (which
- * check a request came from: the campaign's own coverage, which no client sees).
+ * check a request came from: the campaign's own coverage, which no client sees), and the proof tables
+ * (proof.ts, proofs.ts, proofs-body.ts, container-proofs.ts, readings.ts: what each switch must make a
+ * run say, data of the tests, never executed by a server).
  */
 export const NOT_MUTATED = [
   'src/reference/faults/',
@@ -18,6 +20,11 @@ export const NOT_MUTATED = [
   'src/reference/switches.ts',
   'src/reference/credentials.ts',
   'src/reference/attribution.ts',
+  'src/reference/proof.ts',
+  'src/reference/proofs.ts',
+  'src/reference/proofs-body.ts',
+  'src/reference/container-proofs.ts',
+  'src/reference/readings.ts',
 ];
 
 /** The files whose mutants make the campaign, relative to the checkout, sorted. */
