@@ -36,7 +36,7 @@ import { WEBHOOK_REQUIREMENTS } from './requirements/webhook.ts';
 import type { Requirement } from './requirement.ts';
 
 /** Bumped whenever an entry is added, removed or changes meaning. */
-export const CATALOGUE_VERSION = '1.2.0';
+export const CATALOGUE_VERSION = '1.3.0';
 
 /** In report order: one file per area under requirements/. */
 export const CATALOGUE = [
