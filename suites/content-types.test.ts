@@ -142,7 +142,12 @@ function answer(res: ReceivedResponse): string {
 }
 
 /** application/json with parameters, as frameworks and clients commonly send it. */
-const JSON_WITH_PARAMETERS = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'];
+// RFC 9110 §5.6.6: optional whitespace around the `;` of a parameter (a parser that splits without trimming misses it).
+const JSON_WITH_PARAMETERS = [
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'application/json ; charset=utf-8',
+];
 
 /** What the four requests of jsonTwinRequests did to their case, as the case read back shows it. */
 function jsonEffects(read: CaseBody, sentExternalId: string, checkId: Id | undefined): Record<string, unknown> {

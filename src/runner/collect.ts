@@ -21,6 +21,22 @@ import { ServerHeaders } from '../results/server-headers.ts';
 import type { Id } from '../spec/index.ts';
 import { rerunOutcome } from './rerun.ts';
 
+/**
+ * --max-failures as a reporter: counts the checks that failed (as the report will: rerun.ts) as their results
+ * arrive, and cancels the run at the limit. Not vitest's own bail: its worker asks for the cancel before it sends
+ * the failed check's result, and a cancel that ends the worker first loses that result (the run then read as
+ * incomplete, exit 0, on a server that failed a MUST).
+ */
+export function failureLimit(max: number, cancel: () => void): Reporter {
+  let failed = 0;
+  return {
+    onTestCaseResult(test: TestCase) {
+      const { state } = rerunOutcome(test.meta().screenconf?.attempts ?? [], test.result().state);
+      if (state === 'failed' && ++failed === max) cancel();
+    },
+  };
+}
+
 /** What the suites of one target produced, besides verdicts. */
 export class OutcomeCollector implements Reporter {
   readonly outcomes: CheckOutcome[] = [];
@@ -30,9 +46,14 @@ export class OutcomeCollector implements Reporter {
   /** Requests each suite file sent (its setup and cleanup included). */
   readonly requestsBySuite: Record<string, number> = {};
 
+  /** The suite files whose end was reported: a run cut short (bail, a stop) may end without the rest's. */
+  readonly #ended = new Set<string>();
+
   constructor(private readonly out: (line: string) => void) {}
 
   onTestModuleEnd(module: TestModule) {
+    if (this.#ended.has(module.id)) return;
+    this.#ended.add(module.id);
     const suite = suiteName(module.moduleId);
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const test of module.children.allTests()) {
@@ -53,7 +74,10 @@ export class OutcomeCollector implements Reporter {
     this.out(progressLine(suite, counts, module, findings, broken, meta.screenconfRequests ?? 0));
   }
 
-  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>) {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>) {
+    // A file still running when the run was cancelled (the first failed check of --max-failures is often one
+    // of its own) never reports its end: what its checks did so far is still theirs, the failure above all.
+    for (const module of modules) this.onTestModuleEnd(module);
     for (const e of unhandledErrors) this.errors.push(e.message ?? String(e));
   }
 }

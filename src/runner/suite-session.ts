@@ -27,8 +27,6 @@ const CONCURRENT_CHECKS = 32;
 export interface SessionShape {
   /** Worker processes (each runs one suite file at a time). */
   workers: number;
-  /** --max-failures: vitest stops after this many failed checks (counted in the run: see SuiteSession.run). */
-  bail?: number | undefined;
   /** --shard I/N: vitest's own sharding of the suite files. */
   shard?: { index: number; count: number } | undefined;
   /** --suites-dir: the user's suite files. */
@@ -48,7 +46,7 @@ export interface SessionRun {
 }
 
 const key = (shape: SessionShape): string =>
-  JSON.stringify([shape.workers, shape.bail ?? 0, shape.shard ?? null, [...shape.userFiles].sort()]);
+  JSON.stringify([shape.workers, shape.shard ?? null, [...shape.userFiles].sort()]);
 
 export class SuiteSession {
   readonly key: string;
@@ -93,7 +91,6 @@ export class SuiteSession {
           ...(warm ? { pool: warmPool } : {}),
           // Transformed modules kept between runs (module-cache.ts); the same modules either way.
           ...(cacheDir ? { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } } : {}),
-          ...(shape.bail ? { bail: shape.bail } : {}),
           ...(shape.shard ? { shard: `${shape.shard.index}/${shape.shard.count}` } : {}),
         },
         // A user's suite file imports from 'screenconf': the kit this run's workers are set up with, in a
@@ -134,8 +131,8 @@ export class SuiteSession {
   }
 
   /**
-   * A run of a session starts from no tests known, as a new vitest does: vitest's state keeps every run's tests,
-   * and its bail (--max-failures) counts the failed ones of the whole state, the runs before included.
+   * A run of a session starts from no tests known, as a new vitest does: vitest's state keeps every run's tests
+   * (and would answer each run's reporters and failure counts with those of the runs before).
    */
   #forgetRunsBefore(): void {
     const { state } = this.vitest;
@@ -146,8 +143,8 @@ export class SuiteSession {
   }
 
   /** Cancels the run in progress (its checks in flight are aborted; nothing more starts). */
-  cancel(): void {
-    void this.vitest.cancelCurrentRun('keyboard-input').catch(() => {});
+  cancel(reason: 'keyboard-input' | 'test-failure' = 'keyboard-input'): void {
+    void this.vitest.cancelCurrentRun(reason).catch(() => {});
   }
 
   async close(): Promise<void> {

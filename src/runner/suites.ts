@@ -11,7 +11,7 @@ import type { Redactor } from '../base/redact.ts';
 import type { RunContext } from '../kit/context.ts';
 import { CODE_EXT } from '../version.ts';
 import { suiteName } from '../base/suite-file.ts';
-import type { OutcomeCollector } from './collect.ts';
+import { failureLimit, type OutcomeCollector } from './collect.ts';
 import type { Progress } from './progress.ts';
 import type { Stopper } from './stopper.ts';
 import { type SessionShape, SuiteSession, type SuiteSessions } from './suite-session.ts';
@@ -32,7 +32,7 @@ export interface SuitesStage {
   progress: Progress;
   /** Worker processes (each runs one suite file at a time). */
   workers: number;
-  /** --max-failures: vitest stops after this many failed checks. */
+  /** --max-failures: the run is cancelled after this many failed checks (collect.ts failureLimit). */
   bail?: number | undefined;
   /** --shard I/N: vitest's own sharding of the suite files. */
   shard?: { index: number; count: number } | undefined;
@@ -57,7 +57,6 @@ export interface SuitesRun {
 export async function runSuites(stage: SuitesStage): Promise<SuitesRun> {
   const shape: SessionShape = {
     workers: stage.workers,
-    bail: stage.bail,
     shard: stage.shard,
     userFiles: (stage.userSuites ?? []).map((s) => s.file),
   };
@@ -86,7 +85,11 @@ async function runIn(session: SuiteSession, stage: SuitesStage): Promise<SuitesR
     .run({
       files,
       context: { ...stage.context, invocation: randomUUID() },
-      reporters: [stage.collector, stage.progress],
+      reporters: [
+        stage.collector,
+        stage.progress,
+        ...(stage.bail ? [failureLimit(stage.bail, () => session.cancel('test-failure'))] : []),
+      ],
       out: (line) => stage.out(redactor.redact(line)),
       namePattern: stage.checks ? namePattern(stage.checks) : undefined,
     })

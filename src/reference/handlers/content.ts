@@ -21,10 +21,10 @@ const FORM_KINDS: Record<string, FormFieldKind> = {
  * a byte-order mark refused (JSON.parse), a key given twice keeping its last value, an empty body no fields.
  */
 export function contentDefaults(): ContentPoints {
-  // Stryker disable next-line StringLiteral: 'refuse' is readRequestBody's default; only a variant reads file parts
   return {
     decodeBody: (_op, _mediaType, body) => body,
     jsonBody: (_op, text) => strictJsonBody(text),
+    // Stryker disable next-line StringLiteral: 'refuse' is readRequestBody's default; only a variant reads file parts
     fileParts: 'refuse',
   };
 }
