@@ -134,6 +134,8 @@ export class ApiClient {
       const encoded = encodeBody(options.body, options.contentType ?? 'json');
       // A Content-Type the caller gives (a media type with parameters) labels the encoded body.
       headers['content-type'] = options.headers?.['content-type'] ?? encoded.contentType;
+      // '' sends the body unlabelled, with no Content-Type at all (the input matrix's unlabelled bodies).
+      if (headers['content-type'] === '') delete headers['content-type'];
       body = encoded.text;
     }
     const url = targetUrl(this.baseUrl, path);

@@ -338,6 +338,10 @@ function build(shape: Shape, kind: string, encoding: BodyEncoding): Made {
     }
     case 'empty':
       return { text: '', readings: [] };
+    case 'unlabelled': {
+      const x = o();
+      return { text: x.json, readings: [x.effects] };
+    }
     case 'duplicate-key':
     case 'duplicate-key-reversed': {
       const d = shape.duplicate(kind === 'duplicate-key-reversed');
@@ -408,4 +412,4 @@ export function recordBodyCells(
 }
 
 /** How many checks the check cells name (the case is made with one more). */
-export const CHECK_CELLS_NEED = 12;
+export const CHECK_CELLS_NEED = 13;

@@ -40,7 +40,8 @@ export function answeredBody(c: BodyCell, a: Answer): void {
 /** Sends a cell's body, as it is, with its Content-Type, to its endpoint. */
 async function send(org: Organisation, c: BodyCell): Promise<void> {
   const body = new RawJson(c.text);
-  const options = { headers: { 'content-type': c.media } };
+  // An unlabelled body goes without the header (the client leaves out a Content-Type given as '').
+  const options = { headers: { 'content-type': c.spec.kind === 'unlabelled' ? '' : c.media } };
   const api = org.api;
   const way = c.spec.field;
   const request =

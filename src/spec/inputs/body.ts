@@ -1,7 +1,8 @@
 /**
  * The body as a whole, a dimension of the input matrix (issue 33 §1): on every endpoint, in each media type it
  * takes, bodies that are not exactly one JSON object (text or a second value after the object, another JSON type),
- * and the bodies the interface and RFC 8259 leave open (a byte-order mark, an empty body, a key given twice, a form
+ * and the bodies the interface and RFC 8259 leave open (a byte-order mark, an empty body, a JSON object without a
+ * Content-Type, a key given twice, a form
  * field or multipart part given twice, nesting past common parser limits, a multipart body without its close
  * delimiter); whitespace around the object is JSON. Data only: kit/inputs/body*.ts builds and sends the
  * cells, `screenconf list --matrix` (way `body`) shows them with the oracles that judge each.
@@ -23,7 +24,8 @@ export const BODY_ORACLES: Record<'whole' | 'one-value', string> = {
   whole:
     'one body, one object: a body that is not exactly one JSON object (text or a second value after it, another ' +
     'JSON type) is refused and changes nothing, never applied in part; whitespace around the object is JSON and ' +
-    'is taken; a body the interface leaves open (a byte-order mark, an empty body, deep nesting, a multipart body ' +
+    'is taken; a body the interface leaves open (a byte-order mark, an empty body, one without a Content-Type, deep ' +
+    'nesting, a multipart body ' +
     'without its close delimiter) is refused changing nothing, or taken and applied as what it holds',
   'one-value':
     'a key or field given twice is refused changing nothing, or takes one of the values sent, one its field ' +
@@ -83,6 +85,10 @@ export const BODY_KINDS: readonly BodyKind[] = [
   { kind: 'bom', encodings: ['json'], ways: ALL, verdict: always('open') },
   { kind: 'empty', encodings: ['json'], ways: ALL, verdict: tokenOr('open', 'refuse') },
   { kind: 'empty', encodings: ['form', 'multipart'], ways: API, verdict: always('open') },
+  // A JSON object sent with no Content-Type (RFC 9110 §8.3: the recipient may take it as octet-stream, or sniff it):
+  // refused, or taken as the JSON it is; never a 2xx that applies nothing (a JSON parser that skips an unlabelled
+  // body leaves the handler an empty one).
+  { kind: 'unlabelled', encodings: ['json'], ways: API, verdict: always('open') },
   // PATCH: the first value one its field allows and the second over the limit, then the other way round.
   { kind: 'duplicate-key', encodings: ['json'], ways: ALL, verdict: tokenOr('one-of', 'open') },
   { kind: 'duplicate-key-reversed', encodings: ['json'], ways: ['patch', 'token'], verdict: tokenOr('one-of', 'open') },

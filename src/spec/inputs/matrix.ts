@@ -146,6 +146,8 @@ const FLAT_KINDS = new Set([
   'string-padded',
   'string-12abc',
   'string-empty',
+  'numeric-looking',
+  'digits',
   'value-COMPANY',
   'unlisted',
 ]);

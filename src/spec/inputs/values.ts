@@ -112,6 +112,9 @@ function stringKinds(f: Extract<FieldType, { type: 'string' }>, tag: Tagger): Va
   add('rtl-combining', marks, valid(marks));
   const numeric = `00${digitsOf(tag())}`;
   add('numeric-looking', numeric, url ? open(exactly(numeric)) : accept(exactly(numeric)));
+  // Digits alone, no leading zero: what a form decoder that guesses types (qs-style coercion) turns into a number.
+  const digits = `9${digitsOf(tag())}`;
+  add('digits', digits, url ? open(exactly(digits)) : accept(exactly(digits)));
   if (url) {
     // What a URL parser would rewrite (scheme and host case, default port, dot segments, escapes): stored as sent.
     const rewrite = `HTTPS://Hooks.Example.COM:443/${tag()}/a/./b/../c?q=%7e&r=a%2Fb#frag`;
