@@ -15,6 +15,7 @@ const LONGEST_FIRST = [
   'test/faults.test.ts',
   'test/hostile.test.ts',
   'test/repro.test.ts',
+  'test/repro-scripts.test.ts',
   'test/safety-run.test.ts',
   'test/cli.test.ts',
   'test/shards.test.ts',
