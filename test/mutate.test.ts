@@ -63,6 +63,13 @@ describe('a conformance run as the verdict on a mutant', () => {
     expect(await judge(conforming, conforming, conforming)).toMatchObject({ status: 'survived', asked: [] });
     const warned = await judge(outcome({ warned: ['X-SHOULD'] }), conforming, conforming);
     expect(warned).toMatchObject({ status: 'survived', reason: 'SHOULD warned: X-SHOULD' });
+    // Under --strict a warned SHOULD fails the gate: the kill names it.
+    const strict = await judge(
+      outcome({ status: 1, verdict: 'not-conforming', warned: ['X-SHOULD'] }),
+      conforming,
+      conforming,
+    );
+    expect(strict).toMatchObject({ status: 'killed', killedBy: ['X-SHOULD'], reason: 'NOT CONFORMING: X-SHOULD' });
     const loop = await judge(outcome({ status: 1, hitLimit: 'over its hit limit' }), conforming, conforming);
     expect(loop).toMatchObject({ status: 'timeout', asked: [] });
   });

@@ -61,8 +61,10 @@ export interface FurtherRuns {
 export function judgeRun(run: RunOutcome): Judgement | undefined {
   if (run.hitLimit) return { status: 'timeout', reason: run.hitLimit };
   if (run.status === 1) {
-    const failed = run.failed.length > 0 ? run.failed.join(', ') : 'the gate failed';
-    return { status: 'killed', by: 'not-conforming', killedBy: run.failed, reason: `NOT CONFORMING: ${failed}` };
+    // Under --strict a SHOULD that warned fails the gate too: it is what killed the mutant then.
+    const by = [...run.failed, ...run.warned];
+    const failed = by.length > 0 ? by.join(', ') : 'the gate failed';
+    return { status: 'killed', by: 'not-conforming', killedBy: by, reason: `NOT CONFORMING: ${failed}` };
   }
   if (run.crashes.length > 0) return undefined;
   if (run.status === 0) {
