@@ -7,7 +7,7 @@
 import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { benchOf } from '../scripts/mutate/bench.ts';
+import { benchOf, campaignPart } from '../scripts/mutate/bench.ts';
 import { selectMutants } from '../scripts/mutate/check.ts';
 import { judgeMutant, type RunOutcome } from '../scripts/mutate/classify.ts';
 import { enumerateMutants, shardFiles } from '../scripts/mutate/mutants.ts';
@@ -148,6 +148,15 @@ describe('pieces of a campaign', () => {
     expect(() =>
       mergePieces([piece(['a.ts'], { index: 1, count: 3 }), piece(['b.ts'], { index: 2, count: 3 })]),
     ).toThrow(/not one whole set/);
+  });
+
+  it('are recorded without a file the campaign no longer mutates', () => {
+    const measured = mergePieces([piece(['a.ts'], { index: 1, count: 2 }), piece(['b.ts'], { index: 2, count: 2 })]);
+    const { piece: kept, left } = campaignPart(measured, ['a.ts']);
+    expect(left).toEqual(['b.ts']);
+    expect(Object.keys(kept.report.files)).toEqual(['a.ts']);
+    expect(kept.meta.files).toEqual(['a.ts']);
+    expect(campaignPart(measured, ['a.ts', 'b.ts']).left).toEqual([]);
   });
 
   it('shards split the files by weight, each file in exactly one shard', () => {

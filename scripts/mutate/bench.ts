@@ -135,7 +135,35 @@ export function survivorsMarkdown(piece: Piece, bench: Bench): string {
 }
 
 /** Writes bench/mutation.json and bench/mutation-survivors.md; returns what it did, in one line. */
-export function recordBench(piece: Piece, root: string = ROOT): string {
+/**
+ * The piece without the files the campaign no longer mutates (settings.ts NOT_MUTATED changed after they ran):
+ * the bench holds what the campaign is now.
+ */
+export function campaignPart(piece: Piece, all: readonly string[] = mutatedFiles()): { piece: Piece; left: string[] } {
+  const keep = (name: string) => all.includes(name);
+  const left = Object.keys(piece.report.files).filter((f) => !keep(f));
+  if (left.length === 0) return { piece, left };
+  const inKept = (file: string | undefined) => !file || !left.some((n) => file === n || file.endsWith(`/${n}`));
+  return {
+    left,
+    piece: {
+      ...piece,
+      meta: {
+        ...piece.meta,
+        files: piece.meta.files.filter(keep),
+        sources: Object.fromEntries(Object.entries(piece.meta.sources).filter(([f]) => keep(f))),
+      },
+      report: {
+        ...piece.report,
+        files: Object.fromEntries(Object.entries(piece.report.files).filter(([f]) => keep(f))),
+      },
+      runs: piece.runs.filter((r) => inKept(r.file)),
+    },
+  };
+}
+
+export function recordBench(whole: Piece, root: string = ROOT): string {
+  const { piece, left } = campaignPart(whole);
   const bench = benchOf(piece);
   mkdirSync(join(root, 'bench'), { recursive: true });
   writeFileSync(join(root, BENCH_FILE), `${JSON.stringify(bench, null, 2)}\n`);
@@ -143,5 +171,6 @@ export function recordBench(piece: Piece, root: string = ROOT): string {
   const scope = bench.whole
     ? 'the whole campaign'
     : `${Object.keys(bench.files).length} file(s), not the whole campaign`;
-  return `Recorded ${scope} in ${BENCH_FILE} and ${SURVIVORS_FILE}: score ${bench.total.score.toFixed(2)}%`;
+  const dropped = left.length ? ` (left out, no longer mutated: ${left.join(', ')})` : '';
+  return `Recorded ${scope} in ${BENCH_FILE} and ${SURVIVORS_FILE}: score ${bench.total.score.toFixed(2)}%${dropped}`;
 }

@@ -10,7 +10,8 @@ export const ROOT = join(import.meta.dirname, '../..');
  * and `run --credentials` read their input: the CLI's, not the server's behaviour) and attribution.ts (which
  * check a request came from: the campaign's own coverage, which no client sees), and the proof tables
  * (proof.ts, proofs.ts, proofs-body.ts, container-proofs.ts, readings.ts: what each switch must make a
- * run say, data of the tests, never executed by a server).
+ * run say, data of the tests, never executed by a server), and jwt.ts (JWT-shaped tokens for the switches that
+ * issue them: the correct server's tokens are opaque).
  */
 export const NOT_MUTATED = [
   'src/reference/faults/',
@@ -25,6 +26,7 @@ export const NOT_MUTATED = [
   'src/reference/proofs-body.ts',
   'src/reference/container-proofs.ts',
   'src/reference/readings.ts',
+  'src/reference/jwt.ts',
 ];
 
 /** The files whose mutants make the campaign, relative to the checkout, sorted. */
