@@ -70,8 +70,9 @@ export function benchOf(piece: Piece, at: string = new Date().toISOString()): Be
   }
   return {
     at,
-    whole: all.every((f) => f in figures),
-    notMeasured: all.filter((f) => !(f in figures)),
+    // A file the campaign ran without a mutant (types only) is measured: Stryker's report leaves it out.
+    whole: all.every((f) => f in figures || piece.meta.files.includes(f)),
+    notMeasured: all.filter((f) => !(f in figures) && !piece.meta.files.includes(f)),
     machine: piece.meta.machine,
     settings: piece.meta.settings,
     stryker: piece.meta.stryker,
