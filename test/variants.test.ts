@@ -218,8 +218,9 @@ describe('each legal variation is judged conforming', () => {
       } else expect(s.verdict).toBe('conforming');
       // A server that revokes a client's earlier tokens makes the harness renew its own: the report says so.
       if (variants.includes('token.one-per-client')) expect(s.tokenRenewals ?? 0).toBeGreaterThan(0);
-      // A rate limit that never throttled the run proves nothing of it.
-      if (variants.includes('http.rate-limit')) expect(s.throttled ?? 0).toBeGreaterThan(0);
+      // Whether the rate limit throttled the run depends on how fast the machine let it send (no test races the
+      // clock): reference-variants.test.ts shows the limit with the server's clock stopped, hostile.test.ts the
+      // harness waiting out 429s.
     }, 600_000);
   });
 
