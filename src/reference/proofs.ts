@@ -78,16 +78,18 @@ export const FAULT_PROOFS: Readonly<Record<FaultName, FaultProof>> = {
   'token.expiry-not-enforced': { suites: AUTH_SUITES, fails: ['AUTH-TOKEN-EXPIRED'], passes: ['AUTH-REQUIRED-WRONG'] },
   'token.expires-early': { suites: AUTH_SUITES, fails: ['AUTH-TOKEN-LIFETIME'], passes: ['AUTH-TOKEN-OPENS'] },
   // Tokens that die inside their stated lifetime (issue 33 §9): the run renews them and goes on, so only the record of
-  // the renewals shows it; the checks that send the token pass.
+  // the renewals shows it; the checks that send the token pass. One suite file, so one worker holds the client's
+  // newest token: a refusal of a token another worker's newer one replaced is excused (a server may revoke older
+  // tokens), and with several files which token dies first was the machine's timing to decide.
   'token.dies-early': {
-    suites: ['auth', 'case-patch', 'webhooks'],
+    suites: ['webhooks'],
     fails: ['AUTH-TOKEN-LIFETIME'],
-    passes: ['AUTH-TOKEN-OPENS', 'CASE-PATCH-PARTIAL'],
+    passes: ['WEBHOOK-DELIVERED'],
   },
   'token.bulk-forgets-early': {
-    suites: ['auth', 'bulk-cases', 'bulk-customers', 'bulk-checks'],
+    suites: ['bulk-cases'],
     fails: ['AUTH-TOKEN-LIFETIME'],
-    passes: ['AUTH-TOKEN-OPENS', 'BULK-CASES-ACCEPT-100'],
+    passes: ['BULK-CASES-ACCEPT-100'],
   },
   // Credentials by their parts (issue 33 §7): each caught only by a variation its structure gives.
   'token.jwt-client-secret': { suites: AUTH_SUITES, fails: ['AUTH-REQUIRED-WRONG'], passes: ['AUTH-TOKEN-OPENS'] },
