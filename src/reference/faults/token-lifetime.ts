@@ -7,7 +7,7 @@
 import { fault } from '../switches.ts';
 
 /** How long after its issue a token opens anything, though its expires_in says 3600. */
-const DIES_AFTER_MS = 600;
+const DIES_AFTER_MS = 200;
 /** How long after its issue the bulk endpoints still take a token (their own cache of tokens). */
 const BULK_TAKES_MS = 600;
 
